@@ -1,0 +1,479 @@
+"""The one ranked-relevance builder shared by every measure.
+
+Everything a kernel needs about a run is built here, once per run:
+
+* the **ranking rule** of trec_eval (and pytrec_eval): score descending, ties broken by
+  document id descending, comparing ids as byte strings (Python ``str`` order is UTF-8 byte
+  order); the rank column of a TREC file is ignored;
+* the relevance label of every ranked document (``ABSENT`` when the qrels do not mention it);
+* per-query offsets in CSR style: the documents of ranked query ``i`` are
+  ``labels[offsets[i]:offsets[i + 1]]``, best first.
+
+Kernels never sort and never look up relevance: they take a :class:`RankedRun` and the
+:class:`Qrels` it was built against. The qrels-side work (grouping, per-query look-up tables)
+lives in :class:`Qrels` and is done once per evaluator, not once per run.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from itertools import chain, repeat
+from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+#: Label given to a retrieved document that the qrels do not mention (unjudged).
+ABSENT = np.iinfo(np.int64).min
+
+
+class InputError(ValueError):
+    """Qrels or run input that cannot be evaluated without guessing."""
+
+
+# --------------------------------------------------------------------------------------------
+# columns from the input types ir_measures accepts
+# --------------------------------------------------------------------------------------------
+
+
+def _str_column(values: Any) -> np.ndarray:
+    """An object array of ``str`` ids (integer ids of a DataFrame become their decimal text)."""
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iuUS":
+        return arr.astype(str).astype(object)
+    if arr.dtype.kind == "f":
+        raise InputError("query and document ids must be strings or integers, found floats")
+    arr = arr.astype(object, copy=False)
+    if len(arr) and not all(type(v) is str for v in (arr[0], arr[-1])):
+        arr = np.array([str(v) for v in arr], dtype=object)
+    return arr
+
+
+def _predict(obj: Any, kind: str) -> str:
+    """'dict', 'frame', 'columns' or 'tuples' for a qrels/run object, as ir_measures accepts them."""
+    if isinstance(obj, dict):
+        return "dict"
+    if hasattr(obj, "itertuples") and hasattr(obj, "columns"):
+        return "frame"
+    if isinstance(obj, Columns):
+        return "columns"
+    if hasattr(obj, "__iter__") and not isinstance(obj, (str, bytes)):
+        return "tuples"
+    raise InputError(
+        f"unsupported {kind} input of type {type(obj).__name__}: expected a dict of dicts, a pandas "
+        "DataFrame or an iterable of namedtuples"
+    )
+
+
+@dataclass
+class Columns:
+    """Columnar qrels or run lines: query ids, doc ids and a value (relevance or score).
+
+    Readers (:mod:`ir_measures_pres.io`) produce these directly, so that a file never
+    passes through Python objects per line.
+    """
+
+    query_ids: np.ndarray
+    doc_ids: np.ndarray
+    values: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+def _frame_columns(df: Any, value_col: str, kind: str) -> Columns:
+    missing = [c for c in ("query_id", "doc_id", value_col) if c not in df.columns]
+    if missing:
+        raise InputError(f"{kind} DataFrame is missing columns {missing} (found {list(df.columns)})")
+    return Columns(
+        _str_column(df["query_id"].to_numpy()),
+        _str_column(df["doc_id"].to_numpy()),
+        df[value_col].to_numpy(),
+    )
+
+
+def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
+    qids: List[str] = []
+    docs: List[str] = []
+    vals: List[Any] = []
+    for item in items:
+        try:
+            qids.append(item.query_id)
+            docs.append(item.doc_id)
+            vals.append(getattr(item, value_col))
+        except AttributeError:
+            raise InputError(
+                f"{kind} items must be namedtuples with fields query_id, doc_id, {value_col}; "
+                f"found {item!r}"
+            ) from None
+    return Columns(_str_column(np.array(qids, dtype=object)), _str_column(np.array(docs, dtype=object)),
+                   np.asarray(vals))
+
+
+def _group(cols: Columns) -> Tuple[List[str], np.ndarray, np.ndarray]:
+    """Stable grouping of lines by query: (query ids in first-seen order, line order, offsets)."""
+    try:
+        import pandas as pd
+
+        codes, uniques = pd.factorize(cols.query_ids)
+        uniques = list(uniques)
+    except ImportError:  # pragma: no cover - pandas is there whenever a DataFrame is
+        uniques_arr, first, codes = np.unique(cols.query_ids.astype(str), return_index=True,
+                                              return_inverse=True)
+        by_first = np.argsort(first)
+        remap = np.empty_like(by_first)
+        remap[by_first] = np.arange(len(by_first))
+        codes = remap[codes]
+        uniques = [str(u) for u in uniques_arr[by_first]]
+    codes = np.asarray(codes, dtype=np.int64)
+    if len(codes) and np.all(codes[1:] >= codes[:-1]):
+        order = np.arange(len(codes))
+    else:
+        order = np.argsort(codes, kind="stable")
+    offsets = np.zeros(len(uniques) + 1, dtype=np.int64)
+    np.cumsum(np.bincount(codes, minlength=len(uniques)), out=offsets[1:])
+    return uniques, order, offsets
+
+
+def _integral_labels(values: np.ndarray, kind: str = "qrels") -> np.ndarray:
+    arr = np.asarray(values)
+    if arr.dtype.kind in "iu":
+        return arr.astype(np.int64, copy=False)
+    if arr.dtype.kind == "b":
+        return arr.astype(np.int64)
+    try:
+        farr = arr.astype(np.float64)
+    except (TypeError, ValueError):
+        raise InputError(f"{kind} relevance values must be integers") from None
+    bad = ~np.isfinite(farr) | (farr != np.round(farr))
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{kind} relevance values must be integers; found {arr[i]!r}")
+    return farr.astype(np.int64)
+
+
+# --------------------------------------------------------------------------------------------
+# qrels
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Qrels:
+    """Qrels grouped by query, with one ``{doc_id: label}`` look-up table per query.
+
+    ``labels[offsets[i]:offsets[i + 1]]`` are the relevance values of query ``query_ids[i]``.
+    Built once per evaluator and shared by every run it scores.
+    """
+
+    query_ids: List[str]
+    offsets: np.ndarray
+    labels: np.ndarray
+    lookup: List[Dict[str, int]]
+    index: Dict[str, int] = field(init=False)
+    _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.index = {q: i for i, q in enumerate(self.query_ids)}
+
+    @classmethod
+    def from_any(cls, qrels: Any) -> "Qrels":
+        """Build from any qrels type ir_measures accepts (or from :class:`Columns`)."""
+        if isinstance(qrels, Qrels):
+            return qrels
+        kind = _predict(qrels, "qrels")
+        if kind == "dict":
+            query_ids: List[str] = []
+            lookup: List[Dict[str, int]] = []
+            for qid, docs in qrels.items():
+                docs = {str(d): int(v) for d, v in docs.items()}
+                query_ids.append(str(qid))
+                lookup.append(docs)
+            lengths = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
+            offsets = np.zeros(len(lookup) + 1, dtype=np.int64)
+            np.cumsum(lengths, out=offsets[1:])
+            labels = np.fromiter(chain.from_iterable(d.values() for d in lookup), dtype=np.int64,
+                                 count=int(offsets[-1]))
+            return cls(query_ids, offsets, labels, lookup)
+        if kind == "frame":
+            cols = _frame_columns(qrels, "relevance", "qrels")
+        elif kind == "columns":
+            cols = qrels
+        else:
+            cols = _tuple_columns(qrels, "relevance", "qrels")
+        return cls.from_columns(cols)
+
+    @classmethod
+    def from_columns(cls, cols: Columns) -> "Qrels":
+        values = _integral_labels(cols.values)
+        query_ids, order, offsets = _group(cols)
+        docs = cols.doc_ids[order]
+        values = values[order]
+        lookup = []
+        for i in range(len(query_ids)):
+            a, b = offsets[i], offsets[i + 1]
+            lookup.append(dict(zip(docs[a:b].tolist(), values[a:b].tolist())))
+        # a doc judged twice for one query: the last line wins, as in ir_measures' dicts
+        lengths = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
+        if lengths.sum() != len(values):
+            offsets = np.zeros(len(lookup) + 1, dtype=np.int64)
+            np.cumsum(lengths, out=offsets[1:])
+            values = np.fromiter(chain.from_iterable(d.values() for d in lookup), dtype=np.int64,
+                                 count=int(offsets[-1]))
+        return cls(query_ids, offsets, values, lookup)
+
+    # -- per-query statistics used by the kernels (cached: they depend on the qrels only) --
+
+    @property
+    def qidx(self) -> np.ndarray:
+        """Query index of every qrels line."""
+        if "qidx" not in self._cache:
+            lengths = np.diff(self.offsets)
+            self._cache["qidx"] = np.repeat(np.arange(len(self.query_ids)), lengths)
+        return self._cache["qidx"]
+
+    def count(self, lo: Optional[int] = None, hi: Optional[int] = None) -> np.ndarray:
+        """Per query, the number of qrels lines with ``lo <= label < hi`` (a bound of None is open)."""
+        key = ("count", lo, hi)
+        if key not in self._cache:
+            mask = np.ones(len(self.labels), dtype=bool)
+            if lo is not None:
+                mask &= self.labels >= lo
+            if hi is not None:
+                mask &= self.labels < hi
+            self._cache[key] = np.bincount(self.qidx[mask], minlength=len(self.query_ids)).astype(np.int64)
+        return self._cache[key]
+
+    def cached(self, key: Any, make: Any) -> Any:
+        """Memoise a qrels-only quantity (for example ideal gains) under ``key``."""
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+
+# --------------------------------------------------------------------------------------------
+# ranked runs
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class RankedRun:
+    """A run sorted by the trec_eval rule, restricted to the queries of the qrels.
+
+    ``qpos[i]`` is the qrels index of ranked query ``i``; its documents are
+    ``labels[offsets[i]:offsets[i + 1]]`` (best first). Queries of the run that the qrels do
+    not have are dropped; qrels queries that the run lacks are absent here (ir_measures gives
+    them the measure's DEFAULT).
+    """
+
+    qrels: Qrels
+    qpos: np.ndarray
+    offsets: np.ndarray
+    labels: np.ndarray
+    _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.qpos)
+
+    @property
+    def lengths(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    @property
+    def qidx(self) -> np.ndarray:
+        """Ranked-query index of every position."""
+        if "qidx" not in self._cache:
+            self._cache["qidx"] = np.repeat(np.arange(self.num_queries), self.lengths)
+        return self._cache["qidx"]
+
+    @property
+    def rank(self) -> np.ndarray:
+        """1-based rank of every position within its query."""
+        if "rank" not in self._cache:
+            self._cache["rank"] = np.arange(1, len(self.labels) + 1) - self.offsets[:-1][self.qidx]
+        return self._cache["rank"]
+
+    @property
+    def judged(self) -> np.ndarray:
+        """True where the document is judged (in the qrels with a label >= 0)."""
+        return self.labels >= 0
+
+    def per_query(self, values: np.ndarray) -> np.ndarray:
+        """Sum ``values`` (one per position) within each query."""
+        return np.bincount(self.qidx, weights=values, minlength=self.num_queries)
+
+    def qrels_stat(self, per_qrels_query: np.ndarray) -> np.ndarray:
+        """Align a per-qrels-query array with the ranked queries."""
+        return per_qrels_query[self.qpos]
+
+    def view(self, judged_only: bool = False, cutoff: Optional[int] = None) -> "RankedRun":
+        """The list a measure sees: unjudged documents dropped first (``judged_only``, the
+        condensed list of trec_eval ``-J`` / NTCIREVAL ``-j``), then the top ``cutoff`` kept."""
+        if not judged_only and cutoff is None:
+            return self
+        key = ("view", judged_only, cutoff)
+        if key not in self._cache:
+            base = self
+            if judged_only:
+                base = self._subset(self.judged)
+            if cutoff is not None:
+                base = base._subset(base.rank <= cutoff)
+            self._cache[key] = base
+        return self._cache[key]
+
+    def _subset(self, keep: np.ndarray) -> "RankedRun":
+        if keep.all():
+            return self
+        offsets = np.zeros(self.num_queries + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.qidx[keep], minlength=self.num_queries), out=offsets[1:])
+        return RankedRun(self.qrels, self.qpos, offsets, self.labels[keep])
+
+
+def _rank_segments(scores: np.ndarray, docs: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The trec_eval order of each segment (a permutation of all positions).
+
+    Sorting is per query segment, so only a loop over queries runs in Python; a segment already
+    in score order (as TREC files usually are) is not sorted at all. Documents tied on score are
+    then ordered by id descending, all ties of the run in one vectorised pass.
+    """
+    n = len(scores)
+    order = np.arange(n)
+    if n == 0:
+        return order
+    descending = scores[1:] <= scores[:-1]
+    # a break in descending order inside a segment means that segment needs sorting
+    boundary = np.zeros(n - 1, dtype=bool)
+    inner = offsets[1:-1]
+    boundary[inner[(inner > 0) & (inner < n)] - 1] = True
+    unsorted = np.flatnonzero(~descending & ~boundary)
+    if len(unsorted):
+        segs = np.unique(np.searchsorted(offsets, unsorted, side="right") - 1)
+        for s in segs.tolist():
+            a, b = offsets[s], offsets[s + 1]
+            order[a:b] = a + np.argsort(-scores[a:b], kind="stable")
+    s = scores[order]
+    tie = (s[1:] == s[:-1]) & ~boundary
+    if tie.any():
+        tied = np.zeros(n, dtype=bool)
+        tied[:-1] |= tie
+        tied[1:] |= tie
+        pos = np.flatnonzero(tied)
+        seg = np.searchsorted(offsets, pos, side="right") - 1
+        _, doc_rank = np.unique(docs[order[pos]].astype(str), return_inverse=True)
+        sub = np.lexsort((-doc_rank.reshape(-1), -s[pos], seg))
+        order[pos] = order[pos][sub]
+    return order
+
+
+def _check_scores(scores: np.ndarray, docs: np.ndarray, qids: Sequence[str], offsets: np.ndarray) -> np.ndarray:
+    try:
+        scores = np.asarray(scores, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise InputError("run scores must be numbers") from None
+    bad = np.isnan(scores)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        q = int(np.searchsorted(offsets, i, side="right") - 1)
+        raise InputError(f"run score is NaN for query {qids[q]!r}, document {docs[i]!r}")
+    return scores
+
+
+def _warn_duplicates(count: int, example: Tuple[str, str]) -> None:
+    warnings.warn(
+        f"run has {count} duplicate (query, document) line(s), e.g. query {example[0]!r} document "
+        f"{example[1]!r}; the last one of each is used",
+        stacklevel=4,
+    )
+
+
+def rank_run(run: Any, qrels: Qrels) -> RankedRun:
+    """Sort ``run`` (any run type ir_measures accepts, or :class:`Columns`) and label it."""
+    kind = _predict(run, "run")
+    if kind == "dict":
+        return _rank_dict(run, qrels)
+    if kind == "frame":
+        cols = _frame_columns(run, "score", "run")
+    elif kind == "columns":
+        cols = run
+    else:
+        cols = _tuple_columns(run, "score", "run")
+    return _rank_columns(cols, qrels)
+
+
+def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
+    qids: List[str] = []
+    qpos: List[int] = []
+    seg_docs: List[Any] = []
+    for qid, docs in run.items():
+        qid = qid if type(qid) is str else str(qid)
+        i = qrels.index.get(qid)
+        if i is None:
+            continue
+        if docs and type(next(iter(docs))) is not str:
+            docs = {str(d): v for d, v in docs.items()}
+        qids.append(qid)
+        qpos.append(i)
+        seg_docs.append(docs)
+    lengths = np.fromiter(map(len, seg_docs), dtype=np.int64, count=len(seg_docs))
+    offsets = np.zeros(len(seg_docs) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    total = int(offsets[-1])
+    docs_arr = np.fromiter(chain.from_iterable(seg_docs), dtype=object, count=total)
+    scores = _check_scores(
+        np.fromiter(chain.from_iterable(d.values() for d in seg_docs), dtype=np.float64, count=total),
+        docs_arr, qids, offsets)
+    return _finish(qrels, np.asarray(qpos, dtype=np.int64), offsets, docs_arr, scores)
+
+
+def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
+    qids, order, offsets = _group(cols)
+    keep_q = np.fromiter((qrels.index.get(q, -1) for q in qids), dtype=np.int64, count=len(qids))
+    if len(qids) and (keep_q < 0).any():
+        lengths = np.diff(offsets)
+        line_keep = np.repeat(keep_q >= 0, lengths)
+        order = order[line_keep]
+        lengths = lengths[keep_q >= 0]
+        qids = [q for q, k in zip(qids, keep_q.tolist()) if k >= 0]
+        keep_q = keep_q[keep_q >= 0]
+        offsets = np.zeros(len(qids) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+    docs = cols.doc_ids[order]
+    scores = _check_scores(np.asarray(cols.values)[order], docs, qids, offsets)
+    # duplicates: the last line of a (query, doc) pair wins, as in ir_measures' dict conversion
+    keep_lines = np.ones(len(docs), dtype=bool)
+    dup_total = 0
+    example: Optional[Tuple[str, str]] = None
+    for i, (a, b) in enumerate(zip(offsets[:-1].tolist(), offsets[1:].tolist())):
+        seg = docs[a:b].tolist()
+        if len(set(seg)) == b - a:
+            continue
+        last = dict(zip(seg, range(b - a)))
+        seg_keep = np.zeros(b - a, dtype=bool)
+        seg_keep[np.fromiter(last.values(), dtype=np.int64, count=len(last))] = True
+        keep_lines[a:b] = seg_keep
+        dup_total += b - a - len(last)
+        if example is None:
+            example = (qids[i], seg[int(np.flatnonzero(~seg_keep)[0])])
+    if example is not None:
+        _warn_duplicates(dup_total, example)
+        qidx = np.repeat(np.arange(len(qids)), np.diff(offsets))
+        docs, scores = docs[keep_lines], scores[keep_lines]
+        offsets = np.zeros(len(qids) + 1, dtype=np.int64)
+        np.cumsum(np.bincount(qidx[keep_lines], minlength=len(qids)), out=offsets[1:])
+    return _finish(qrels, keep_q, offsets, docs, scores)
+
+
+def _finish(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray,
+            scores: np.ndarray) -> RankedRun:
+    order = _rank_segments(scores, docs, offsets)
+    docs = docs[order]
+    lookups = [qrels.lookup[i] for i in qpos.tolist()]
+    labels = np.fromiter(
+        chain.from_iterable(
+            map(d.get, docs[a:b], repeat(ABSENT))
+            for d, a, b in zip(lookups, offsets[:-1].tolist(), offsets[1:].tolist())
+        ),
+        dtype=np.int64,
+        count=len(docs),
+    )
+    return RankedRun(qrels, qpos, offsets, labels)

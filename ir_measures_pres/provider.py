@@ -1,0 +1,64 @@
+"""The ir_measures provider of the package's measures.
+
+It claims only the measures of :mod:`ir_measures_pres._registry`; the standard ones (AP, nDCG,
+P@k ...) stay with their own providers through ir_measures' fallback pipeline. This module does
+not touch ``ir_measures.DefaultPipeline`` at import time, so it is safe to load from an
+``ir_measures.provider`` entry point while ir_measures itself is still importing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Iterator, List
+
+import ir_measures
+from ir_measures import Metric
+from ir_measures.providers.base import Any as AnyValue
+
+from ._ranking import Qrels, rank_run
+from ._registry import BY_NAME, MEASURES
+
+
+class PresEvaluator(ir_measures.providers.Evaluator):
+    """Scores runs against qrels prepared once; holds no state between runs."""
+
+    def __init__(self, measures: List[Any], qrels: Qrels) -> None:
+        super().__init__(measures, qrels.query_ids)
+        self.qrels = qrels
+
+    def _iter_calc(self, run: Any) -> Iterator[Metric]:
+        ranked = rank_run(run, self.qrels)
+        qids = [self.qrels.query_ids[i] for i in ranked.qpos.tolist()]
+        columns = [BY_NAME[m.NAME].compute(m, ranked).tolist() for m in self.measures]
+        for row, qid in enumerate(qids):
+            for measure, values in zip(self.measures, columns):
+                yield Metric(query_id=qid, measure=measure, value=values[row])
+
+
+class PresProvider(ir_measures.providers.Provider):
+    """
+    Recall-oriented and graded measures: PRES, R_norm, Q-measure, O-measure, P-measure, P+ and
+    Bpref-10, computed with vectorised numpy kernels in trec_eval's ranking order.
+    """
+
+    NAME = "ir_measures_pres"
+    SUPPORTED_MEASURES = [
+        type(e.measure)(**{p: AnyValue() for p in e.measure.SUPPORTED_PARAMS}) for e in MEASURES
+    ]
+
+    def _evaluator(self, measures: Iterable[Any], qrels: Any) -> PresEvaluator:
+        measures = list(measures)
+        foreign = [m for m in measures if getattr(m, "NAME", None) not in BY_NAME
+                   or not isinstance(m, type(BY_NAME[m.NAME].measure))]
+        if foreign:
+            ours = ", ".join(e.measure.NAME for e in MEASURES)
+            raise ValueError(
+                f"provider {self.NAME} does not support {', '.join(map(str, foreign))}; it provides "
+                f"only {ours} (leave the provider unset to get the others from their own backends)")
+        for m in measures:
+            m.validate_params()
+        prepared = Qrels.from_any(qrels)
+        for m in measures:
+            check = BY_NAME[m.NAME].check_qrels
+            if check is not None:
+                check(m, prepared)
+        return PresEvaluator(measures, prepared)
