@@ -269,6 +269,8 @@ class RankedRun:
     qpos: np.ndarray
     offsets: np.ndarray
     labels: np.ndarray
+    #: document ids in ranked order (object array of str), for relabelling against other qrels
+    docs: Optional[np.ndarray] = None
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     @property
@@ -326,7 +328,24 @@ class RankedRun:
             return self
         offsets = np.zeros(self.num_queries + 1, dtype=np.int64)
         np.cumsum(np.bincount(self.qidx[keep], minlength=self.num_queries), out=offsets[1:])
-        return RankedRun(self.qrels, self.qpos, offsets, self.labels[keep])
+        docs = None if self.docs is None else self.docs[keep]
+        return RankedRun(self.qrels, self.qpos, offsets, self.labels[keep], docs)
+
+    def relabel(self, qrels: Qrels) -> "RankedRun":
+        """The same ranking judged by other qrels (for example a sample of these): the order is
+        kept, only the labels change. Queries the new qrels lack are dropped."""
+        if self.docs is None:
+            raise ValueError("this ranked run keeps no document ids; it cannot be relabelled")
+        qids = [self.qrels.query_ids[i] for i in self.qpos.tolist()]
+        new_pos = np.fromiter((qrels.index.get(q, -1) for q in qids), dtype=np.int64, count=len(qids))
+        run = self
+        if (new_pos < 0).any():
+            run = self._subset(np.repeat(new_pos >= 0, self.lengths))
+            keep = new_pos >= 0
+            run = RankedRun(self.qrels, self.qpos[keep], np.concatenate([[0], np.cumsum(self.lengths[keep])]),
+                            run.labels, run.docs)
+            new_pos = new_pos[keep]
+        return RankedRun(qrels, new_pos, run.offsets, _labels(qrels, new_pos, run.offsets, run.docs), run.docs)
 
 
 def _rank_segments(scores: np.ndarray, docs: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -467,8 +486,13 @@ def _finish(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarra
             scores: np.ndarray) -> RankedRun:
     order = _rank_segments(scores, docs, offsets)
     docs = docs[order]
+    return RankedRun(qrels, qpos, offsets, _labels(qrels, qpos, offsets, docs), docs)
+
+
+def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    """The qrels label of every ranked document (``ABSENT`` when not judged for its query)."""
     lookups = [qrels.lookup[i] for i in qpos.tolist()]
-    labels = np.fromiter(
+    return np.fromiter(
         chain.from_iterable(
             map(d.get, docs[a:b], repeat(ABSENT))
             for d, a, b in zip(lookups, offsets[:-1].tolist(), offsets[1:].tolist())
@@ -476,4 +500,3 @@ def _finish(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarra
         dtype=np.int64,
         count=len(docs),
     )
-    return RankedRun(qrels, qpos, offsets, labels)
