@@ -11,7 +11,7 @@ is allowed, and ``str(measure)`` lists parameters in a fixed order, so
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional
+from typing import Any, Dict
 
 import ir_measures
 from ir_measures.measures.base import ParamInfo, _NOT_PROVIDED
@@ -99,6 +99,14 @@ class PluginMeasure(ir_measures.Measure):
 
     # canonical string form: parameters sorted by name, the @ parameter last
     def __repr__(self) -> str:
+        cached = self.__dict__.get("_repr")
+        if cached is not None:
+            return cached
+        result = self._canonical_repr()
+        self.__dict__["_repr"] = result  # measures are immutable values; hashing is hot in ir_measures
+        return result
+
+    def _canonical_repr(self) -> str:
         result = self.__name__
         shown = sorted(
             (k, v) for k, v in self.params.items()
@@ -161,7 +169,3 @@ def check_gains(name: str, gains: Dict[Any, Any]) -> None:
             raise MeasureParameterError(
                 f"{name}: gains must not decrease with the level, got {g1!r} for level {l1} and "
                 f"{g2!r} for level {l2}")
-
-
-def positive_int(value: Optional[int]) -> Optional[int]:
-    return None if value is None else int(value)

@@ -185,8 +185,10 @@ class Qrels:
             query_ids: List[str] = []
             lookup: List[Dict[str, int]] = []
             for qid, docs in qrels.items():
-                docs = {str(d): int(v) for d, v in docs.items()}
-                query_ids.append(str(qid))
+                first = next(iter(docs.items()), ("", 0))
+                if type(first[0]) is not str or type(first[1]) is not int:
+                    docs = {str(d): int(v) for d, v in docs.items()}
+                query_ids.append(qid if type(qid) is str else str(qid))
                 lookup.append(docs)
             lengths = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
             offsets = np.zeros(len(lookup) + 1, dtype=np.int64)
@@ -323,6 +325,34 @@ class RankedRun:
             self._cache[key] = base
         return self._cache[key]
 
+    def judged_list(self, judged_only: bool = False, cutoff: Optional[int] = None) -> JudgedList:
+        """The judged documents of the list a measure sees (sparse form of :meth:`view`):
+        with ``judged_only`` the unjudged documents are dropped and ranks renumbered; then only
+        ranks <= ``cutoff`` are kept."""
+        key = ("judged", judged_only, cutoff)
+        if key in self._cache:
+            return self._cache[key]
+        if judged_only or cutoff is not None:
+            base = self.judged_list()
+            lengths, rank = base.lengths, base.rank
+            if judged_only:
+                lengths = np.diff(base.offsets)
+                rank = np.arange(1, len(rank) + 1) - np.repeat(base.offsets[:-1], lengths)
+            out = JudgedList(base.qpos, lengths, base.offsets, rank, base.label)
+            if cutoff is not None:
+                out = out.subset(out.rank <= cutoff)
+                out.lengths = np.minimum(out.lengths, cutoff)
+        else:
+            pos = np.flatnonzero(self.labels >= 0)
+            counts = np.bincount(np.searchsorted(self.offsets, pos, side="right") - 1,
+                                 minlength=self.num_queries)
+            offsets = np.zeros(self.num_queries + 1, dtype=np.int64)
+            np.cumsum(counts, out=offsets[1:])
+            rank = pos + 1 - np.repeat(self.offsets[:-1], counts)
+            out = JudgedList(self.qpos, self.lengths, offsets, rank, self.labels[pos])
+        self._cache[key] = out
+        return out
+
     def _subset(self, keep: np.ndarray) -> "RankedRun":
         if keep.all():
             return self
@@ -346,6 +376,57 @@ class RankedRun:
                             run.labels, run.docs)
             new_pos = new_pos[keep]
         return RankedRun(qrels, new_pos, run.offsets, _labels(qrels, new_pos, run.offsets, run.docs), run.docs)
+
+
+@dataclass
+class JudgedList:
+    """The judged documents of a ranked run: all that a kernel needs besides list lengths.
+
+    Unjudged documents (absent from the qrels, or labelled < 0) only occupy ranks, so a kernel
+    never has to touch them: it sees, per ranked query ``i``, the entries
+    ``offsets[i]:offsets[i + 1]`` with their 1-based ``rank`` in the list the measure sees and
+    their ``label``, plus ``lengths[i]``, the length of that list. A run of 1,000 documents per
+    query with 65 judged each is 15 times smaller in this form.
+    """
+
+    qpos: np.ndarray
+    lengths: np.ndarray
+    offsets: np.ndarray
+    rank: np.ndarray
+    label: np.ndarray
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.qpos)
+
+    @property
+    def qidx(self) -> np.ndarray:
+        """Ranked-query index of every entry."""
+        return np.repeat(np.arange(self.num_queries), np.diff(self.offsets))
+
+    def subset(self, keep: np.ndarray) -> "JudgedList":
+        """Entries where ``keep`` is true (list lengths unchanged)."""
+        offsets = np.zeros(self.num_queries + 1, dtype=np.int64)
+        np.cumsum(np.bincount(self.qidx[keep], minlength=self.num_queries), out=offsets[1:])
+        return JudgedList(self.qpos, self.lengths, offsets, self.rank[keep], self.label[keep])
+
+    def sum(self, values: np.ndarray) -> np.ndarray:
+        """Per-query sum of one value per entry."""
+        return np.bincount(self.qidx, weights=values, minlength=self.num_queries)
+
+    def cumsum(self, values: np.ndarray) -> np.ndarray:
+        """Within-query inclusive running sum of one value per entry."""
+        total = np.cumsum(values, dtype=np.float64)
+        if not len(total):
+            return total
+        before = np.concatenate([[0.0], total])[self.offsets[:-1]]
+        return total - np.repeat(before, np.diff(self.offsets))
+
+    def first(self, mask: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+        """(queries having an entry in ``mask``, index of their first such entry)."""
+        idx = np.flatnonzero(mask)
+        queries, first = np.unique(self.qidx[idx], return_index=True)
+        return queries, idx[first]
 
 
 def _rank_segments(scores: np.ndarray, docs: np.ndarray, offsets: np.ndarray) -> np.ndarray:

@@ -15,13 +15,14 @@ Reference implementation: NTCIREVAL (T. Sakai); its Python port pyNTCIREVAL is a
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Dict, Optional, Tuple
 
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ._base import MeasureParameterError, PluginMeasure
-from ._ranking import Qrels, RankedRun
+from ._ranking import JudgedList, Qrels, RankedRun
 
 _COMMON_PARAMS = {
     "beta": ParamInfo(dtype=float, default=1.0,
@@ -169,86 +170,79 @@ def ideal_cumulative_gain(qrels: Qrels, gains: Optional[Dict[int, float]],
     return qrels.cached(key, make)  # type: ignore[no-any-return]
 
 
-def blended_ratio(ranked: RankedRun, beta: float, gains: Optional[Dict[int, float]],
-                  measure: str) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(BR(r), is_relevant, R per ranked query) at every position of ``ranked``."""
-    ioffsets, icum = ideal_cumulative_gain(ranked.qrels, gains, measure)
-    n_rel = ranked.qrels_stat(np.diff(ioffsets))
-    is_rel = ranked.labels >= 1
-    gain = gain_of(ranked.labels, gains, measure)
-    start = ranked.offsets[:-1][ranked.qidx]
-    cg = np.cumsum(gain)
-    count = np.cumsum(is_rel)
-    if len(cg):
-        cg = cg - (cg[start] - gain[start])
-        count = count - (count[start] - is_rel[start])
-    r_q = n_rel[ranked.qidx]
-    cgi = np.zeros(len(gain))
-    has = r_q > 0
-    first_ideal = ioffsets[:-1][ranked.qpos][ranked.qidx[has]]
-    cgi[has] = icum[first_ideal + np.minimum(ranked.rank[has], r_q[has]) - 1]
-    br = (beta * cg + count) / (beta * cgi + ranked.rank)
-    return br, is_rel, n_rel
+@dataclass
+class _Blended:
+    """BR(r) at every retrieved relevant document (level >= 1) of one list, with what the four
+    measures need around it. Shared by Q, O, P and P+ on the same list and parameters."""
+
+    rel: JudgedList  # the retrieved relevant documents only
+    br: np.ndarray
+    n_rel: np.ndarray  # R per ranked query
 
 
-def q_kernel(ranked: RankedRun, beta: float, gains: Optional[Dict[int, float]],
-             cutoff: Optional[int], measure: str) -> np.ndarray:
-    """Q-measure (cutoff None) or NTCIREVAL's Q@k over ``ranked`` (already cut at k)."""
-    br, is_rel, n_rel = blended_ratio(ranked, beta, gains, measure)
-    total = ranked.per_query(np.where(is_rel, br, 0.0))
-    norm = n_rel if cutoff is None else np.minimum(n_rel, cutoff)
+def blended_ratio(judged: JudgedList, qrels: Qrels, beta: float, gains: Optional[Dict[int, float]],
+                  measure: str) -> _Blended:
+    """BR(r) = (beta cg(r) + count(r)) / (beta cgI(r) + r) at the retrieved relevant documents;
+    only they enter any of the four measures, so nothing else is computed."""
+    ioffsets, icum = ideal_cumulative_gain(qrels, gains, measure)
+    n_rel = np.diff(ioffsets)[judged.qpos]
+    rel = judged.subset(judged.label >= 1)
+    gain = gain_of(rel.label, gains, measure)
+    cg = rel.cumsum(gain)
+    count = rel.cumsum(np.ones(len(gain)))
+    qidx = rel.qidx
+    if len(icum):
+        ideal_at = ioffsets[:-1][judged.qpos][qidx] + np.minimum(rel.rank, n_rel[qidx]) - 1
+        cgi = icum[ideal_at]
+    else:
+        cgi = np.zeros(len(gain))
+    br = (beta * cg + count) / (beta * cgi + rel.rank)
+    return _Blended(rel, br, n_rel)
+
+
+def q_kernel(b: _Blended, cutoff: Optional[int]) -> np.ndarray:
+    """Q-measure (cutoff None) or NTCIREVAL's Q@k (the list already cut at k): sum of BR over the
+    relevant documents, divided by R (Q@k: by min(k, R))."""
+    total = b.rel.sum(b.br)
+    norm = b.n_rel if cutoff is None else np.minimum(b.n_rel, cutoff)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(norm > 0, total / norm, 0.0)
 
 
-def _first(ranked: RankedRun, mask: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-    """(ranked query indices that have a position in ``mask``, global position of the first)."""
-    pos = np.flatnonzero(mask)
-    queries, first = np.unique(ranked.qidx[pos], return_index=True)
-    return queries, pos[first]
-
-
-def o_kernel(ranked: RankedRun, beta: float, gains: Optional[Dict[int, float]],
-             measure: str) -> np.ndarray:
+def o_kernel(b: _Blended) -> np.ndarray:
     """O-measure: BR at the first relevant document."""
-    br, is_rel, _ = blended_ratio(ranked, beta, gains, measure)
-    out = np.zeros(ranked.num_queries)
-    queries, first = _first(ranked, is_rel)
-    out[queries] = br[first]
+    out = np.zeros(b.rel.num_queries)
+    queries, first = b.rel.first(np.ones(len(b.br), dtype=bool))
+    out[queries] = b.br[first]
     return out
 
 
-def _preferred(ranked: RankedRun) -> Tuple[np.ndarray, np.ndarray]:
-    """(queries with a relevant document, global position of their preferred rank rp)."""
-    level = np.where(ranked.labels >= 1, ranked.labels, 0)
-    top_level = np.zeros(ranked.num_queries, dtype=np.int64)
-    nonempty = ranked.lengths > 0
+def _preferred(rel: JudgedList) -> Tuple[np.ndarray, np.ndarray]:
+    """(queries with a relevant document, entry index of their preferred rank rp): the first
+    document of the highest relevance level present in the list (by level, not gain)."""
+    top_level = np.zeros(rel.num_queries, dtype=np.int64)
+    nonempty = np.diff(rel.offsets) > 0
     if nonempty.any():
-        top_level[nonempty] = np.maximum.reduceat(level, ranked.offsets[:-1][nonempty])
-    at_top = (level >= 1) & (level == top_level[ranked.qidx])
-    return _first(ranked, at_top)
+        top_level[nonempty] = np.maximum.reduceat(rel.label, rel.offsets[:-1][nonempty])
+    return rel.first(rel.label == top_level[rel.qidx])
 
 
-def p_kernel(ranked: RankedRun, beta: float, gains: Optional[Dict[int, float]],
-             measure: str) -> np.ndarray:
+def p_kernel(b: _Blended) -> np.ndarray:
     """P-measure: BR at the preferred rank."""
-    br, _, _ = blended_ratio(ranked, beta, gains, measure)
-    out = np.zeros(ranked.num_queries)
-    queries, rp = _preferred(ranked)
-    out[queries] = br[rp]
+    out = np.zeros(b.rel.num_queries)
+    queries, rp = _preferred(b.rel)
+    out[queries] = b.br[rp]
     return out
 
 
-def pplus_kernel(ranked: RankedRun, beta: float, gains: Optional[Dict[int, float]],
-                 measure: str) -> np.ndarray:
+def pplus_kernel(b: _Blended) -> np.ndarray:
     """P+: BR averaged over the relevant documents down to the preferred rank."""
-    br, is_rel, _ = blended_ratio(ranked, beta, gains, measure)
-    queries, rp = _preferred(ranked)
-    rp_rank = np.full(ranked.num_queries, 0, dtype=np.int64)
-    rp_rank[queries] = ranked.rank[rp]
-    within = is_rel & (ranked.rank <= rp_rank[ranked.qidx])
-    total = ranked.per_query(np.where(within, br, 0.0))
-    count = ranked.per_query(within.astype(np.float64))
+    queries, rp = _preferred(b.rel)
+    rp_rank = np.zeros(b.rel.num_queries, dtype=np.int64)
+    rp_rank[queries] = b.rel.rank[rp]
+    within = b.rel.rank <= rp_rank[b.rel.qidx]
+    total = b.rel.sum(np.where(within, b.br, 0.0))
+    count = b.rel.sum(within.astype(np.float64))
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(count > 0, total / count, 0.0)
 
@@ -258,9 +252,17 @@ def pplus_kernel(ranked: RankedRun, beta: float, gains: Optional[Dict[int, float
 # --------------------------------------------------------------------------------------------
 
 
-def _setup(measure: PluginMeasure, ranked: RankedRun) -> Tuple[RankedRun, float, Optional[Dict[int, float]]]:
-    view = ranked.view(judged_only=measure["judged_only"], cutoff=measure.params.get("cutoff"))
-    return view, float(measure["beta"]), measure.params.get("gains")
+def _blended(measure: PluginMeasure, ranked: RankedRun) -> _Blended:
+    """BR for the measure's list and parameters, cached on the run (Q, O, P, P+ share it)."""
+    cutoff = measure.params.get("cutoff")
+    gains = measure.params.get("gains")
+    beta = float(measure["beta"])
+    key = ("blended", measure["judged_only"], cutoff, beta,
+           None if gains is None else tuple(sorted(gains.items())))
+    if key not in ranked._cache:
+        judged = ranked.judged_list(judged_only=measure["judged_only"], cutoff=cutoff)
+        ranked._cache[key] = blended_ratio(judged, ranked.qrels, beta, gains, str(measure))
+    return ranked._cache[key]  # type: ignore[no-any-return]
 
 
 def check_gains_cover(measure: PluginMeasure, qrels: Qrels) -> None:
@@ -271,20 +273,16 @@ def check_gains_cover(measure: PluginMeasure, qrels: Qrels) -> None:
 
 
 def compute_q(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    view, beta, gains = _setup(measure, ranked)
-    return q_kernel(view, beta, gains, measure.params.get("cutoff"), str(measure))
+    return q_kernel(_blended(measure, ranked), measure.params.get("cutoff"))
 
 
 def compute_o(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    view, beta, gains = _setup(measure, ranked)
-    return o_kernel(view, beta, gains, str(measure))
+    return o_kernel(_blended(measure, ranked))
 
 
 def compute_p(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    view, beta, gains = _setup(measure, ranked)
-    return p_kernel(view, beta, gains, str(measure))
+    return p_kernel(_blended(measure, ranked))
 
 
 def compute_pplus(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    view, beta, gains = _setup(measure, ranked)
-    return pplus_kernel(view, beta, gains, str(measure))
+    return pplus_kernel(_blended(measure, ranked))

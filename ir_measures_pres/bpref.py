@@ -6,11 +6,13 @@ exactly trec_eval 9 / pytrec_eval ``bpref``, which the tests use as a cross-chec
 
 from __future__ import annotations
 
+from typing import Union
+
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ._base import PluginMeasure
-from ._ranking import RankedRun
+from ._ranking import JudgedList, RankedRun
 
 
 class _Bpref10(PluginMeasure):
@@ -52,32 +54,34 @@ class _Bpref10(PluginMeasure):
 Bpref10 = _Bpref10()
 
 
-def bpref_kernel(ranked: RankedRun, n_relevant: np.ndarray, n_nonrelevant: np.ndarray, rel: int,
-                 variant: str, offset: int = 10) -> np.ndarray:
+def bpref_kernel(judged: Union[JudgedList, RankedRun], n_relevant: np.ndarray,
+                 n_nonrelevant: np.ndarray, rel: int, variant: str, offset: int = 10) -> np.ndarray:
     """Bpref with ``offset + R`` non-relevant documents per query (offset 10: Bpref-10).
 
-    ``n_relevant`` and ``n_nonrelevant`` are R and N per ranked query, from the qrels.
+    ``n_relevant`` and ``n_nonrelevant`` are R and N per ranked query, from the qrels. Unjudged
+    documents are skipped, so only the judged list is visited.
     """
-    labels = ranked.labels
-    is_rel = labels >= rel
-    is_nonrel = (labels >= 0) & ~is_rel
-    start = ranked.offsets[:-1][ranked.qidx]
-    cum = np.cumsum(is_nonrel)
-    above = cum - (cum[start] - is_nonrel[start]) if len(cum) else cum
+    if isinstance(judged, RankedRun):
+        judged = judged.judged_list()
+    is_rel = judged.label >= rel
+    is_nonrel = (~is_rel).astype(np.float64)
+    above = judged.cumsum(is_nonrel)  # at a relevant document: judged non-relevant above it
     r = n_relevant.astype(np.float64)
     cap = offset + r
     if variant == "trec":
         denom = np.minimum(n_nonrelevant, cap)
     elif variant == "old":
-        denom = np.minimum(ranked.per_query(is_nonrel.astype(np.float64)), cap)
+        denom = np.minimum(judged.sum(is_nonrel), cap)
     elif variant == "paper":
         denom = cap
     else:  # pragma: no cover - validated by the measure
         raise ValueError(f"unknown bpref variant {variant!r}")
-    above_q = above.astype(np.float64)
+    sub = judged.subset(is_rel)
+    a = above[is_rel]
+    q = sub.qidx
     with np.errstate(divide="ignore", invalid="ignore"):
-        term = np.where(above_q > 0, 1.0 - np.minimum(above_q, cap[ranked.qidx]) / denom[ranked.qidx], 1.0)
-    total = ranked.per_query(np.where(is_rel, term, 0.0))
+        term = np.where(a > 0, 1.0 - np.minimum(a, cap[q]) / denom[q], 1.0)
+    total = sub.sum(term)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(r > 0, total / r, 0.0)
 

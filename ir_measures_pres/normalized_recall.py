@@ -1,8 +1,8 @@
 """PRES and normalized recall (R_norm): measures and their numpy kernels.
 
 Both compare the ranks of the relevant documents with the best and the worst possible
-rankings. Kernels take a :class:`~ir_measures_pres._ranking.RankedRun` (already restricted to
-the list the measure sees) and return one value per ranked query.
+rankings. Kernels take the judged documents of the list the measure sees
+(:class:`~ir_measures_pres._ranking.JudgedList`) and return one value per ranked query.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ._base import MeasureParameterError, PluginMeasure
-from ._ranking import RankedRun
+from ._ranking import JudgedList, Qrels, RankedRun
 
 
 class _PRES(PluginMeasure):
@@ -55,16 +55,13 @@ class _PRES(PluginMeasure):
 PRES = _PRES()
 
 
-def pres_kernel(ranked: RankedRun, n_relevant: np.ndarray, rel: int, n_max: int,
+def pres_kernel(judged: JudgedList, n_relevant: np.ndarray, rel: int, n_max: int,
                 estimate: bool) -> np.ndarray:
-    """PRES per ranked query over the top ``n_max`` of ``ranked`` (already condensed if asked).
-
-    ``n_relevant`` holds n per ranked query (from the qrels, not the run).
-    """
-    top = ranked.view(cutoff=n_max)
-    is_rel = top.labels >= rel
-    k = np.bincount(top.qidx[is_rel], minlength=top.num_queries).astype(np.float64)
-    rank_sum = top.per_query(np.where(is_rel, top.rank, 0).astype(np.float64))
+    """PRES per ranked query; ``judged`` holds the judged documents of the top ``n_max``
+    (condensed first if asked) and ``n_relevant`` n per ranked query (from the qrels)."""
+    is_rel = judged.label >= rel
+    k = judged.sum(is_rel.astype(np.float64))
+    rank_sum = judged.sum(np.where(is_rel, judged.rank, 0).astype(np.float64))
     n = n_relevant.astype(np.float64)
     m = n - k
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -126,26 +123,26 @@ class _RNorm(PluginMeasure):
 R_norm = _RNorm()
 
 
-def check_collection_size(ranked: RankedRun, n_relevant: np.ndarray, collection_size: int,
-                          rel: int, measure: str) -> None:
+def check_collection_size(judged: JudgedList, n_relevant: np.ndarray, collection_size: int,
+                          rel: int, qrels: Qrels, measure: str) -> None:
     """N must hold the retrieved documents and the relevant ones that were not retrieved."""
-    found = np.bincount(ranked.qidx[ranked.labels >= rel], minlength=ranked.num_queries)
-    needed = ranked.lengths + (n_relevant - found)
+    found = judged.sum((judged.label >= rel).astype(np.float64)).astype(np.int64)
+    needed = judged.lengths + (n_relevant - found)
     if len(needed) and needed.max() > collection_size:
         i = int(np.argmax(needed))
-        qid = ranked.qrels.query_ids[ranked.qpos[i]]
+        qid = qrels.query_ids[judged.qpos[i]]
         raise MeasureParameterError(
             f"{measure}: collection_size={collection_size} is too small for this run: query {qid!r} "
-            f"has {int(ranked.lengths[i])} retrieved documents and {int(n_relevant[i] - found[i])} "
+            f"has {int(judged.lengths[i])} retrieved documents and {int(n_relevant[i] - found[i])} "
             f"relevant ones not retrieved, so N must be at least {int(needed[i])}")
 
 
-def rnorm_pessimistic_kernel(ranked: RankedRun, n_relevant: np.ndarray, rel: int,
+def rnorm_pessimistic_kernel(judged: JudgedList, n_relevant: np.ndarray, rel: int,
                              collection_size: int) -> np.ndarray:
     """Classical R_norm, unretrieved relevant documents ranked last."""
-    is_rel = ranked.labels >= rel
-    k = np.bincount(ranked.qidx[is_rel], minlength=ranked.num_queries).astype(np.float64)
-    rank_sum = ranked.per_query(np.where(is_rel, ranked.rank, 0).astype(np.float64))
+    is_rel = judged.label >= rel
+    k = judged.sum(is_rel.astype(np.float64))
+    rank_sum = judged.sum(np.where(is_rel, judged.rank, 0).astype(np.float64))
     n = n_relevant.astype(np.float64)
     big_n = float(collection_size)
     m = n - k
@@ -155,41 +152,51 @@ def rnorm_pessimistic_kernel(ranked: RankedRun, n_relevant: np.ndarray, rel: int
     return np.where(n > 0, value, 0.0)
 
 
-def rnorm_bollmann_kernel(ranked: RankedRun, grade_counts: np.ndarray, levels: np.ndarray,
+def rnorm_bollmann_kernel(judged: JudgedList, grade_counts: np.ndarray, levels: np.ndarray,
                           rel: int, collection_size: int) -> np.ndarray:
     """Bollmann's pairwise R_norm.
 
     ``levels`` are the relevant grades (ascending, each >= rel) and ``grade_counts[i, j]`` the
-    number of qrels documents of ranked query i with grade ``levels[j]``. Every other document
-    of the collection has grade 0. For each retrieved document d:
-    S+ gains the worse documents ranked below d (later in the run, or not retrieved) and S- the
-    better ones ranked below d; pairs of unretrieved documents are tied.
+    number of qrels documents of ranked query i with grade ``levels[j]``; every other document of
+    the collection has grade 0. Pairs of unretrieved documents are tied; otherwise the system
+    orders a pair (d, d') by rank, a retrieved document before any unretrieved one. Summing over
+    the retrieved documents d, S+ - S- = sum of (worse documents below d) - (better ones below d).
+    Only the k retrieved relevant documents need visiting: a retrieved grade-0 document at rank
+    r has nothing worse, and the better ones below it are n - (relevant above r).
     """
-    nq = ranked.num_queries
-    grade = np.where(ranked.labels >= rel, ranked.labels, 0)
-    n_rel = grade_counts.sum(axis=1)
+    nq = judged.num_queries
+    sub = judged.subset(judged.label >= rel)
+    qidx = sub.qidx
+    grade = sub.label
+    n_rel = grade_counts.sum(axis=1).astype(np.float64)
     big_n = float(collection_size)
-    all_levels = np.concatenate([[0], levels]).astype(np.int64)
-    counts = np.concatenate([(big_n - n_rel)[:, None], grade_counts], axis=1).astype(np.float64)
-    # documents of the whole collection better / worse than each grade
-    worse_total = np.cumsum(counts, axis=1) - counts
-    better_total = counts.sum(axis=1, keepdims=True) - np.cumsum(counts, axis=1)
-    col = np.searchsorted(all_levels, grade)
-    qidx = ranked.qidx
-    worse_above = np.zeros(len(grade))
-    better_above = np.zeros(len(grade))
-    start = ranked.offsets[:-1][qidx]
-    for j, level in enumerate(all_levels.tolist()):
+    length = judged.lengths.astype(np.float64)
+    k = sub.sum(np.ones(len(grade)))
+    c = sub.cumsum(np.ones(len(grade)))  # 1-based index among the retrieved relevant documents
+    # grade-0 retrieved documents: each has n - (relevant above it) better documents below it;
+    # summed, the relevant-above counts are, per relevant r, the grade-0 documents below r
+    zeros_below_rel = sub.sum((length[qidx] - sub.rank) - (k[qidx] - c))
+    s_zero = -((length - k) * n_rel - zeros_below_rel)
+    # relevant retrieved documents of grade g
+    col = np.searchsorted(levels, grade)
+    counts = grade_counts.astype(np.float64)
+    below_g = np.cumsum(counts, axis=1) - counts  # relevant docs of lower grade, per level
+    above_g = counts.sum(axis=1, keepdims=True) - np.cumsum(counts, axis=1)
+    worse_total = (big_n - n_rel)[qidx] + below_g[qidx, col]
+    better_total = above_g[qidx, col]
+    lower_above = np.zeros(len(grade))
+    higher_above = np.zeros(len(grade))
+    for level in levels.tolist():
         is_level = (grade == level).astype(np.float64)
-        cum = np.cumsum(is_level)
-        before = cum - is_level - (cum[start] - is_level[start]) if len(cum) else cum
-        worse_above += np.where(level < grade, before, 0.0)
-        better_above += np.where(level > grade, before, 0.0)
-    worse_below = worse_total[qidx, col] - worse_above
-    better_below = better_total[qidx, col] - better_above
-    diff = ranked.per_query(worse_below - better_below)
-    c = counts
-    s_max = (c.sum(axis=1) ** 2 - (c ** 2).sum(axis=1)) / 2  # pairs with different grades
+        before = sub.cumsum(is_level) - is_level
+        lower_above += np.where(level < grade, before, 0.0)
+        higher_above += np.where(level > grade, before, 0.0)
+    zeros_above = (sub.rank - 1) - (c - 1)
+    worse_below = worse_total - (zeros_above + lower_above)
+    better_below = better_total - higher_above
+    diff = s_zero + sub.sum(worse_below - better_below)
+    total = np.concatenate([(big_n - n_rel)[:, None], counts], axis=1)
+    s_max = (total.sum(axis=1) ** 2 - (total ** 2).sum(axis=1)) / 2  # pairs of different grades
     with np.errstate(divide="ignore", invalid="ignore"):
         value = 0.5 * (1.0 + diff / s_max)
     value = np.where(s_max > 0, value, np.where(n_rel >= big_n, 1.0, 0.0))
@@ -204,8 +211,9 @@ def rnorm_bollmann_kernel(ranked: RankedRun, grade_counts: np.ndarray, levels: n
 def compute_pres(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
     rel = measure["rel"]
     n = ranked.qrels_stat(ranked.qrels.count(lo=rel))
-    view = ranked.view(judged_only=measure["judged_only"])
-    return pres_kernel(view, n, rel, measure["cutoff"], measure["estimate"])
+    n_max = measure["cutoff"]
+    judged = ranked.judged_list(judged_only=measure["judged_only"], cutoff=n_max)
+    return pres_kernel(judged, n, rel, n_max, measure["estimate"])
 
 
 def _grade_counts(ranked: RankedRun, rel: int) -> "tuple[np.ndarray, np.ndarray]":
@@ -225,10 +233,10 @@ def compute_rnorm(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
     rel = measure["rel"]
     size = measure["collection_size"]
     cutoff = measure.params.get("cutoff")
-    view = ranked.view(judged_only=measure["judged_only"], cutoff=cutoff)
+    judged = ranked.judged_list(judged_only=measure["judged_only"], cutoff=cutoff)
     n = ranked.qrels_stat(ranked.qrels.count(lo=rel))
-    check_collection_size(view, n, size, rel, str(measure))
+    check_collection_size(judged, n, size, rel, ranked.qrels, str(measure))
     if measure["mode"] == "bollmann":
         levels, counts = _grade_counts(ranked, rel)
-        return rnorm_bollmann_kernel(view, counts, levels, rel, size)
-    return rnorm_pessimistic_kernel(view, n, rel, size)
+        return rnorm_bollmann_kernel(judged, counts, levels, rel, size)
+    return rnorm_pessimistic_kernel(judged, n, rel, size)
