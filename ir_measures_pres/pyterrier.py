@@ -1,0 +1,50 @@
+"""PyTerrier hook, loaded by ``import pyterrier`` through the ``pyterrier.modules`` entry point.
+
+PyTerrier imports every module named in that entry-point group at ``import pyterrier`` and
+exposes it as ``pt.<entry point name>`` (here ``pt.ir_measures_pres``). Importing this module
+registers the package's measures and provider in ir_measures and lets
+``ir_measures.parse_trec_measure`` read their names, so that both measure objects and strings
+such as ``"PRES@1000"`` work in ``pt.Experiment`` and ``pt.Evaluate`` with no import of this
+package in the user's code.
+
+PyTerrier's loop does not guard ``entry_point.load()``: an exception here would break
+``import pyterrier`` itself. So this module never raises: on any failure it warns
+(``RuntimeWarning``) and leaves ``AVAILABLE = False`` and the exception in ``ERROR``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+#: True once the measures, the provider and the string parsing are in place
+AVAILABLE: bool = False
+#: why the hook failed, when it did
+ERROR: BaseException | None = None
+
+try:
+    from . import (  # noqa: F401
+        PRES,
+        Bpref10,
+        OMeasure,
+        PMeasure,
+        PPlusMeasure,
+        QMeasure,
+        R_norm,
+        Rnorm,
+        _trec_names,
+        register,
+    )
+
+    register()  # idempotent; the package import has done it already
+    _trec_names.install()  # idempotent as well
+    AVAILABLE = True
+except Exception as error:  # noqa: BLE001 -- must never break ``import pyterrier``
+    ERROR = error
+    warnings.warn(
+        f"ir_measures_pres could not register its measures with PyTerrier "
+        f"({type(error).__name__}: {error}); PRES, QMeasure ... will not be available in "
+        f"pt.Experiment. Import ir_measures_pres directly to see the full error.",
+        RuntimeWarning, stacklevel=2)
+
+__all__ = [name for name in ("AVAILABLE", "ERROR", "PRES", "R_norm", "Rnorm", "QMeasure", "OMeasure",
+                              "PMeasure", "PPlusMeasure", "Bpref10") if name in globals()]
