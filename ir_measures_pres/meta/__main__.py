@@ -1,0 +1,8 @@
+"""``python -m ir_measures_pres.meta robustness|agreement|discriminative-power ...``"""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

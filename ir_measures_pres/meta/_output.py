@@ -1,0 +1,43 @@
+"""Writing result tables (CSV / TSV / JSON) and plots (PNG / SVG)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional
+
+FORMATS = ("csv", "tsv", "json")
+PLOT_FORMATS = ("png", "svg")
+
+
+def write_table(df: Any, path: Path, fmt: str) -> Path:
+    """One table: CSV, TSV (no index), or JSON (a list of records)."""
+    if fmt == "csv":
+        df.to_csv(path, index=False)
+    elif fmt == "tsv":
+        df.to_csv(path, index=False, sep="\t")
+    elif fmt == "json":
+        df.to_json(path, orient="records", indent=1)
+    else:
+        raise ValueError(f"unknown table format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    return path
+
+
+def save_tables(
+    outdir: str,
+    prefix: str,
+    tables: Dict[str, Any],
+    fmt: str,
+    plot: Optional[Callable[[str], Any]],
+    plot_format: Optional[str],
+) -> List[Path]:
+    """``<outdir>/<prefix>_<name>.<fmt>`` for each table, and ``<outdir>/<prefix>.<plot_format>``."""
+    out = Path(outdir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = [write_table(df, out / f"{prefix}_{name}.{fmt}", fmt) for name, df in tables.items()]
+    if plot is not None and plot_format:
+        if plot_format not in PLOT_FORMATS:
+            raise ValueError(f"unknown plot format {plot_format!r}; choose one of {', '.join(PLOT_FORMATS)}")
+        path = out / f"{prefix}.{plot_format}"
+        plot(str(path))
+        written.append(path)
+    return written

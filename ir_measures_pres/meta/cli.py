@@ -1,0 +1,235 @@
+"""Command line of the meta-evaluation experiments.
+
+``main(argv)`` takes the arguments from the subcommand name on::
+
+    ir_measures_pres robustness QRELS RUN [RUN ...] -m "PRES@100 AP@100 R@100" -o out/
+    ir_measures_pres agreement QRELS RUNS_DIR -m "PRES@1000 AP@1000 R@1000" --confidence 0.95
+    ir_measures_pres discriminative-power QRELS RUNS_DIR -m "QMeasure AP PMeasure" -B 1000
+
+A RUN is a run file or a directory of run files (``.gz`` allowed). Tables go to stdout, and with
+``-o DIR`` to CSV/TSV/JSON files there with a PNG/SVG plot. Exit status: 0 on success, 1 on
+bad input (message on stderr), 2 on bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import sys
+from pathlib import Path
+from typing import Any, List, Optional, Sequence
+
+COMMANDS = ("robustness", "agreement", "discriminative-power")
+
+
+def _float_list(text: str) -> List[float]:
+    return [float(x) for x in text.replace(",", " ").split()]
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("qrels", help="qrels file (TREC format, .gz allowed)")
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run files and/or directories of run files")
+    p.add_argument(
+        "-m",
+        "--measures",
+        nargs="+",
+        required=True,
+        help="measures in ir_measures syntax, e.g. -m PRES@100 AP@100 'R@100' (or one quoted "
+        "string with spaces)",
+    )
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="skip run files whose name matches GLOB (repeatable)",
+    )
+    p.add_argument("-o", "--output", metavar="DIR", help="write the tables and the plot into DIR")
+    p.add_argument(
+        "--format", choices=("csv", "tsv", "json"), default="csv", help="table format (default csv)"
+    )
+    p.add_argument(
+        "--plot-format",
+        choices=("png", "svg", "none"),
+        default="png",
+        help="plot format with -o (default png; none: no plot)",
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ir_measures_pres", description="Meta-evaluation of IR measures.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(COMMANDS) + "}")
+
+    p = sub.add_parser(
+        "robustness",
+        help="robustness to incomplete judgements (Kendall's tau vs f-qrels)",
+        description="Kendall's tau between the system rankings under the full qrels and under "
+        "f-qrels keeping a fraction f of each topic's relevant documents "
+        "(Magdy & Jones 2010).",
+    )
+    _common(p)
+    p.add_argument(
+        "--fractions",
+        type=_float_list,
+        default=[0.2, 0.4, 0.6, 0.8],
+        help="fractions of relevant documents kept, e.g. '0.2 0.4 0.6 0.8' (default)",
+    )
+    p.add_argument("--samples", type=int, default=3, help="samples per fraction (default 3)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--rel", type=int, default=1, help="minimum relevant label for the sampling (default 1)")
+
+    p = sub.add_parser(
+        "agreement",
+        help="Kendall's tau between measures and Wilcoxon agreement on run pairs",
+        description="Kendall's tau between the system rankings of each pair of measures, and for "
+        "each pair of runs a paired two-sided Wilcoxon signed-rank test per measure "
+        "(Magdy & Jones, SIGIR 2010).",
+    )
+    _common(p)
+    p.add_argument("--confidence", type=float, default=0.95, help="confidence of the tests (default 0.95)")
+
+    p = sub.add_parser(
+        "discriminative-power",
+        help="Sakai's bootstrap discriminative power and split-half stability",
+        description="Sakai's paired bootstrap test on every pair of runs (discriminative power, "
+        "estimated difference required) and the Buckley-Voorhees split-half error "
+        "rate against the proportion of ties.",
+    )
+    _common(p)
+    p.add_argument(
+        "-B", "--bootstrap-samples", type=int, default=1000, dest="B", help="bootstrap samples (default 1000)"
+    )
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument(
+        "--splits",
+        type=int,
+        default=100,
+        help="random split-halves for the stability experiment (default 100; 0 skips it)",
+    )
+    p.add_argument(
+        "--fuzziness",
+        type=float,
+        default=0.05,
+        help="tie threshold, a share of the larger mean (default 0.05)",
+    )
+    p.add_argument("--bucket-width", type=float, default=0.01, help="width of the difference buckets (0.01)")
+    return parser
+
+
+def _runs(args: argparse.Namespace) -> List[Any]:
+    from ._core import list_run_files
+
+    files: List[Path] = []
+    for item in args.runs:
+        p = Path(item)
+        if p.is_dir():
+            files.extend(list_run_files(p))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise FileNotFoundError(f"no such run file or directory: {item}")
+    files = [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in args.exclude)]
+    return files
+
+
+def _show(title: str, df: Any, out: Any) -> None:
+    out.write(f"# {title}\n")
+    out.write(df.to_string(index=False, float_format=lambda v: f"{v:.4f}") + "\n\n")
+
+
+def _run(args: argparse.Namespace, out: Any) -> None:
+    from ._core import Core
+
+    runs = _runs(args)
+    plot_format = None if args.plot_format == "none" else args.plot_format
+    core = Core(args.qrels, runs, " ".join(args.measures), progress=not args.quiet)
+    if args.command == "robustness":
+        from .robustness import robustness, robustness_table
+
+        res = robustness(
+            None,
+            None,
+            None,
+            fractions=args.fractions,
+            samples=args.samples,
+            seed=args.seed,
+            rel=args.rel,
+            progress=not args.quiet,
+            core=core,
+        )
+        _show("lowest Kendall's tau per fraction", robustness_table(res, "min_tau").reset_index(), out)
+        _show("mean Kendall's tau per fraction", robustness_table(res, "mean_tau").reset_index(), out)
+        results: List[Any] = [res]
+    elif args.command == "agreement":
+        from .agreement import agreement
+
+        res = agreement(None, None, None, confidence=args.confidence, progress=not args.quiet, core=core)
+        _show("Kendall's tau between measures", res.tau, out)
+        _show(
+            f"Wilcoxon agreement over {len(res.pairs) // max(1, len(res.measures))} run pairs "
+            f"(confidence {args.confidence})",
+            res.counts[
+                [
+                    "measure_a",
+                    "measure_b",
+                    "agree",
+                    "disagree",
+                    "only_a_significant",
+                    "only_b_significant",
+                    "opposite",
+                    "agreement_rate",
+                ]
+            ],
+            out,
+        )
+        triples = res.triples[res.triples["same_cutoff"]] if res.triples["same_cutoff"].any() else res.triples
+        if len(triples):
+            title = "two measures agree, the third disagrees" + (
+                " (same cut-off; all triples in the files)" if len(triples) < len(res.triples) else ""
+            )
+            _show(title, triples[["measure_a", "measure_b", "dissenting", "count", "share"]], out)
+        results = [res]
+    else:
+        from ._stats import require
+        from .discrimination import discriminative_power_from_scores, stability_from_scores
+
+        require("pandas")
+        scores = core.scores()
+        res = discriminative_power_from_scores(scores, args.B, args.alpha, args.seed, progress=not args.quiet)
+        _show(f"discriminative power (paired bootstrap, B={args.B}, alpha={args.alpha})", res.summary, out)
+        results = [res]
+        if args.splits > 0:
+            stab = stability_from_scores(
+                scores,
+                args.splits,
+                args.fuzziness,
+                bucket_width=args.bucket_width,
+                seed=args.seed,
+                progress=not args.quiet,
+            )
+            _show(
+                f"split-half stability ({args.splits} splits, fuzziness {args.fuzziness})", stab.summary, out
+            )
+            results.append(stab)
+    if args.output:
+        written = []
+        for r in results:
+            written.extend(r.save(args.output, args.format, plot_format))
+        out.write("wrote " + ", ".join(str(p) for p in written) + "\n")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run one experiment; ``argv`` starts with the subcommand name."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit as exc:  # argparse: --help (0) or bad usage (2)
+        return int(exc.code or 0)
+    try:
+        _run(args, sys.stdout)
+    except (ValueError, OSError, ImportError) as exc:
+        sys.stderr.write(f"ir_measures_pres {args.command}: error: {exc}\n")
+        return 1
+    return 0

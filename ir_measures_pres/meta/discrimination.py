@@ -1,0 +1,342 @@
+"""Discriminative power (Sakai 2006) and stability (Buckley & Voorhees 2000; Voorhees & Buckley 2002).
+
+**Discriminative power: Sakai's paired bootstrap test.** For each pair of runs X, Y with per-topic
+differences z over the n topics: t(z) = mean(z) / (sd(z)/sqrt(n)) (sd with n - 1); the shifted
+sample w = z - mean(z) obeys the null hypothesis; B bootstrap samples of the topics (drawn with
+replacement, the same B samples for every pair and measure, from
+``numpy.random.default_rng(seed)``) give replicates w*b and the achieved significance level
+ASL = #{b : |t(w*b)| >= |t(z)|} / B. Discriminative power = share of run pairs with ASL < alpha.
+The estimated difference required for significance at alpha is, per pair, |mean(w*b)| (=
+|mean(z*b) - mean(z)|) of the replicate whose |t(w*b)| is the ceil(alpha B)-th largest, and the
+maximum over the pairs (Sakai, SIGIR 2006, Figure 5; likewise Ferro & Silvello's MATTERS).
+Zero-variance samples: identical runs (z = 0) have t = 0 and ASL = 1; a constant non-zero
+difference has |t| = inf and ASL = 0.
+
+T. Sakai. Evaluating Evaluation Metrics based on the Bootstrap. SIGIR 2006.
+
+**Stability: the split-half error rate.** ``splits`` times, the topics are shuffled and cut into
+two disjoint halves of floor(n/2) topics (n odd: one topic sits out). In each half every run
+gets its mean score; for each pair of runs the half's difference d = mean(X) - mean(Y).
+
+* Buckley & Voorhees (SIGIR 2000) error rate at a fuzziness f: in a half the pair is a *tie*
+  when |d| < f * max(mean(X), mean(Y)) (or d = 0), otherwise X or Y wins. Over the 2 x splits
+  halves each pair has GT wins of X, LT wins of Y and EQ ties; error rate =
+  sum over pairs of min(GT, LT) / sum of (GT + LT + EQ), proportion of ties = sum EQ / the same
+  total. Computed for a grid of fuzziness values (default 0 to 0.2 in steps of 0.01) to draw
+  error rate against proportion of ties; the summary reports the chosen f (default 0.05).
+  Lower error at the same proportion of ties is better.
+* Voorhees & Buckley (SIGIR 2002) swap rate by difference: each (split, pair) gives two
+  comparisons, one per half: the half's |d| falls in a bucket of width ``bucket_width``
+  (default 0.01) and the comparison is a *swap* when the two halves' differences have opposite
+  signs (both non-zero). Swap rate per bucket = swaps / comparisons.
+
+C. Buckley and E. M. Voorhees. Evaluating Evaluation Measure Stability. SIGIR 2000.
+E. M. Voorhees and C. Buckley. The Effect of Topic Set Size on Retrieval Experiment Error. SIGIR 2002.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, List, Optional, Sequence
+
+import numpy as np
+
+from ._core import Core, MeasureSpec, Scores, iter_pairs
+from ._progress import Progress
+from ._stats import bootstrap_counts, bootstrap_test, require
+from .sampling import new_seed
+
+DEFAULT_FUZZINESS_GRID = tuple(round(0.01 * i, 2) for i in range(21))
+
+
+@dataclass
+class DiscriminativePowerResult:
+    """Tables of Sakai's bootstrap experiment.
+
+    * ``summary``: per measure ``pairs``, ``significant`` (ASL < alpha), ``discriminative_power``
+      (their share), ``estimated_diff`` (difference required at alpha), ``alpha``, ``B``;
+    * ``pairs``: per run pair and measure ``run_a``, ``run_b``, ``measure``, ``mean_diff``
+      (mean of a - b), ``t``, ``asl``, ``significant``, ``diff_required``.
+    """
+
+    summary: Any
+    pairs: Any
+    alpha: float
+    B: int
+    seed: int
+    measures: List[str] = field(default_factory=list)
+
+    def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
+        """Sakai's ASL curves (:func:`.plots.plot_asl`)."""
+        from .plots import plot_asl
+
+        return plot_asl(self, path, **kwargs)
+
+    def save(
+        self,
+        outdir: str,
+        fmt: str = "csv",
+        plot_format: Optional[str] = "png",
+        prefix: str = "discriminative_power",
+    ) -> List[Path]:
+        from ._output import save_tables
+
+        return save_tables(
+            outdir,
+            prefix,
+            {"summary": self.summary, "pairs": self.pairs},
+            fmt,
+            (lambda p: self.plot(p)) if plot_format else None,
+            plot_format,
+        )
+
+
+@dataclass
+class StabilityResult:
+    """Tables of the split-half stability experiment.
+
+    * ``summary``: per measure, at the chosen ``fuzziness``: ``error_rate``, ``tie_rate``,
+      ``topics_per_half``, ``splits``;
+    * ``error_ties``: the same for every fuzziness of the grid (the curve);
+    * ``buckets``: per measure and bucket of |difference|: ``bucket_lo``, ``bucket_hi``,
+      ``comparisons``, ``swaps``, ``swap_rate``.
+    """
+
+    summary: Any
+    error_ties: Any
+    buckets: Any
+    fuzziness: float
+    splits: int
+    seed: int
+    measures: List[str] = field(default_factory=list)
+
+    def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
+        """Error rate against proportion of ties (:func:`.plots.plot_stability`)."""
+        from .plots import plot_stability
+
+        return plot_stability(self, path, **kwargs)
+
+    def save(
+        self, outdir: str, fmt: str = "csv", plot_format: Optional[str] = "png", prefix: str = "stability"
+    ) -> List[Path]:
+        from ._output import save_tables
+
+        return save_tables(
+            outdir,
+            prefix,
+            {"summary": self.summary, "error_ties": self.error_ties, "buckets": self.buckets},
+            fmt,
+            (lambda p: self.plot(p)) if plot_format else None,
+            plot_format,
+        )
+
+
+def discriminative_power(
+    qrels: Any,
+    runs: Any,
+    measures: MeasureSpec,
+    B: int = 1000,
+    alpha: float = 0.05,
+    seed: Optional[int] = 0,
+    progress: bool = True,
+    core: Optional[Core] = None,
+) -> DiscriminativePowerResult:
+    """Sakai's paired bootstrap test on every pair of runs, per measure.
+
+    >>> res = discriminative_power("qrels.txt", "runs/", "QMeasure AP PMeasure", B=1000)  # doctest: +SKIP
+    >>> res.summary[["measure", "discriminative_power", "estimated_diff"]]  # doctest: +SKIP
+    """
+    if core is None:
+        core = Core(qrels, runs, measures, progress=progress)
+    return discriminative_power_from_scores(core.scores(), B, alpha, seed, progress)
+
+
+def discriminative_power_from_scores(
+    scores: Scores,
+    B: int = 1000,
+    alpha: float = 0.05,
+    seed: Optional[int] = 0,
+    progress: bool = True,
+    bootstrap_index: Optional[np.ndarray] = None,
+) -> DiscriminativePowerResult:
+    """:func:`discriminative_power` on per-query scores. ``bootstrap_index`` (B, n) fixes the
+    bootstrap samples (topic indices) instead of drawing them from ``seed``."""
+    require("pandas")
+    import pandas as pd
+
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    values = scores.values
+    n = values.shape[2]
+    if n < 2:
+        raise ValueError("the bootstrap test needs at least 2 topics")
+    seed = new_seed(seed)
+    if bootstrap_index is None:
+        if B < 1:
+            raise ValueError(f"B must be >= 1, got {B}")
+        _, counts = bootstrap_counts(n, B, np.random.default_rng(seed))
+    else:
+        idx = np.asarray(bootstrap_index, dtype=np.int64)
+        B = idx.shape[0]
+        counts = np.zeros((B, n))
+        np.add.at(counts, (np.repeat(np.arange(B), idx.shape[1]), idx.reshape(-1)), 1.0)
+    pairs = list(iter_pairs(len(scores.runs)))
+    a_idx = np.array([i for i, _ in pairs], dtype=np.int64)
+    b_idx = np.array([j for _, j in pairs], dtype=np.int64)
+    rows = []
+    summary = []
+    with Progress(len(scores.measures), "bootstrap", progress) as bar:
+        for m, name in enumerate(scores.measures):
+            z = values[m, a_idx] - values[m, b_idx]
+            t_obs, asl, diff = bootstrap_test(z, counts, alpha)
+            significant = asl < alpha
+            for k, (i, j) in enumerate(pairs):
+                rows.append(
+                    (
+                        scores.runs[i],
+                        scores.runs[j],
+                        name,
+                        float(z[k].mean()),
+                        float(t_obs[k]),
+                        float(asl[k]),
+                        bool(significant[k]),
+                        float(diff[k]),
+                    )
+                )
+            summary.append(
+                (
+                    name,
+                    len(pairs),
+                    int(significant.sum()),
+                    float(significant.mean()) if len(pairs) else float("nan"),
+                    float(diff.max()) if len(pairs) else float("nan"),
+                    alpha,
+                    B,
+                )
+            )
+            bar.update()
+    pairs_df = pd.DataFrame(
+        rows, columns=["run_a", "run_b", "measure", "mean_diff", "t", "asl", "significant", "diff_required"]
+    )
+    summary_df = pd.DataFrame(
+        summary,
+        columns=["measure", "pairs", "significant", "discriminative_power", "estimated_diff", "alpha", "B"],
+    )
+    return DiscriminativePowerResult(summary_df, pairs_df, alpha, B, seed, list(scores.measures))
+
+
+def stability(
+    qrels: Any,
+    runs: Any,
+    measures: MeasureSpec,
+    splits: int = 100,
+    fuzziness: float = 0.05,
+    fuzziness_grid: Sequence[float] = DEFAULT_FUZZINESS_GRID,
+    bucket_width: float = 0.01,
+    seed: Optional[int] = 0,
+    progress: bool = True,
+    core: Optional[Core] = None,
+) -> StabilityResult:
+    """Buckley-Voorhees split-half error rate and Voorhees-Buckley swap rates, per measure."""
+    if core is None:
+        core = Core(qrels, runs, measures, progress=progress)
+    return stability_from_scores(
+        core.scores(), splits, fuzziness, fuzziness_grid, bucket_width, seed, progress
+    )
+
+
+def _tie(d: np.ndarray, ma: np.ndarray, mb: np.ndarray, f: float) -> np.ndarray:
+    return (np.abs(d) < f * np.maximum(ma, mb)) | (d == 0)
+
+
+def stability_from_scores(
+    scores: Scores,
+    splits: int = 100,
+    fuzziness: float = 0.05,
+    fuzziness_grid: Sequence[float] = DEFAULT_FUZZINESS_GRID,
+    bucket_width: float = 0.01,
+    seed: Optional[int] = 0,
+    progress: bool = True,
+    halves: Optional[Sequence[Any]] = None,
+) -> StabilityResult:
+    """:func:`stability` on per-query scores. ``halves`` (a list of (topics A, topics B) index
+    pairs) fixes the splits instead of drawing them from ``seed``."""
+    require("pandas")
+    import pandas as pd
+
+    values = scores.values
+    n = values.shape[2]
+    seed = new_seed(seed)
+    if halves is None:
+        if n < 2:
+            raise ValueError("split-half stability needs at least 2 topics")
+        if splits < 1:
+            raise ValueError(f"splits must be >= 1, got {splits}")
+        rng = np.random.default_rng(seed)
+        half = n // 2
+        halves = []
+        for _ in range(splits):
+            perm = rng.permutation(n)
+            halves.append((perm[:half], perm[half : 2 * half]))
+    halves = [(np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)) for a, b in halves]
+    splits = len(halves)
+    grid = sorted(set(float(f) for f in fuzziness_grid) | {float(fuzziness)})
+    pairs = list(iter_pairs(len(scores.runs)))
+    ai = np.array([i for i, _ in pairs], dtype=np.int64)
+    bi = np.array([j for _, j in pairs], dtype=np.int64)
+    err_rows, bucket_rows = [], []
+    with Progress(len(scores.measures), "split halves", progress) as bar:
+        for m, name in enumerate(scores.measures):
+            # means[s, h, r]: mean of run r over half h of split s
+            means = np.stack(
+                [np.stack([values[m][:, a].mean(axis=1), values[m][:, b].mean(axis=1)]) for a, b in halves]
+            )
+            ma, mb = means[:, :, ai], means[:, :, bi]  # (splits, 2, pairs)
+            d = ma - mb
+            total = d.size  # 2 * splits * pairs half-set outcomes
+            for f in grid:
+                tie = _tie(d, ma, mb, f)
+                gt = ((d > 0) & ~tie).sum(axis=(0, 1))
+                lt = ((d < 0) & ~tie).sum(axis=(0, 1))
+                eq = tie.sum()
+                err_rows.append(
+                    (
+                        name,
+                        f,
+                        float(np.minimum(gt, lt).sum() / total) if total else float("nan"),
+                        float(eq / total) if total else float("nan"),
+                        splits,
+                        len(halves[0][0]),
+                    )
+                )
+            swap = (d[:, 0] * d[:, 1]) < 0  # (splits, pairs)
+            absd = np.abs(d).reshape(-1)  # both halves: two comparisons per (split, pair)
+            sw = np.stack([swap, swap], axis=1).reshape(-1)
+            bucket = np.floor(absd / bucket_width + 1e-9).astype(np.int64)
+            nb = int(bucket.max()) + 1 if len(bucket) else 0
+            comp = np.bincount(bucket, minlength=nb)
+            swaps = np.bincount(bucket, weights=sw.astype(np.float64), minlength=nb)
+            for k in range(nb):
+                if comp[k]:
+                    bucket_rows.append(
+                        (
+                            name,
+                            round(k * bucket_width, 10),
+                            round((k + 1) * bucket_width, 10),
+                            int(comp[k]),
+                            int(swaps[k]),
+                            float(swaps[k] / comp[k]),
+                        )
+                    )
+            bar.update()
+    error_ties = pd.DataFrame(
+        err_rows, columns=["measure", "fuzziness", "error_rate", "tie_rate", "splits", "topics_per_half"]
+    )
+    summary = error_ties[np.isclose(error_ties["fuzziness"], fuzziness)].reset_index(drop=True)
+    buckets = pd.DataFrame(
+        bucket_rows, columns=["measure", "bucket_lo", "bucket_hi", "comparisons", "swaps", "swap_rate"]
+    )
+    return StabilityResult(
+        summary, error_ties, buckets, float(fuzziness), splits, seed, list(scores.measures)
+    )

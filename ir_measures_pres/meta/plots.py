@@ -1,0 +1,167 @@
+"""Plots of the meta-evaluation (matplotlib, object API: no pyplot state, no backend switch).
+
+Each function returns the matplotlib ``Figure`` and, given a path, saves it (PNG or SVG by the
+file's suffix).
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional
+
+import numpy as np
+
+from ._stats import require
+
+
+def _figure(width: float, height: float) -> Any:
+    require("matplotlib")
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), dpi=100, layout="constrained")
+
+
+def _save(fig: Any, path: Optional[str]) -> Any:
+    if path is not None:
+        fig.savefig(path, dpi=100)
+    return fig
+
+
+_MARKERS = "osD^vP*Xh<>p"
+
+
+def plot_robustness(
+    result: Any,
+    path: Optional[str] = None,
+    statistic: str = "min_tau",
+    by_cutoff: bool = True,
+    title: Optional[str] = None,
+) -> Any:
+    """Lowest (or mean: ``statistic="mean_tau"``) Kendall's tau against the fraction of the
+    qrels, one line per measure, with Voorhees' 0.9 (equivalent) and 0.8 (noticeably different)
+    lines: Magdy & Jones' Figures 3-4. ``by_cutoff`` puts each cutoff in its own panel."""
+    summary = result.summary
+    if by_cutoff:
+        cutoffs: List[Any] = sorted({c for c in summary["cutoff"].dropna().tolist()})
+        if summary["cutoff"].isna().any():
+            cutoffs.append(None)
+    else:
+        cutoffs = ["all"]
+    fig = _figure(4.2 * len(cutoffs), 3.4)
+    axes = fig.subplots(1, len(cutoffs), sharey=True, squeeze=False)[0]
+    low = float(np.nanmin(summary[statistic].to_numpy())) if len(summary) else 0.8
+    # one colour and marker per measure name, the same in every panel
+    style_col = "base" if by_cutoff else "measure"
+    names = list(dict.fromkeys(summary[style_col].tolist()))
+    styles = {n: (f"C{k % 10}", _MARKERS[k % len(_MARKERS)]) for k, n in enumerate(names)}
+    for ax, cutoff in zip(axes, cutoffs):
+        if cutoff == "all":
+            part, label_col = summary, "measure"
+            ax.set_title(title or "")
+        elif cutoff is None:
+            part, label_col = summary[summary["cutoff"].isna()], "base"
+            ax.set_title("no cutoff")
+        else:
+            part, label_col = summary[summary["cutoff"] == cutoff], "base"
+            ax.set_title(f"cut-off {cutoff}")
+        for name, rows in part.groupby(label_col, sort=False):
+            rows = rows.sort_values("fraction")
+            color, marker = styles[name]
+            ax.plot(rows["fraction"] * 100, rows[statistic], color=color, marker=marker, label=str(name))
+        ax.axhline(0.9, color="grey", linestyle="--", linewidth=0.8)
+        ax.axhline(0.8, color="grey", linestyle=":", linewidth=0.8)
+        ax.set_xlabel("% of relevant documents kept")
+        ax.set_ylim(min(0.75, low - 0.05), 1.0)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize="small", loc="lower right")
+    axes[0].set_ylabel(
+        {"min_tau": "lowest Kendall's τ", "mean_tau": "mean Kendall's τ"}.get(statistic, statistic)
+    )
+    if title and by_cutoff:
+        fig.suptitle(title)
+    return _save(fig, path)
+
+
+def plot_tau_matrix(result: Any, path: Optional[str] = None, title: Optional[str] = None) -> Any:
+    """Kendall's tau between the system rankings of each pair of measures, as a heat map."""
+    names = result.measures
+    n = len(names)
+    mat = np.eye(n)
+    index = {m: i for i, m in enumerate(names)}
+    for row in result.tau.itertuples():
+        i, j = index[row.measure_a], index[row.measure_b]
+        mat[i, j] = mat[j, i] = row.tau
+    fig = _figure(1.0 + 0.7 * n, 0.6 + 0.6 * n)
+    ax = fig.subplots()
+    im = ax.imshow(mat, vmin=min(0.0, float(np.nanmin(mat))), vmax=1.0, cmap="viridis")
+    ax.set_xticks(range(n), names, rotation=45, ha="right", fontsize="small")
+    ax.set_yticks(range(n), names, fontsize="small")
+    for i in range(n):
+        for j in range(n):
+            ax.text(
+                j,
+                i,
+                f"{mat[i, j]:.2f}",
+                ha="center",
+                va="center",
+                fontsize="x-small",
+                color="white" if mat[i, j] < 0.6 else "black",
+            )
+    fig.colorbar(im, ax=ax, shrink=0.8, label="Kendall's τ")
+    if title:
+        ax.set_title(title)
+    return _save(fig, path)
+
+
+def plot_asl(result: Any, path: Optional[str] = None, title: Optional[str] = None) -> Any:
+    """Sakai's ASL curves: each measure's ASLs sorted ascending against the run pairs, with the
+    alpha line; a curve that stays low longer discriminates more pairs."""
+    pairs = result.pairs
+    fig = _figure(5.0, 3.6)
+    ax = fig.subplots()
+    for k, (name, rows) in enumerate(pairs.groupby("measure", sort=False)):
+        asl = np.sort(rows["asl"].to_numpy())
+        ax.plot(np.arange(1, len(asl) + 1), asl, label=str(name), linewidth=1.2)
+    ax.axhline(result.alpha, color="grey", linestyle="--", linewidth=0.8)
+    ax.set_xlabel("run pairs sorted by ASL")
+    ax.set_ylabel("achieved significance level")
+    ax.set_ylim(0, min(1.0, max(0.2, 4 * result.alpha)))
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small", loc="upper left")
+    if title:
+        ax.set_title(title)
+    return _save(fig, path)
+
+
+def plot_stability(result: Any, path: Optional[str] = None, title: Optional[str] = None) -> Any:
+    """Buckley-Voorhees error rate against the proportion of ties, one curve per measure over the
+    fuzziness values; the chosen fuzziness is marked. Lower and further left is better."""
+    table = result.error_ties
+    fig = _figure(5.0, 3.6)
+    ax = fig.subplots()
+    for k, (name, rows) in enumerate(table.groupby("measure", sort=False)):
+        rows = rows.sort_values("fuzziness")
+        (line,) = ax.plot(
+            rows["tie_rate"],
+            rows["error_rate"],
+            marker=_MARKERS[k % len(_MARKERS)],
+            markersize=3,
+            linewidth=1.0,
+            label=str(name),
+        )
+        chosen = rows[np.isclose(rows["fuzziness"], result.fuzziness)]
+        ax.plot(
+            chosen["tie_rate"],
+            chosen["error_rate"],
+            marker="o",
+            markersize=8,
+            fillstyle="none",
+            color=line.get_color(),
+            linestyle="none",
+        )
+    ax.set_xlabel("proportion of ties")
+    ax.set_ylabel("error rate")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    if title:
+        ax.set_title(title)
+    return _save(fig, path)

@@ -1,0 +1,170 @@
+"""Robustness to incomplete judgements (Magdy & Jones, ECIR 2010 / SIGIR 2010 section 6.3).
+
+Question: if only a fraction f of the relevant documents were known, would a measure still rank
+the systems the same way?
+
+1. For each fraction f and sample s = 1..S, an f-qrels (:mod:`.sampling`): per topic,
+   ``max(1, round(f n))`` of its n relevant documents are kept, the others dropped from the
+   qrels (unjudged); judged non-relevant lines stay.
+2. Every run is scored with every measure on the full qrels and on each f-qrels; systems are
+   ranked by their mean over all qrels topics. Runs are ranked once; only labels change.
+3. Kendall's tau-b (:func:`._stats.kendall_tau`) between the system ranking under each f-qrels
+   and under the full qrels, per measure (each cutoff is its own measure).
+4. Voorhees' reading: tau >= 0.9 equivalent rankings, tau < 0.8 noticeably different.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, List, Optional, Sequence
+
+from ._core import Core, MeasureSpec, measure_parts
+from ._progress import Progress
+from ._stats import kendall_tau, require
+from .sampling import check_fraction, f_qrels_mask, new_seed, sample_rng
+
+DEFAULT_FRACTIONS = (0.2, 0.4, 0.6, 0.8)
+
+
+@dataclass
+class RobustnessResult:
+    """Tables of a robustness experiment.
+
+    * ``samples``: one row per (measure, fraction, sample): ``tau``, ``p_value``,
+      ``relevant_kept`` (relevant qrels lines in that f-qrels), ``relevant_total``;
+    * ``summary``: one row per (measure, fraction): ``mean_tau``, ``min_tau`` (what the paper
+      plots), ``max_tau``, ``samples``;
+    * ``scores``: mean score of every run under every qrels version: ``run``, ``measure``,
+      ``fraction`` (1.0 = full qrels), ``sample`` (0 = full qrels), ``value``.
+    """
+
+    samples: Any
+    summary: Any
+    scores: Any
+    seed: int
+    measures: List[str] = field(default_factory=list)
+
+    def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
+        """Lowest tau against the fraction, one line per measure (see :func:`.plots.plot_robustness`)."""
+        from .plots import plot_robustness
+
+        return plot_robustness(self, path, **kwargs)
+
+    def save(
+        self, outdir: str, fmt: str = "csv", plot_format: Optional[str] = "png", prefix: str = "robustness"
+    ) -> List[Path]:
+        """Write ``<prefix>_samples``, ``_summary``, ``_scores`` tables and the plot to ``outdir``."""
+        from ._output import save_tables
+
+        return save_tables(
+            outdir,
+            prefix,
+            {"samples": self.samples, "summary": self.summary, "scores": self.scores},
+            fmt,
+            (lambda p: self.plot(p)) if plot_format else None,
+            plot_format,
+        )
+
+
+def robustness(
+    qrels: Any,
+    runs: Any,
+    measures: MeasureSpec,
+    fractions: Sequence[float] = DEFAULT_FRACTIONS,
+    samples: int = 3,
+    seed: Optional[int] = 0,
+    rel: int = 1,
+    progress: bool = True,
+    core: Optional[Core] = None,
+) -> RobustnessResult:
+    """Kendall's tau between system rankings under the full qrels and under f-qrels.
+
+    Parameters
+    ----------
+    qrels, runs:
+        a qrels path or object; runs as a directory, a list of paths or run objects, or a mapping
+        name -> path or run object (see :func:`._core.resolve_runs`).
+    measures:
+        ir_measures syntax (``"PRES@100 AP@100 R@100"``) or measure objects, any mix of this
+        package's measures and standard ones.
+    fractions, samples, seed:
+        the f values, samples per f, and the seed (None: a fresh seed, reported in the result).
+    rel:
+        minimum label of a relevant document for the sampling.
+    core:
+        an already built :class:`._core.Core` (then qrels, runs and measures are ignored).
+
+    Example
+    -------
+    >>> res = robustness("qrels.txt", "runs/", "PRES@100 AP@100 R@100", seed=1)  # doctest: +SKIP
+    >>> res.summary.pivot(index="fraction", columns="measure", values="min_tau")  # doctest: +SKIP
+    """
+    require("pandas")
+    require("scipy")
+    import pandas as pd
+
+    fractions = [check_fraction(f) for f in fractions]
+    if samples < 1:
+        raise ValueError(f"samples must be >= 1, got {samples}")
+    seed = new_seed(seed)
+    if core is None:
+        core = Core(qrels, runs, measures, progress=progress)
+    labels = core.measure_labels
+    full = core.evaluate().mean(axis=2)
+    relevant = core.line_labels >= rel
+    n_q = len(core.query_ids)
+    sample_rows = []
+    score_rows = [
+        (name, m, 1.0, 0, float(full[i, j]))
+        for i, m in enumerate(labels)
+        for j, name in enumerate(core.run_names)
+    ]
+    with Progress(len(fractions) * samples, "f-qrels", progress) as bar:
+        for f in fractions:
+            for s in range(1, samples + 1):
+                keep = f_qrels_mask(core.line_qidx, core.line_labels, n_q, f, sample_rng(seed, f, s), rel)
+                means = core.evaluate(keep).mean(axis=2)
+                kept = int((keep & relevant).sum())
+                for i, m in enumerate(labels):
+                    tau, p = kendall_tau(full[i], means[i])
+                    base, cutoff = measure_parts(core.measures[i])
+                    sample_rows.append((m, base, cutoff, f, s, tau, p, kept, int(relevant.sum())))
+                    score_rows.extend(
+                        (name, m, f, s, float(means[i, j])) for j, name in enumerate(core.run_names)
+                    )
+                bar.update()
+    samples_df = pd.DataFrame(
+        sample_rows,
+        columns=[
+            "measure",
+            "base",
+            "cutoff",
+            "fraction",
+            "sample",
+            "tau",
+            "p_value",
+            "relevant_kept",
+            "relevant_total",
+        ],
+    )
+    samples_df["cutoff"] = samples_df["cutoff"].astype("Int64")
+    summary = (
+        samples_df.groupby(["measure", "fraction"], sort=False)
+        .agg(
+            base=("base", "first"),
+            cutoff=("cutoff", "first"),
+            mean_tau=("tau", "mean"),
+            min_tau=("tau", "min"),
+            max_tau=("tau", "max"),
+            samples=("tau", "size"),
+        )
+        .reset_index()
+    )
+    scores = pd.DataFrame(score_rows, columns=["run", "measure", "fraction", "sample", "value"])
+    return RobustnessResult(samples_df, summary, scores, seed, list(labels))
+
+
+def robustness_table(result: RobustnessResult, statistic: str = "min_tau") -> Any:
+    """The summary as the paper prints it: one row per fraction, one column per measure."""
+    return result.summary.pivot(index="fraction", columns="measure", values=statistic)[result.measures]
