@@ -263,13 +263,13 @@ def naive_bollmann(docs: dict[str, float], judged: dict[str, int], big_n: int, r
 
 
 def _compare_naive(measures: dict[Any, Any], qrels: Qrels, run: Run) -> None:
-    """measures: our measure -> naive(docs, judged) for queries present in the run; queries missing
-    from the run get the measure's DEFAULT."""
+    """measures: our measure -> naive(docs, judged) for queries the run answers; a query missing
+    from the run or with an empty list gets the measure's DEFAULT (spec §0, §2)."""
     got = per_query(list(measures), qrels, run)
     wrong = []
     for measure, naive in measures.items():
         for qid, judged in qrels.items():
-            expected = naive(run[qid], judged) if qid in run else measure.DEFAULT
+            expected = naive(run[qid], judged) if run.get(qid) else measure.DEFAULT
             if abs(got[(measure, qid)] - expected) > TOL:
                 wrong.append(f"{measure} {qid}: ours {got[(measure, qid)]!r} naive {expected!r}")
     assert not wrong, f"{len(wrong)} differ: " + "; ".join(wrong[:5])
