@@ -141,23 +141,34 @@ _QRELS = _Kind("qrels", _QRELS_COLUMNS, 4, 4, 3, "relevance", True)
 # --------------------------------------------------------------------------------------------
 
 
-def _open(source: Any) -> Tuple[IO[bytes], str, bool]:
-    """(binary stream, display name, whether we must close it); gzip is detected by magic."""
+def _open(source: Any) -> Tuple[IO[bytes], str, List[IO[bytes]]]:
+    """(binary stream, display name, streams to close); gzip is recognised by its magic bytes."""
+    to_close: List[IO[bytes]] = []
     if hasattr(source, "read"):
-        raw, name, close = source, str(getattr(source, "name", "<stream>")), False
+        raw, name = source, str(getattr(source, "name", "<stream>"))
     elif isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-":
-        raw, name, close = sys.stdin.buffer, "<stdin>", False
+        raw, name = sys.stdin.buffer, "<stdin>"
     elif isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
-        raw, close = open(name, "rb"), True  # noqa: SIM115 - closed by the caller
+        raw = open(name, "rb")  # noqa: SIM115 - closed by the caller
+        to_close.append(raw)
     else:
         raise TypeError(f"expected a path, '-' or a binary file object, got {type(source).__name__}")
-    if not isinstance(raw, io.BufferedReader):
-        raw = io.BufferedReader(raw) if isinstance(raw, io.RawIOBase) else raw
-    peek = raw.peek(2)[:2] if hasattr(raw, "peek") else b""
-    if peek == b"\x1f\x8b":
-        return gzip.GzipFile(fileobj=raw, mode="rb"), name, close  # type: ignore[return-value]
-    return raw, name, close
+    if isinstance(raw, io.RawIOBase):
+        raw = io.BufferedReader(raw)
+    if hasattr(raw, "peek"):
+        magic = raw.peek(2)[:2]
+    elif hasattr(raw, "seekable") and raw.seekable():
+        pos = raw.tell()
+        magic = raw.read(2)
+        raw.seek(pos)
+    else:  # pragma: no cover - an unpeekable, unseekable stream: read as plain text
+        magic = b""
+    if magic == b"\x1f\x8b":
+        stream = gzip.GzipFile(fileobj=raw, mode="rb")
+        to_close.insert(0, stream)  # type: ignore[arg-type]
+        return stream, name, to_close  # type: ignore[return-value]
+    return raw, name, to_close
 
 
 def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
@@ -316,18 +327,29 @@ class _Reader:
             values, ok = _parse_decimal(win, kind.integer)
         col = f"column {kind.value_col + 1} ({kind.value_name})"
         if not ok.all():
-            # the rare spellings (1e-05, +3, long mantissas) and errors, token by token
-            conv = int if kind.integer else float
-            for k in np.flatnonzero(~ok).tolist():
-                token = cut.chunk[int(s[k]):int(e[k])]
-                try:
-                    if b"_" in token or not token.isascii():
-                        raise ValueError
-                    values[k] = conv(token)
-                except (ValueError, OverflowError):
-                    what = "an integer" if kind.integer else "a number"
-                    raise self.error(first_line, local_line(k), f"{what} in {col}",
-                                     _show(token)) from None
+            # other spellings (1e-05, +3, 17-digit mantissas): numpy's C conversion, which reads
+            # numbers as float()/int() do; underscores (1_000), which those accept, are refused
+            rest = np.flatnonzero(~ok)
+            try:
+                if win is None:
+                    raise ValueError
+                sub = win[rest]
+                if (sub == 95).any():
+                    raise ValueError
+                values[rest] = sub.view(f"S{sub.shape[1]}").ravel().astype(values.dtype)
+            except (ValueError, OverflowError):
+                # find the first bad token, for the message (or convert the few very wide ones)
+                conv = int if kind.integer else float
+                for k in rest.tolist():
+                    token = cut.chunk[int(s[k]):int(e[k])]
+                    try:
+                        if b"_" in token or not token.isascii():
+                            raise ValueError
+                        values[k] = conv(token)
+                    except (ValueError, OverflowError):
+                        what = "an integer" if kind.integer else "a number"
+                        raise self.error(first_line, local_line(k), f"{what} in {col}",
+                                         _show(token)) from None
         if not kind.integer:
             finite = np.isfinite(values)
             if not finite.all():
@@ -442,7 +464,7 @@ def _parse_decimal(win: np.ndarray, integer: bool) -> Tuple[np.ndarray, np.ndarr
 
 
 def _read(source: Any, kind: _Kind) -> Columns:
-    stream, name, close = _open(source)
+    stream, name, to_close = _open(source)
     reader = _Reader(kind, name)
     blocks: List[_Block] = []
     line = 1
@@ -457,12 +479,13 @@ def _read(source: Any, kind: _Kind) -> Columns:
         raise TrecFormatError(name, None, f"a readable {kind.label} file", f"{type(exc).__name__}: {exc}") \
             from exc
     finally:
-        if close:
-            stream.close()
+        for f in to_close:
+            f.close()
     total = sum(len(b.docs) for b in blocks)
     if total == 0:
         skipped = sum(b.skipped for b in blocks)
-        found = "an empty file" if skipped == 0 else f"no {kind.label} line, only {skipped} comment or blank line(s)"
+        found = ("an empty file" if skipped == 0
+                 else f"no {kind.label} line, only {skipped} comment or blank line(s)")
         raise TrecFormatError(name, None, f"{kind.label} lines ({kind.columns})", found)
     line_map = _LineMap(blocks)
     # join the blocks' arrays one field at a time, dropping each block's copy at once (peak memory)
