@@ -16,7 +16,7 @@ def write_table(df: Any, path: Path, fmt: str) -> Path:
     elif fmt == "tsv":
         df.to_csv(path, index=False, sep="\t")
     elif fmt == "json":
-        df.to_json(path, orient="records", indent=1)
+        df.to_json(path, orient="records", indent=1, double_precision=15)
     else:
         raise ValueError(f"unknown table format {fmt!r}; choose one of {', '.join(FORMATS)}")
     return path

@@ -28,7 +28,7 @@ def kendall_tau(x: np.ndarray, y: np.ndarray) -> Tuple[float, float]:
     the concordant/discordant pairs, n0 = n(n-1)/2 and n1, n2 the pairs tied in x, in y. A pair
     tied in one ranking counts neither as concordant nor as discordant; the denominator shrinks
     accordingly. Ranking by mean score or by the score itself gives the same tau. NaN when one
-    of the rankings puts every system level.
+    of the rankings puts every system level; exactly 1.0 when the two score vectors are equal.
     """
     from scipy.stats import kendalltau
 
@@ -39,19 +39,24 @@ def kendall_tau(x: np.ndarray, y: np.ndarray) -> Tuple[float, float]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         res = kendalltau(x, y)
-    return float(res[0]), float(res[1])
+    # identical scores: exactly 1 (scipy's floating point can give 0.9999999999999999)
+    return (1.0 if np.array_equal(x, y) else float(res[0])), float(res[1])
 
 
 #: zero differences: discarded before ranking (Wilcoxon's original procedure, R's wilcox.test).
 ZERO_METHOD = "wilcox"
 
 
-def wilcoxon(x: np.ndarray, y: np.ndarray, zero_method: str = ZERO_METHOD) -> Tuple[float, float, float]:
+def wilcoxon(
+    x: np.ndarray, y: np.ndarray, zero_method: str = ZERO_METHOD, method: str = "auto"
+) -> Tuple[float, float, float]:
     """Paired two-sided Wilcoxon signed-rank test of x against y over topics.
 
     Returns (statistic, p-value, direction): ``scipy.stats.wilcoxon(x, y, zero_method=...,
-    alternative='two-sided')`` with scipy's default ``method='auto'`` (exact distribution for
-    up to 50 non-zero differences without ties, normal approximation otherwise), and
+    alternative='two-sided', method=...)``; scipy's default ``method='auto'`` takes the exact
+    distribution for up to 50 topics without ties or zero differences, an exhaustive (exact,
+    but slow: 2^n sign patterns) permutation test for up to 13 topics with ties or zeros, and
+    the normal approximation otherwise; ``'asymptotic'`` always takes the latter. And
     direction = sign(R+ - R-), the sums of the ranks of |d| (average ranks for ties) over the
     positive and the negative differences d = x - y (zero differences dropped): +1 when x is
     better. When every difference is zero the runs are indistinguishable: (0, 1.0, 0), no
@@ -66,7 +71,7 @@ def wilcoxon(x: np.ndarray, y: np.ndarray, zero_method: str = ZERO_METHOD) -> Tu
         return 0.0, 1.0, 0.0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        res = sp_wilcoxon(x, y, zero_method=zero_method, alternative="two-sided")
+        res = sp_wilcoxon(x, y, zero_method=zero_method, alternative="two-sided", method=method)
     ranks = rankdata(np.abs(nonzero))
     r_plus = float(ranks[nonzero > 0].sum())
     r_minus = float(ranks[nonzero < 0].sum())

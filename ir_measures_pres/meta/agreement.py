@@ -96,6 +96,7 @@ def agreement(
     zero_method: str = ZERO_METHOD,
     progress: bool = True,
     core: Optional[Core] = None,
+    method: str = "auto",
 ) -> AgreementResult:
     """Kendall's tau between measures and Wilcoxon agreement on every pair of runs.
 
@@ -104,13 +105,21 @@ def agreement(
     """
     if core is None:
         core = Core(qrels, runs, measures, progress=progress)
-    return agreement_from_scores(core.scores(), confidence, zero_method, progress)
+    return agreement_from_scores(core.scores(), confidence, zero_method, progress, method)
 
 
 def agreement_from_scores(
-    scores: Scores, confidence: float = 0.95, zero_method: str = ZERO_METHOD, progress: bool = True
+    scores: Scores,
+    confidence: float = 0.95,
+    zero_method: str = ZERO_METHOD,
+    progress: bool = True,
+    method: str = "auto",
 ) -> AgreementResult:
-    """:func:`agreement` on per-query scores already computed (e.g. :func:`._core.evaluate`)."""
+    """:func:`agreement` on per-query scores already computed (e.g. :func:`._core.evaluate`).
+
+    ``zero_method`` and ``method`` go to ``scipy.stats.wilcoxon`` (see :func:`._stats.wilcoxon`;
+    ``method="asymptotic"`` avoids scipy's slow exhaustive permutation test for <= 13 topics).
+    """
     require("pandas")
     require("scipy")
     import pandas as pd
@@ -133,7 +142,7 @@ def agreement_from_scores(
     with Progress(len(pairs) * len(names), "Wilcoxon tests", progress) as bar:
         for k, (i, j) in enumerate(pairs):
             for m in range(len(names)):
-                stat, p, direction = wilcoxon(values[m, i], values[m, j], zero_method)
+                stat, p, direction = wilcoxon(values[m, i], values[m, j], zero_method, method)
                 res = TIE if not p < alpha or direction == 0 else (FIRST if direction > 0 else SECOND)
                 outcome[m, k] = res
                 pair_rows.append((runs[i], runs[j], names[m], means[m, i], means[m, j], stat, p, res))

@@ -88,6 +88,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(p)
     p.add_argument("--confidence", type=float, default=0.95, help="confidence of the tests (default 0.95)")
+    p.add_argument(
+        "--wilcoxon-method",
+        choices=("auto", "exact", "asymptotic"),
+        default="auto",
+        help="scipy.stats.wilcoxon method (default auto: exact for small samples without ties)",
+    )
 
     p = sub.add_parser(
         "discriminative-power",
@@ -165,7 +171,15 @@ def _run(args: argparse.Namespace, out: Any) -> None:
     elif args.command == "agreement":
         from .agreement import agreement
 
-        res = agreement(None, None, None, confidence=args.confidence, progress=not args.quiet, core=core)
+        res = agreement(
+            None,
+            None,
+            None,
+            confidence=args.confidence,
+            progress=not args.quiet,
+            core=core,
+            method=args.wilcoxon_method,
+        )
         _show("Kendall's tau between measures", res.tau, out)
         _show(
             f"Wilcoxon agreement over {len(res.pairs) // max(1, len(res.measures))} run pairs "

@@ -1,0 +1,186 @@
+"""Command line of the meta-evaluation (ir_measures_pres.meta.cli): the files it writes hold the
+same numbers as the Python API on the same inputs, and errors give exit status 1 or 2."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pd = pytest.importorskip("pandas")
+pytest.importorskip("scipy")
+
+from ir_measures_pres.meta import agreement, discriminative_power, robustness  # noqa: E402
+from ir_measures_pres.meta.cli import main  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory) -> Path:
+    """A qrels file and a directory of five TREC runs over 16 topics."""
+    base = tmp_path_factory.mktemp("meta_cli")
+    rng = np.random.default_rng(21)
+    docs = [f"D{i:03d}" for i in range(60)]
+    rel = {}
+    with open(base / "qrels.txt", "w") as f:
+        for t in range(16):
+            for d in docs[:30]:
+                label = int(rng.random() < 0.2)
+                rel[(t, d)] = label
+                f.write(f"T{t} 0 {d} {label}\n")
+    (base / "runs").mkdir()
+    for r in range(5):
+        with open(base / "runs" / f"sys{r}.txt", "w") as f:
+            for t in range(16):
+                scores = {d: rng.random() + 0.12 * r * rel.get((t, d), 0) for d in docs}
+                for k, (d, s) in enumerate(sorted(scores.items(), key=lambda x: -x[1])):
+                    f.write(f"T{t} Q0 {d} {k + 1} {s:.6f} sys{r}\n")
+    (base / "runs" / "sys4.txt").rename(base / "runs" / "sys4-copy.txt")
+    return base
+
+
+def test_robustness_command_writes_the_api_numbers(collection, tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main(
+        [
+            "robustness",
+            str(collection / "qrels.txt"),
+            str(collection / "runs"),
+            "-m",
+            "PRES@20 AP@20",
+            "R@10",
+            "--fractions",
+            "0.3,0.6",
+            "--samples",
+            "2",
+            "--seed",
+            "4",
+            "-q",
+            "-o",
+            str(out),
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "lowest Kendall's tau per fraction" in text and "PRES@20" in text
+    got = pd.read_csv(out / "robustness_samples.csv")
+    api = robustness(
+        collection / "qrels.txt",
+        collection / "runs",
+        "PRES@20 AP@20 R@10",
+        fractions=[0.3, 0.6],
+        samples=2,
+        seed=4,
+        progress=False,
+    )
+    np.testing.assert_allclose(got["tau"], api.samples["tau"])
+    assert got["measure"].tolist() == api.samples["measure"].tolist()
+    assert (out / "robustness.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_agreement_command_with_exclude_and_json(collection, tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main(
+        [
+            "agreement",
+            str(collection / "qrels.txt"),
+            str(collection / "runs"),
+            "-m",
+            "AP@20 R@20 PRES@20",
+            "--exclude",
+            "*-copy.txt",
+            "--format",
+            "json",
+            "--plot-format",
+            "none",
+            "-q",
+            "-o",
+            str(out),
+        ]
+    )
+    assert code == 0
+    assert "two measures agree, the third disagrees" in capsys.readouterr().out
+    pairs = pd.read_json(out / "agreement_pairs.json")
+    assert len(pairs) == 6 * 3  # 4 runs after --exclude
+    assert "sys4-copy" not in set(pairs["run_a"]) | set(pairs["run_b"])
+    assert not (out / "agreement.png").exists()
+    runs = sorted((collection / "runs").glob("sys[0-3].txt"))
+    api = agreement(collection / "qrels.txt", runs, "AP@20 R@20 PRES@20", progress=False)
+    np.testing.assert_allclose(pairs["p_value"], api.pairs["p_value"])
+
+
+def test_discriminative_power_command(collection, tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main(
+        [
+            "discriminative-power",
+            str(collection / "qrels.txt"),
+            str(collection / "runs"),
+            "-m",
+            "AP",
+            "QMeasure",
+            "-B",
+            "200",
+            "--splits",
+            "10",
+            "--format",
+            "tsv",
+            "-q",
+            "-o",
+            str(out),
+        ]
+    )
+    assert code == 0
+    text = capsys.readouterr().out
+    assert "discriminative power" in text and "split-half stability" in text
+    got = pd.read_csv(out / "discriminative_power_pairs.tsv", sep="\t")
+    api = discriminative_power(
+        collection / "qrels.txt", collection / "runs", "AP QMeasure", B=200, seed=0, progress=False
+    )
+    np.testing.assert_allclose(got["asl"], api.pairs["asl"])
+    for name in (
+        "stability_summary.tsv",
+        "stability_buckets.tsv",
+        "stability.png",
+        "discriminative_power.png",
+    ):
+        assert (out / name).exists()
+
+
+def test_errors(collection, capsys):
+    qrels, runs = str(collection / "qrels.txt"), str(collection / "runs")
+    assert main(["robustness", qrels, runs, "-m", "NoSuchMeasure@3", "-q"]) == 1
+    assert "NoSuchMeasure" in capsys.readouterr().err
+    assert main(["agreement", qrels, str(collection / "missing"), "-m", "AP", "-q"]) == 1
+    assert "no such run file" in capsys.readouterr().err
+    assert main(["robustness", qrels, runs, "-m", "AP", "--fractions", "0", "-q"]) == 1
+    assert main(["robustness", qrels, runs]) == 2  # -m is required
+    assert main(["no-such-command"]) == 2
+    assert main(["robustness", "--help"]) == 0
+
+
+def test_python_dash_m(collection, tmp_path):
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ir_measures_pres.meta",
+            "robustness",
+            str(collection / "qrels.txt"),
+            str(collection / "runs"),
+            "-m",
+            "R@10",
+            "--fractions",
+            "0.5",
+            "--samples",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "R@10" in proc.stdout
+    assert "f-qrels" in proc.stderr  # progress goes to stderr
