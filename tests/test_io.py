@@ -1,0 +1,441 @@
+"""The strict TREC readers of ``ir_measures_pres.io``.
+
+Every expected value comes from outside the readers: a slow, line-by-line reference parser
+written below straight from the format (trec_eval's ``get_trec_results.c`` / ``get_qrels.c``
+rules plus this package's strictness), ir_measures' own readers on files they can read, and
+Python's ``float``/``int`` for numbers. Every malformed-input case asserts the exact message.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import math
+import warnings
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import ir_measures
+import numpy as np
+import pytest
+from conftest import DATA, shared_data
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import ir_measures_pres.io as trec_io
+from ir_measures_pres import InputError
+from ir_measures_pres._ranking import Columns, Qrels, rank_run
+from ir_measures_pres.io import TrecFormatError, TrecFormatWarning, read_qrels, read_run
+
+TE = DATA / "trec_eval_test"
+
+# --------------------------------------------------------------------------------------------
+# the reference: one line at a time, as the format says
+# --------------------------------------------------------------------------------------------
+
+
+def reference(data: bytes, run: bool) -> List[Tuple[str, str, float]]:
+    """Entries in file order after 'last line wins' (trec_eval's whitespace, '#' comments)."""
+    entries: Dict[Tuple[str, str], Tuple[int, float]] = {}
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        tokens = raw.split()  # bytes.split: C isspace, as trec_eval
+        if not tokens or tokens[0].startswith(b"#"):
+            continue
+        if run:
+            assert len(tokens) >= 6, number
+            value: float = float(tokens[4])
+        else:
+            assert len(tokens) == 4, number
+            value = int(tokens[3])
+        key = (tokens[0].decode("utf-8", "surrogateescape"), tokens[2].decode("utf-8", "surrogateescape"))
+        entries.pop(key, None)  # the last line wins and takes the last line's place
+        entries[key] = (number, value)
+    ordered = sorted(entries.items(), key=lambda kv: kv[1][0])
+    return [(q, d, v) for (q, d), (_, v) in ordered]
+
+
+def as_list(cols: Columns) -> List[Tuple[str, str, float]]:
+    assert cols.query_ids.dtype == object and cols.doc_ids.dtype == object
+    assert all(type(x) is str for x in cols.query_ids.tolist() + cols.doc_ids.tolist())
+    return list(zip(cols.query_ids.tolist(), cols.doc_ids.tolist(), cols.values.tolist()))
+
+
+def read_bytes(data: bytes, run: bool = True) -> Columns:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TrecFormatWarning)
+        return (read_run if run else read_qrels)(io.BytesIO(data))
+
+
+def message(data: bytes, run: bool = True, name: str = "x.txt", tmp_path: Path = None) -> str:
+    """The exact error message for a file holding ``data``."""
+    stream = io.BytesIO(data)
+    stream.name = name  # type: ignore[attr-defined]
+    with pytest.raises(TrecFormatError) as info:
+        (read_run if run else read_qrels)(stream)
+    assert isinstance(info.value, InputError)
+    return str(info.value)
+
+
+# --------------------------------------------------------------------------------------------
+# the sample collections of trec_eval
+# --------------------------------------------------------------------------------------------
+
+
+def test_sample_run_equals_ir_measures_reader() -> None:
+    cols = read_run(TE / "results.test")
+    assert cols.values.dtype == np.float64
+    expected = [(r.query_id, r.doc_id, r.score) for r in ir_measures.read_trec_run(str(TE / "results.test"))]
+    assert as_list(cols) == expected
+    assert len(cols) == 1500
+
+
+def test_sample_qrels_equal_ir_measures_reader() -> None:
+    cols = read_qrels(TE / "qrels.test")
+    assert cols.values.dtype == np.int64
+    expected = [(q.query_id, q.doc_id, q.relevance) for q in ir_measures.read_trec_qrels(str(TE / "qrels.test"))]
+    assert as_list(cols) == expected
+
+
+def test_comment_lines_are_skipped_and_hash_inside_a_docno_is_kept() -> None:
+    data = (TE / "qrels.test.with-comments").read_bytes()
+    cols = read_qrels(TE / "qrels.test.with-comments")
+    assert as_list(cols) == reference(data, run=False)
+    assert "CR#93E-1860" in cols.doc_ids.tolist()
+    assert len(cols) == 3681  # 3684 lines, 3 of them comments
+
+
+def test_run_with_hash_in_docnos() -> None:
+    data = (TE / "results.comment.test").read_bytes()
+    assert as_list(read_run(TE / "results.comment.test")) == reference(data, run=True)
+
+
+def test_text_after_the_sixth_column_belongs_to_the_tag() -> None:
+    # trec_eval's own results.trunc has lines such as '... STANDARD more junk at'
+    data = (TE / "results.trunc").read_bytes()
+    assert any(len(line.split()) > 6 for line in data.splitlines())
+    assert as_list(read_run(TE / "results.trunc")) == reference(data, run=True)
+
+
+# --------------------------------------------------------------------------------------------
+# layouts that must be read the same
+# --------------------------------------------------------------------------------------------
+
+PLAIN = b"q1 Q0 d1 1 3.5 t\nq1 Q0 d2 2 2.25 t\nq2 Q0 d1 1 -1 t\n"
+EXPECTED = [("q1", "d1", 3.5), ("q1", "d2", 2.25), ("q2", "d1", -1.0)]
+
+
+@pytest.mark.parametrize("data", [
+    PLAIN,
+    PLAIN.replace(b" ", b"\t"),  # tabs
+    PLAIN.replace(b"\n", b"\r\n"),  # CRLF
+    PLAIN.rstrip(b"\n"),  # no final newline
+    PLAIN.replace(b"\n", b"\r\n").rstrip(b"\r\n"),
+    b"\n# a comment\n   \n" + PLAIN.replace(b"\n", b"\n\n", 1) + b"  # indented comment\n\n",
+    b"  " + PLAIN.replace(b" ", b"  \t "),  # leading and repeated blanks
+    PLAIN.replace(b"Q0", b"AFS"),  # column 2 is not Q0
+    PLAIN.replace(b" t\n", b" tag with  spaces\n"),  # anything after the 6th column
+    b"q1 Q0 d1 0 3.5 t\nq1 Q0 d2 0 2.25 t\nq2 Q0 d1 0 -1 t\n",  # ranks from 0, all equal
+])
+def test_layouts(data: bytes) -> None:
+    assert as_list(read_bytes(data)) == EXPECTED
+
+
+def test_qrels_layouts() -> None:
+    data = b"# judged\n1 0 a 2\r\n1\t0\tb\t-1\r\n\n2 0 a +0\n   2 0 c 1   "
+    assert as_list(read_bytes(data, run=False)) == [("1", "a", 2), ("1", "b", -1), ("2", "a", 0), ("2", "c", 1)]
+
+
+@pytest.mark.parametrize("token", [
+    b"0", b"-0", b"7", b"0.1", b"-0.1", b".5", b"5.", b"+3", b"1e-05", b"1E+300", b"-2.5e-3",
+    b"49.19109429178723", b"0.30000000000000004", b"123456789012345", b"1234567890123456789",
+    b"0.000000000000000000001", b"626487.645259", b"-2.97316", b"1" * 70,
+])
+def test_scores_parse_as_python_float(token: bytes) -> None:
+    cols = read_bytes(b"q Q0 d 1 " + token + b" t\n")
+    assert cols.values[0] == float(token)
+    assert math.copysign(1.0, cols.values[0]) == math.copysign(1.0, float(token))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=30),
+       st.sampled_from(["repr", ".4f", ".17g", ".1f", ".15f", "e"]))
+def test_scores_are_exactly_float_of_the_token(values: List[float], spec: str) -> None:
+    tokens = [repr(v) if spec == "repr" else format(v, spec) for v in values]
+    data = "".join(f"q Q0 d{i} {i} {t} run\n" for i, t in enumerate(tokens)).encode()
+    assert read_bytes(data).values.tolist() == [float(t) for t in tokens]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(min_value=-(2**63), max_value=2**63 - 1), min_size=1, max_size=20))
+def test_relevance_is_exactly_int_of_the_token(values: List[int]) -> None:
+    data = "".join(f"q 0 d{i} {v}\n" for i, v in enumerate(values)).encode()
+    assert read_bytes(data, run=False).values.tolist() == values
+
+
+def test_ids_keep_their_text() -> None:
+    long_doc = "x" * 200
+    data = f"q1 Q0 dé 1 1 t\nq1 Q0 {long_doc} 2 0.5 t\nq\u00e91 Q0 d\u00a0x 1 2 t\n".encode()
+    assert as_list(read_bytes(data)) == [("q1", "dé", 1.0), ("q1", long_doc, 0.5), ("q\u00e91", "d\u00a0x", 2.0)]
+    # bytes that are not UTF-8 stay distinct ids
+    cols = read_bytes(b"q Q0 d\xff 1 1 t\nq Q0 d\xfe 2 0.5 t\n")
+    assert len(set(cols.doc_ids.tolist())) == 2
+
+
+def test_control_characters_other_than_whitespace_stay_in_ids() -> None:
+    # trec_eval splits on isspace() only: \x1c..\x1f and \x01 belong to the token
+    data = b"q Q0 a\x1fb 1 1 t\nq Q0 a\x01b 2 0.5 t\n"
+    assert as_list(read_bytes(data)) == [("q", "a\x1fb", 1.0), ("q", "a\x01b", 0.5)]
+
+
+def test_vertical_tab_and_form_feed_separate_columns() -> None:
+    assert as_list(read_bytes(b"q\x0bQ0\x0cd 1 1 t\n")) == [("q", "d", 1.0)]
+
+
+# --------------------------------------------------------------------------------------------
+# sources: paths, gzip, stdin, file objects
+# --------------------------------------------------------------------------------------------
+
+
+def test_gzip_is_recognised_by_content(tmp_path: Path) -> None:
+    data = (TE / "results.test").read_bytes()
+    for name in ("run.gz", "run.txt"):  # the magic bytes decide, not the name
+        path = tmp_path / name
+        path.write_bytes(gzip.compress(data))
+        assert as_list(read_run(path)) == as_list(read_run(TE / "results.test"))
+        assert as_list(read_run(str(path))) == as_list(read_run(TE / "results.test"))
+
+
+def test_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = io.TextIOWrapper(io.BufferedReader(io.BytesIO(PLAIN)))
+    monkeypatch.setattr("sys.stdin", fake)
+    assert as_list(read_run("-")) == EXPECTED
+
+
+def test_missing_file() -> None:
+    with pytest.raises(FileNotFoundError):
+        read_run(TE / "no-such-file")
+
+
+def test_not_a_gzip_stream(tmp_path: Path) -> None:
+    path = tmp_path / "broken.gz"
+    path.write_bytes(gzip.compress(PLAIN)[:20])
+    with pytest.raises(TrecFormatError, match=r"broken\.gz: expected a readable run file, found EOFError"):
+        read_run(path)
+
+
+# --------------------------------------------------------------------------------------------
+# malformed input: the exact messages
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("data, expected", [
+    (b"q Q0 d1 1 2.0 t\nq Q0 d2 2 1.0\n",
+     "x.txt, line 2: expected at least 6 columns (qid iter docno rank score tag), found 5: "
+     "'q Q0 d2 2 1.0'"),
+    (b"# header\n\nq Q0 d1 1\r\n",
+     "x.txt, line 3: expected at least 6 columns (qid iter docno rank score tag), found 4: 'q Q0 d1 1'"),
+    (b"q Q0 d1 1 abc t\n", "x.txt, line 1: expected a number in column 5 (score), found 'abc'"),
+    (b"q Q0 d1 1 2,5 t\n", "x.txt, line 1: expected a number in column 5 (score), found '2,5'"),
+    (b"q Q0 d1 1 1_000 t\n", "x.txt, line 1: expected a number in column 5 (score), found '1_000'"),
+    (b"q Q0 d1 1 0x10 t\n", "x.txt, line 1: expected a number in column 5 (score), found '0x10'"),
+    (b"q Q0 d1 1 1 t\nq Q0 d2 2 NaN t\n",
+     "x.txt, line 2: expected a finite number in column 5 (score), found 'NaN'"),
+    (b"q Q0 d1 1 inf t\n", "x.txt, line 1: expected a finite number in column 5 (score), found 'inf'"),
+    (b"q Q0 d1 1 -Infinity t\n",
+     "x.txt, line 1: expected a finite number in column 5 (score), found '-Infinity'"),
+    (b"q Q0 d1 1 1e999 t\n", "x.txt, line 1: expected a finite number in column 5 (score), found '1e999'"),
+    (b"q Q0 d1 1 1 t\nq Q0 d\x002 2 1 t\n", "x.txt, line 2: expected text, found a NUL byte"),
+    (b"q Q0 d1 1 1 t\rq Q0 d2 2 1 t\n",
+     "x.txt, line 1: expected lines ending with LF or CRLF, found a lone carriage return (CR) inside a line"),
+    (b"", "x.txt: expected run lines (qid iter docno rank score tag), found an empty file"),
+    (b"# only\n\n   \n# comments\n",
+     "x.txt: expected run lines (qid iter docno rank score tag), found no run line, only 4 comment or "
+     "blank line(s)"),
+])
+def test_malformed_run(data: bytes, expected: str) -> None:
+    assert message(data) == expected
+
+
+@pytest.mark.parametrize("data, expected", [
+    (b"1 0 d1 1\n1 0 d2\n", "x.txt, line 2: expected 4 columns (qid iter docno relevance), found 3: '1 0 d2'"),
+    (b"1 0 d1 1 extra\n",
+     "x.txt, line 1: expected 4 columns (qid iter docno relevance), found 5: '1 0 d1 1 extra'"),
+    (b"1 0 d1 1.0\n", "x.txt, line 1: expected an integer in column 4 (relevance), found '1.0'"),
+    (b"1 0 d1 yes\n", "x.txt, line 1: expected an integer in column 4 (relevance), found 'yes'"),
+    (b"1 0 d1 1_0\n", "x.txt, line 1: expected an integer in column 4 (relevance), found '1_0'"),
+    (b"1 0 d1 99999999999999999999\n",
+     "x.txt, line 1: expected an integer in column 4 (relevance), found '99999999999999999999'"),
+    (b"", "x.txt: expected qrels lines (qid iter docno relevance), found an empty file"),
+])
+def test_malformed_qrels(data: bytes, expected: str) -> None:
+    assert message(data, run=False) == expected
+
+
+def test_error_attributes_and_path_in_message(tmp_path: Path) -> None:
+    path = tmp_path / "bad.run"
+    path.write_bytes(PLAIN + b"q3 Q0 d1 1 oops t\n")
+    with pytest.raises(TrecFormatError) as info:
+        read_run(path)
+    error = info.value
+    assert (error.source, error.line, error.expected, error.found) == (
+        str(path), 4, "a number in column 5 (score)", "'oops'")
+    assert str(error) == f"{path}, line 4: expected a number in column 5 (score), found 'oops'"
+
+
+def test_long_lines_are_shortened_in_messages() -> None:
+    line = b"q Q0 " + b"d" * 300
+    text = message(line + b"\n")
+    assert text.startswith("x.txt, line 1: expected at least 6 columns")
+    assert text.endswith("found 3: '" + "q Q0 " + "d" * 112 + "...'")
+
+
+# --------------------------------------------------------------------------------------------
+# duplicates: one warning, the last line wins
+# --------------------------------------------------------------------------------------------
+
+
+def test_duplicate_run_lines_warn_once_and_the_last_wins() -> None:
+    data = (b"q1 Q0 a 1 1 t\nq1 Q0 b 2 2 t\n# c\nq1 Q0 a 3 3 t\nq2 Q0 a 1 1 t\n"
+            b"q1 Q0 b 4 5 t\nq1 Q0 a 5 6 t\n")
+    stream = io.BytesIO(data)
+    stream.name = "dup.run"  # type: ignore[attr-defined]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cols = read_run(stream)
+    assert [str(w.message) for w in caught] == [
+        "dup.run: 3 duplicate (query, document) result line(s) dropped, the last line of each is used "
+        "(as in ir_measures); first: query 'q1', document 'a' on lines 1, 4, 7"]
+    assert caught[0].category is TrecFormatWarning
+    assert as_list(cols) == reference(data, run=True) == [("q2", "a", 1.0), ("q1", "b", 5.0), ("q1", "a", 6.0)]
+    # ir_measures' dict conversion keeps the same values
+    as_dict: Dict[str, Dict[str, float]] = {}
+    for r in ir_measures.read_trec_run(data.decode().replace("# c\n", "")):
+        as_dict.setdefault(r.query_id, {})[r.doc_id] = r.score
+    assert {(q, d): v for q, d, v in as_list(cols)} == {(q, d): v for q in as_dict for d, v in as_dict[q].items()}
+
+
+def test_duplicate_judgements_warn() -> None:
+    data = b"1 0 a 1\n1 0 a 0\n"
+    stream = io.BytesIO(data)
+    stream.name = "q.txt"  # type: ignore[attr-defined]
+    with pytest.warns(TrecFormatWarning) as caught:
+        cols = read_qrels(stream)
+    assert str(caught[0].message) == (
+        "q.txt: 1 duplicate (query, document) judgement line(s) dropped, the last line of each is used "
+        "(as in ir_measures); first: query '1', document 'a' on lines 1, 2")
+    assert as_list(cols) == [("1", "a", 0)]
+
+
+def test_no_warning_without_duplicates() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        read_run(TE / "results.test")
+
+
+def test_interleaved_queries_are_kept_in_file_order() -> None:
+    data = b"a Q0 x 1 1 t\nb Q0 x 1 1 t\na Q0 y 2 0.5 t\nb Q0 y 2 2 t\na Q0 x 3 0 t\n"
+    assert as_list(read_bytes(data)) == reference(data, run=True)
+
+
+# --------------------------------------------------------------------------------------------
+# block boundaries: the file is read in blocks; nothing may depend on where they fall
+# --------------------------------------------------------------------------------------------
+
+lines = st.one_of(
+    st.tuples(st.sampled_from(["q1", "q2", "long-query-id", "é"]), st.sampled_from(["Q0", "0", "AF"]),
+              st.sampled_from(["d1", "d2", "d3", "D" * 80, "x#y", "ü"]), st.integers(0, 9),
+              st.one_of(st.floats(allow_nan=False, allow_infinity=False).map(repr),
+                        st.integers(-5, 5).map(str), st.sampled_from(["1e-3", ".5", "+2"])),
+              st.sampled_from(["t", "t extra words", "t\t"]))
+    .map(lambda t: " ".join(map(str, t))),
+    st.sampled_from(["", "# comment", "   ", "\t# indented comment"]),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(lines, min_size=1, max_size=40), st.sampled_from(["\n", "\r\n"]), st.booleans(),
+       st.integers(1, 200))
+def test_any_block_size_reads_like_the_reference(body: List[str], eol: str, final: bool, block: int) -> None:
+    data = (eol.join(body) + (eol if final else "")).encode()
+    expected = reference(data, run=True)
+    old = trec_io.BLOCK_SIZE
+    trec_io.BLOCK_SIZE = block
+    try:
+        if not expected:
+            with pytest.raises(TrecFormatError, match="expected run lines"):
+                read_bytes(data)
+        else:
+            assert as_list(read_bytes(data)) == expected
+    finally:
+        trec_io.BLOCK_SIZE = old
+
+
+@pytest.mark.parametrize("block", [7, 64, 1 << 23])
+def test_line_numbers_across_blocks(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trec_io, "BLOCK_SIZE", block)
+    body = b"".join(b"q Q0 d%d %d 1.5 t\n" % (i, i) if i % 7 else b"# c\n" for i in range(300))
+    assert message(body + b"q Q0 dx 1 nan t\n") == \
+        "x.txt, line 301: expected a finite number in column 5 (score), found 'nan'"
+    with pytest.warns(TrecFormatWarning, match=r"first: query 'q', document 'd1' on lines 2, 301"):
+        read_run(io.BytesIO(body + b"q Q0 d1 1 1 t\n"))
+
+
+# --------------------------------------------------------------------------------------------
+# the columns feed the core directly
+# --------------------------------------------------------------------------------------------
+
+
+def test_columns_feed_the_core() -> None:
+    qrels = Qrels.from_any(read_qrels(TE / "qrels.test"))
+    ranked = rank_run(read_run(TE / "results.test"), qrels)
+    assert ranked.num_queries == 3
+    assert sorted(qrels.query_ids) == ["301", "302", "303"]
+
+
+# --------------------------------------------------------------------------------------------
+# real participant runs: CLEF 2017 TAR (gzipped, odd columns, CRLF, duplicates, ties) and the
+# TREC 2003 Robust runs, each against the line-by-line reference
+# --------------------------------------------------------------------------------------------
+
+
+def _real_files() -> List[str]:
+    return [f"clef-tar-2017/runs/{p}" for p in (
+        "amc.run.gz", "ecnu.run2.gz", "ecnu.run3.gz", "iiit.run1.gz", "padua.ims_iafapc_m10p10f0t150p2m10.gz",
+        "padua.ims_iafapc_m10p20f0t150p2m10.gz", "padua.ims_iafapc_m10p20f0t300p2m10.gz",
+        "padua.ims_iafapc_m10p5f0t0p2m10.gz", "qut.result_bool_es_test.gz", "qut.result_pico_es_test.gz",
+        "uos.sis.AL30Q_BM25.gz", "uos.sis.TMAL30Q_BM25.gz", "waterloo.A-rank-cost.gz",
+        "waterloo.A-rank-normal.gz", "waterloo.A-thresh-cost.gz", "waterloo.A-thresh-normal.gz",
+        "waterloo.B-rank-cost.gz", "waterloo.B-rank-normal.gz", "waterloo.B-thresh-cost.gz",
+        "waterloo.B-thresh-normal.gz")]
+
+
+@pytest.mark.parametrize("name", _real_files())
+def test_clef_tar_2017_runs(name: str) -> None:
+    path = shared_data("real", *name.split("/"))
+    data = gzip.decompress(path.read_bytes())
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cols = read_run(path)
+    assert as_list(cols) == reference(data, run=True)
+    if name.endswith("TMAL30Q_BM25.gz"):  # the README: 311 duplicate (topic, docno) lines
+        assert len(caught) == 1 and "311 duplicate" in str(caught[0].message)
+    else:
+        assert not caught
+
+
+@pytest.mark.parametrize("name", ["test.clef2017.qrels", "qrel_abs_test.txt", "qrel_content_test.txt"])
+def test_clef_tar_2017_qrels(name: str) -> None:
+    path = shared_data("real", "clef-tar-2017", "qrels", name)
+    cols = read_qrels(path)
+    assert as_list(cols) == reference(path.read_bytes(), run=False)
+    assert len(cols) == 117_562
+
+
+def test_trec_robust_2003_runs() -> None:
+    folder = shared_data("real", "trec-robust-2003")
+    runs = sorted((folder / "runs").glob("input.*.gz"))
+    assert len(runs) == 17
+    for path in runs[:6]:  # the others are read through the CLI test (official MAP)
+        assert as_list(read_run(path)) == reference(gzip.decompress(path.read_bytes()), run=True)
+    qrels = folder / "qrels" / "robust03_qrels.txt"
+    assert as_list(read_qrels(qrels)) == reference(qrels.read_bytes(), run=False)
