@@ -29,7 +29,12 @@ class PresEvaluator(ir_measures.providers.Evaluator):
         ranked = rank_run(run, self.qrels)
         qids = [self.qrels.query_ids[i] for i in ranked.qpos.tolist()]
         columns = [BY_NAME[m.NAME].compute(m, ranked).tolist() for m in self.measures]
+        # a query with an empty ranked list is a query the run does not answer: like a missing
+        # query it gets the measure's DEFAULT (filled in by ir_measures' Evaluator.iter_calc)
+        answered = (ranked.lengths > 0).tolist()
         for row, qid in enumerate(qids):
+            if not answered[row]:
+                continue
             for measure, values in zip(self.measures, columns):
                 yield Metric(query_id=qid, measure=measure, value=values[row])
 
