@@ -28,7 +28,6 @@ import json
 import os
 import platform
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -41,7 +40,7 @@ import numpy as np
 from ir_measures import AP, P, R, nDCG
 
 import ir_measures_pres
-from ir_measures_pres import (PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm)
+from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -135,16 +134,17 @@ def bench_cli(qrels_path: Path, run_path: Path, reps: int) -> Dict[str, float]:
 def bench_scaling(data: Path, sizes: List[int], reps: int) -> Dict[str, Any]:
     rows = []
     for nq in sizes:
-        qrels, run = load_dicts(*collection(data, nq))
-        lines = sum(map(len, run.values()))
-        times = [timed(lambda: ir_measures.calc_aggregate(OURS, qrels, run)) for _ in range(reps)]
-        med = statistics.median(times)
+        lines, med = _time_ours(*load_dicts(*collection(data, nq)), reps)
         rows.append({"queries": nq, "run_lines": lines, "ours_s": med,
                      "us_per_line": med / lines * 1e6})
-        del qrels, run
         gc.collect()
     per_line = [r["us_per_line"] for r in rows]
     return {"rows": rows, "max_over_min_us_per_line": max(per_line) / min(per_line)}
+
+
+def _time_ours(qrels: Dict, run: Dict, reps: int) -> Tuple[int, float]:
+    times = [timed(lambda: ir_measures.calc_aggregate(OURS, qrels, run)) for _ in range(reps)]
+    return sum(map(len, run.values())), statistics.median(times)
 
 
 def perturbed(run: Dict, seed: int) -> Dict:
@@ -194,7 +194,8 @@ def check_values(qrels: Dict, run: Dict, sample: int = 200, seed: int = 0) -> Di
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--data", type=Path, default=Path("/tmp/ir_measures_pres_bench"))
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--queries", type=int, default=5000, help="queries of the main collection")
@@ -210,8 +211,9 @@ def main() -> int:
                      "ir_measures": ir_measures.__version__, "numpy": np.__version__},
     }
     try:
-        import pytrec_eval  # noqa: F401
         from importlib.metadata import version
+
+        import pytrec_eval  # noqa: F401
 
         results["versions"]["pytrec_eval_terrier"] = version("pytrec-eval-terrier")
     except Exception:  # pragma: no cover

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Dict
 
 import ir_measures
-from ir_measures.measures.base import ParamInfo, _NOT_PROVIDED
+from ir_measures.measures.base import _NOT_PROVIDED, ParamInfo
 
 
 class MeasureParameterError(ValueError):
@@ -28,6 +28,9 @@ def _type_name(dtype: type) -> str:
 
 class PluginMeasure(ir_measures.Measure):
     """An ir_measures ``Measure`` with strict, explained parameter validation."""
+
+    __name__: str
+    NAME: str
 
     #: Parameters that must be an integer >= 1 when given.
     _POSITIVE_INTS = ("cutoff", "rel", "collection_size")

@@ -368,14 +368,14 @@ class RankedRun:
             raise ValueError("this ranked run keeps no document ids; it cannot be relabelled")
         qids = [self.qrels.query_ids[i] for i in self.qpos.tolist()]
         new_pos = np.fromiter((qrels.index.get(q, -1) for q in qids), dtype=np.int64, count=len(qids))
-        run = self
-        if (new_pos < 0).any():
-            run = self._subset(np.repeat(new_pos >= 0, self.lengths))
-            keep = new_pos >= 0
-            run = RankedRun(self.qrels, self.qpos[keep], np.concatenate([[0], np.cumsum(self.lengths[keep])]),
-                            run.labels, run.docs)
+        keep = new_pos >= 0
+        offsets, docs = self.offsets, self.docs
+        if not keep.all():
+            docs = docs[np.repeat(keep, self.lengths)]
+            offsets = np.zeros(int(keep.sum()) + 1, dtype=np.int64)
+            np.cumsum(self.lengths[keep], out=offsets[1:])
             new_pos = new_pos[keep]
-        return RankedRun(qrels, new_pos, run.offsets, _labels(qrels, new_pos, run.offsets, run.docs), run.docs)
+        return RankedRun(qrels, new_pos, offsets, _labels(qrels, new_pos, offsets, docs), docs)
 
 
 @dataclass
@@ -465,7 +465,8 @@ def _rank_segments(scores: np.ndarray, docs: np.ndarray, offsets: np.ndarray) ->
     return order
 
 
-def _check_scores(scores: np.ndarray, docs: np.ndarray, qids: Sequence[str], offsets: np.ndarray) -> np.ndarray:
+def _check_scores(scores: np.ndarray, docs: np.ndarray, qids: Sequence[str],
+                  offsets: np.ndarray) -> np.ndarray:
     try:
         scores = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError):

@@ -13,8 +13,17 @@ import numpy as np
 
 from ._base import PluginMeasure
 from ._ranking import Qrels, RankedRun
-from .blended_ratio import (OMeasure, PMeasure, PPlusMeasure, QMeasure, check_gains_cover,
-                            compute_o, compute_p, compute_pplus, compute_q)
+from .blended_ratio import (
+    OMeasure,
+    PMeasure,
+    PPlusMeasure,
+    QMeasure,
+    check_gains_cover,
+    compute_o,
+    compute_p,
+    compute_pplus,
+    compute_q,
+)
 from .bpref import Bpref10, compute_bpref10
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
 

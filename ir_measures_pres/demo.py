@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from importlib import resources
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 import ir_measures
 
@@ -35,7 +35,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     qrels = list(ir_measures.read_trec_qrels(qrels_path))
     run = list(ir_measures.read_trec_run(run_path))
     measures = [ir_measures.parse_measure(m) for m in MEASURES]
-    per_query = {}
+    per_query: Dict[Any, Dict[str, float]] = {}
     for metric in ir_measures.iter_calc(measures, qrels, run):
         per_query.setdefault(metric.measure, {})[metric.query_id] = metric.value
     means = ir_measures.calc_aggregate(measures, qrels, run)

@@ -113,7 +113,7 @@ class _RNorm(PluginMeasure):
     }
 
     @property  # type: ignore[override]
-    def DEFAULT(self) -> float:  # noqa: N802 - ir_measures' attribute name
+    def DEFAULT(self) -> float:  # type: ignore[override]  # noqa: N802 - ir_measures' name
         return 0.5 if self["mode"] == "bollmann" else 0.0
 
     def _example(self, param: str) -> str:

@@ -28,7 +28,7 @@ class PresEvaluator(ir_measures.providers.Evaluator):
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
         ranked = rank_run(run, self.qrels)
         qids = [self.qrels.query_ids[i] for i in ranked.qpos.tolist()]
-        columns = [BY_NAME[m.NAME].compute(m, ranked).tolist() for m in self.measures]
+        columns = [BY_NAME[m.NAME].compute(m, ranked).tolist() for m in self.measures]  # type: ignore
         # a query with an empty ranked list is a query the run does not answer: like a missing
         # query it gets the measure's DEFAULT (filled in by ir_measures' Evaluator.iter_calc)
         answered = (ranked.lengths > 0).tolist()
@@ -55,7 +55,7 @@ class PresProvider(ir_measures.providers.Provider):
         foreign = [m for m in measures if getattr(m, "NAME", None) not in BY_NAME
                    or not isinstance(m, type(BY_NAME[m.NAME].measure))]
         if foreign:
-            ours = ", ".join(e.measure.NAME for e in MEASURES)
+            ours = ", ".join(str(e.measure.NAME) for e in MEASURES)
             raise ValueError(
                 f"provider {self.NAME} does not support {', '.join(map(str, foreign))}; it provides "
                 f"only {ours} (leave the provider unset to get the others from their own backends)")
