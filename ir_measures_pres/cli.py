@@ -139,6 +139,7 @@ def _parse_one(token: str) -> List[Any]:
 
     from ._trec_format import parse_trec_name
 
+    invalid: Optional[UsageError] = None
     try:
         measure = ir_measures.parse_measure(token)
     except (NameError, ValueError, TypeError, AssertionError, SyntaxError) as error:
@@ -146,14 +147,19 @@ def _parse_one(token: str) -> List[Any]:
         name = found.group() if found else ""
         rest = token[len(name):]
         if name in ir_measures.measures.registry and (not rest or rest[0] in "(@"):
-            raise UsageError(f"invalid measure {token!r}: {_describe(error)}") from None
+            invalid = UsageError(f"invalid measure {token!r}: {_describe(error)}")
     else:
-        return [_validated(token, measure)]
-    trec = _parse_trec(token)
+        try:
+            return [_validated(token, measure)]
+        except UsageError as error:  # e.g. 'P' (no cutoff): maybe a trec_eval name
+            invalid = error
+    trec = _parse_trec(token) if invalid is None or token in _TREC_BASES else None
     if trec is None:
         trec = parse_trec_name(token)
     if trec:
         return [_validated(token, m) for m in trec]
+    if invalid is not None:
+        raise invalid
     hint = suggest(token)
     raise UsageError(f"unknown measure {token!r}" + (f" (did you mean {' or '.join(hint)}?)" if hint else ""))
 

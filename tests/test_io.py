@@ -92,7 +92,8 @@ def test_sample_run_equals_ir_measures_reader() -> None:
 def test_sample_qrels_equal_ir_measures_reader() -> None:
     cols = read_qrels(TE / "qrels.test")
     assert cols.values.dtype == np.int64
-    expected = [(q.query_id, q.doc_id, q.relevance) for q in ir_measures.read_trec_qrels(str(TE / "qrels.test"))]
+    expected = [(q.query_id, q.doc_id, q.relevance)
+                for q in ir_measures.read_trec_qrels(str(TE / "qrels.test"))]
     assert as_list(cols) == expected
 
 
@@ -142,7 +143,8 @@ def test_layouts(data: bytes) -> None:
 
 def test_qrels_layouts() -> None:
     data = b"# judged\n1 0 a 2\r\n1\t0\tb\t-1\r\n\n2 0 a +0\n   2 0 c 1   "
-    assert as_list(read_bytes(data, run=False)) == [("1", "a", 2), ("1", "b", -1), ("2", "a", 0), ("2", "c", 1)]
+    expected = [("1", "a", 2), ("1", "b", -1), ("2", "a", 0), ("2", "c", 1)]
+    assert as_list(read_bytes(data, run=False)) == expected
 
 
 @pytest.mark.parametrize("token", [
@@ -175,7 +177,8 @@ def test_relevance_is_exactly_int_of_the_token(values: List[int]) -> None:
 def test_ids_keep_their_text() -> None:
     long_doc = "x" * 200
     data = f"q1 Q0 dé 1 1 t\nq1 Q0 {long_doc} 2 0.5 t\nq\u00e91 Q0 d\u00a0x 1 2 t\n".encode()
-    assert as_list(read_bytes(data)) == [("q1", "dé", 1.0), ("q1", long_doc, 0.5), ("q\u00e91", "d\u00a0x", 2.0)]
+    expected = [("q1", "dé", 1.0), ("q1", long_doc, 0.5), ("q\u00e91", "d\u00a0x", 2.0)]
+    assert as_list(read_bytes(data)) == expected
     # bytes that are not UTF-8 stay distinct ids
     cols = read_bytes(b"q Q0 d\xff 1 1 t\nq Q0 d\xfe 2 0.5 t\n")
     assert len(set(cols.doc_ids.tolist())) == 2
@@ -257,7 +260,8 @@ def test_malformed_run(data: bytes, expected: str) -> None:
 
 
 @pytest.mark.parametrize("data, expected", [
-    (b"1 0 d1 1\n1 0 d2\n", "x.txt, line 2: expected 4 columns (qid iter docno relevance), found 3: '1 0 d2'"),
+    (b"1 0 d1 1\n1 0 d2\n",
+     "x.txt, line 2: expected 4 columns (qid iter docno relevance), found 3: '1 0 d2'"),
     (b"1 0 d1 1 extra\n",
      "x.txt, line 1: expected 4 columns (qid iter docno relevance), found 5: '1 0 d1 1 extra'"),
     (b"1 0 d1 1.0\n", "x.txt, line 1: expected an integer in column 4 (relevance), found '1.0'"),
@@ -306,12 +310,14 @@ def test_duplicate_run_lines_warn_once_and_the_last_wins() -> None:
         "dup.run: 3 duplicate (query, document) result line(s) dropped, the last line of each is used "
         "(as in ir_measures); first: query 'q1', document 'a' on lines 1, 4, 7"]
     assert caught[0].category is TrecFormatWarning
-    assert as_list(cols) == reference(data, run=True) == [("q2", "a", 1.0), ("q1", "b", 5.0), ("q1", "a", 6.0)]
+    expected = [("q2", "a", 1.0), ("q1", "b", 5.0), ("q1", "a", 6.0)]
+    assert as_list(cols) == reference(data, run=True) == expected
     # ir_measures' dict conversion keeps the same values
     as_dict: Dict[str, Dict[str, float]] = {}
     for r in ir_measures.read_trec_run(data.decode().replace("# c\n", "")):
         as_dict.setdefault(r.query_id, {})[r.doc_id] = r.score
-    assert {(q, d): v for q, d, v in as_list(cols)} == {(q, d): v for q in as_dict for d, v in as_dict[q].items()}
+    flat = {(q, d): v for q in as_dict for d, v in as_dict[q].items()}
+    assert {(q, d): v for q, d, v in as_list(cols)} == flat
 
 
 def test_duplicate_judgements_warn() -> None:
