@@ -97,9 +97,7 @@ def main() -> None:
     t2, c2 = time.perf_counter(), time.process_time()
     core = Core(qrels, runs, MEASURES, progress=False)
     t3, c3 = time.perf_counter(), time.process_time()
-    res = robustness(
-        None, None, None, fractions=(0.2, 0.4, 0.6, 0.8), samples=3, seed=1, progress=False, core=core
-    )
+    res = robustness(fractions=(0.2, 0.4, 0.6, 0.8), samples=3, seed=1, progress=False, core=core)
     t4, c4 = time.perf_counter(), time.process_time()
     print("                                          wall      cpu")
     print(f"ranking {N_RUNS} runs once (Core):         {t3 - t2:6.1f} s {c3 - c2:6.1f} s")

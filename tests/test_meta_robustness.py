@@ -221,7 +221,7 @@ def test_taus_equal_scipy_on_the_reported_scores():
 
     qrels, runs = _collection(2)
     core = Core(qrels, runs, "PRES@20 AP R@10", progress=False)
-    res = robustness(None, None, None, fractions=[0.25], samples=2, seed=9, progress=False, core=core)
+    res = robustness(fractions=[0.25], samples=2, seed=9, progress=False, core=core)
     scores = res.scores
     for row in res.samples.itertuples():
         full = scores[(scores.measure == row.measure) & (scores["sample"] == 0)].set_index("run")["value"]

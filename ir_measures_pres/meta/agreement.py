@@ -89,9 +89,9 @@ class AgreementResult:
 
 
 def agreement(
-    qrels: Any,
-    runs: Any,
-    measures: MeasureSpec,
+    qrels: Any = None,
+    runs: Any = None,
+    measures: Optional[MeasureSpec] = None,
     confidence: float = 0.95,
     zero_method: str = ZERO_METHOD,
     progress: bool = True,
@@ -104,6 +104,8 @@ def agreement(
     >>> res.counts[["measure_a", "measure_b", "agree", "disagree"]]  # doctest: +SKIP
     """
     if core is None:
+        if qrels is None or runs is None or measures is None:
+            raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
         core = Core(qrels, runs, measures, progress=progress)
     return agreement_from_scores(core.scores(), confidence, zero_method, progress, method)
 

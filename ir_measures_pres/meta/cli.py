@@ -155,9 +155,6 @@ def _run(args: argparse.Namespace, out: Any) -> None:
         from .robustness import robustness, robustness_table
 
         res = robustness(
-            None,
-            None,
-            None,
             fractions=args.fractions,
             samples=args.samples,
             seed=args.seed,
@@ -172,9 +169,6 @@ def _run(args: argparse.Namespace, out: Any) -> None:
         from .agreement import agreement
 
         res = agreement(
-            None,
-            None,
-            None,
             confidence=args.confidence,
             progress=not args.quiet,
             core=core,

@@ -133,9 +133,9 @@ class StabilityResult:
 
 
 def discriminative_power(
-    qrels: Any,
-    runs: Any,
-    measures: MeasureSpec,
+    qrels: Any = None,
+    runs: Any = None,
+    measures: Optional[MeasureSpec] = None,
     B: int = 1000,
     alpha: float = 0.05,
     seed: Optional[int] = 0,
@@ -148,6 +148,8 @@ def discriminative_power(
     >>> res.summary[["measure", "discriminative_power", "estimated_diff"]]  # doctest: +SKIP
     """
     if core is None:
+        if qrels is None or runs is None or measures is None:
+            raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
         core = Core(qrels, runs, measures, progress=progress)
     return discriminative_power_from_scores(core.scores(), B, alpha, seed, progress)
 
@@ -227,9 +229,9 @@ def discriminative_power_from_scores(
 
 
 def stability(
-    qrels: Any,
-    runs: Any,
-    measures: MeasureSpec,
+    qrels: Any = None,
+    runs: Any = None,
+    measures: Optional[MeasureSpec] = None,
     splits: int = 100,
     fuzziness: float = 0.05,
     fuzziness_grid: Sequence[float] = DEFAULT_FUZZINESS_GRID,
@@ -240,6 +242,8 @@ def stability(
 ) -> StabilityResult:
     """Buckley-Voorhees split-half error rate and Voorhees-Buckley swap rates, per measure."""
     if core is None:
+        if qrels is None or runs is None or measures is None:
+            raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
         core = Core(qrels, runs, measures, progress=progress)
     return stability_from_scores(
         core.scores(), splits, fuzziness, fuzziness_grid, bucket_width, seed, progress

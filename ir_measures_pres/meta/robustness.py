@@ -68,9 +68,9 @@ class RobustnessResult:
 
 
 def robustness(
-    qrels: Any,
-    runs: Any,
-    measures: MeasureSpec,
+    qrels: Any = None,
+    runs: Any = None,
+    measures: Optional[MeasureSpec] = None,
     fractions: Sequence[float] = DEFAULT_FRACTIONS,
     samples: int = 3,
     seed: Optional[int] = 0,
@@ -109,6 +109,8 @@ def robustness(
         raise ValueError(f"samples must be >= 1, got {samples}")
     seed = new_seed(seed)
     if core is None:
+        if qrels is None or runs is None or measures is None:
+            raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
         core = Core(qrels, runs, measures, progress=progress)
     labels = core.measure_labels
     full = core.evaluate().mean(axis=2)
