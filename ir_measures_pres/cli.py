@@ -53,6 +53,11 @@ _TREC_BASES = (
     "Rprec_mult", "relstring", "gm_bpref", "num_q", "map", "G", "success", "set_F", "iprec_at_recall",
 )
 _TREC_ARGS = r"(?:[._]\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?)*)?"
+# the order in which trec_eval prints its measures (out.test.a), for nicknames such as 'official'
+_TREC_ORDER = (
+    "num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P recall infAP "
+    "gm_bpref Rprec_mult utility 11pt_avg binG G ndcg ndcg_rel Rndcg ndcg_cut map_cut relative_P success "
+    "set_P set_relative_P set_recall set_map set_F num_nonrel_judged_ret").split()
 _LEADING_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
@@ -184,7 +189,19 @@ def _parse_trec(token: str) -> Optional[List[Any]]:
 
         if not all(getattr(m, "NAME", None) in BY_NAME for m in measures):
             return None
+    if token in getattr(pytrec_eval, "supported_nicknames", {}):
+        return sorted(measures, key=_trec_order)  # as trec_eval prints them, not alphabetically
     return list(measures)
+
+
+def _trec_order(measure: Any) -> Tuple[int, float]:
+    from ._trec_format import trec_name
+
+    name = trec_name(measure)
+    found = re.fullmatch(r"(.*?)(?:_(\d+(?:\.\d+)?))?", name)
+    base, number = (found.group(1), found.group(2)) if found else (name, None)
+    rank = _TREC_ORDER.index(base) if base in _TREC_ORDER else len(_TREC_ORDER)
+    return rank, float(number) if number else -1.0
 
 
 def _validated(token: str, measure: Any) -> Any:
