@@ -179,12 +179,12 @@ def test_every_row_is_registered() -> None:
 POOL = ["d1", "d10", "d2", "d9", "D1", "a", "b", "z", "10", "9", "\u00e9", "\uff5a", "\U0001d538"]
 #: None: not in the qrels (unjudged); -1: in the pool but unjudged; 0: judged non-relevant
 LABELS = st.sampled_from([None, None, -1, 0, 0, 1, 1, 2, 3])
-QIDS = ["q1", "q2", "10", "9"]
+QIDS = ["q1", "10", "9"]
 
 Labels = dict[str, int]
 Topic = tuple[Labels, list[str]]
 
-SETTINGS = settings(max_examples=12, deadline=None,
+SETTINGS = settings(max_examples=10, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 
@@ -322,7 +322,7 @@ def _monotone_swaps(case: Case, labels: Labels, order: list[str]) -> list[tuple[
 
 
 @case_param
-@settings(SETTINGS, max_examples=25)
+@settings(SETTINGS, max_examples=20)
 @given(topic=topics(), data=st.data())
 def test_moving_a_relevant_document_up_never_lowers_the_score(case: Case, topic: Topic,
                                                                data: st.DataObject) -> None:
