@@ -114,7 +114,8 @@ def per_query(metrics) -> dict[tuple[str, str], float]:
 def check_against_references(values: dict[tuple[str, str], float], qrels: Qrels, run: Run) -> None:
     """Ours equal the naive loops; standard ones equal pytrec_eval alone, exactly."""
     standard = per_query(ir_measures.pytrec_eval.iter_calc(STANDARD, qrels, run))
-    assert {k: v for k, v in values.items() if k[0] in NAIVE} == pytest.approx(expected_ours(qrels, run), abs=1e-12)
+    ours = {k: v for k, v in values.items() if k[0] in NAIVE}
+    assert ours == pytest.approx(expected_ours(qrels, run), abs=1e-12)
     assert {k: v for k, v in values.items() if k[0] not in NAIVE} == standard
     assert {m for m, _ in values} == {str(m) for m in MIXED}
     assert {q for _, q in values} == set(qrels)
@@ -149,7 +150,8 @@ PARSE_CASES = [
     ("R_norm(collection_size=1000)", R_norm(collection_size=1000)),
     ("Rnorm(collection_size=1000)", R_norm(collection_size=1000)),
     ("R_norm(collection_size=1000,mode='bollmann')@100", R_norm(collection_size=1000, mode="bollmann") @ 100),
-    ("Rnorm(mode=\"bollmann\", judged_only=False, collection_size=1000)", R_norm(collection_size=1000, mode="bollmann")),
+    ("Rnorm(mode=\"bollmann\", judged_only=False, collection_size=1000)",
+     R_norm(collection_size=1000, mode="bollmann")),
     ("QMeasure", QMeasure),
     ("Q_measure", QMeasure),
     ("QMeasure@10", QMeasure @ 10),
@@ -215,8 +217,9 @@ def test_spellings_of_one_measure_are_one_dict_key() -> None:
                  "PRES(cutoff=100,estimate=True,judged_only=True,rel=1)"]
     keys = {ir_measures.parse_measure(s) for s in spellings}
     assert len(keys) == 1
-    gains = {ir_measures.parse_measure(s) for s in
-             ["QMeasure(gains={0: 0, 1: 1, 2: 4})", "QMeasure(gains={2: 4, 1: 1})", "Q_measure(gains={1: 1.0, 2: 4.0})"]}
+    gains = {ir_measures.parse_measure(s) for s in ["QMeasure(gains={0: 0, 1: 1, 2: 4})",
+                                                    "QMeasure(gains={2: 4, 1: 1})",
+                                                    "Q_measure(gains={1: 1.0, 2: 4.0})"]}
     assert len(gains) == 1
 
 
@@ -326,9 +329,11 @@ def test_qrels_queries_missing_from_the_run_get_the_default(qrels: Qrels, run: R
         assert values[(str(m), "303")] == 0.0
     assert values[(str(bollmann), "303")] == 0.5
     assert values[(str(pessimistic), "303")] == 0.0
-    check_against_references({k: v for k, v in values.items() if k[0] in {str(m) for m in MIXED}}, qrels, partial)
+    mixed_names = {str(m) for m in MIXED}
+    check_against_references({k: v for k, v in values.items() if k[0] in mixed_names}, qrels, partial)
     agg = ir_measures.calc_aggregate(measures, qrels, partial)
-    assert agg[bollmann] == pytest.approx(mean([values[(str(bollmann), "301")], values[(str(bollmann), "302")], 0.5]))
+    present = [values[(str(bollmann), q)] for q in ("301", "302")]
+    assert agg[bollmann] == pytest.approx(mean([*present, 0.5]))
     for m in OURS:  # the mean runs over every qrels query, the missing one included
         assert agg[m] == pytest.approx(mean(values[(str(m), q)] for q in qrels), abs=1e-12)
 

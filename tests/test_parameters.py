@@ -6,7 +6,6 @@ The tests check the message's key words, not only the exception type.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 import ir_measures
@@ -57,7 +56,8 @@ def test_the_error_is_a_value_error() -> None:
     (lambda: R_norm(collection_size="1000"), ["collection_size", "integer", "'1000'"]),
     (lambda: Bpref10(variant="new"), ["variant", "'trec'", "'old'", "'paper'", "'new'"]),
     (lambda: Bpref10(variant=1), ["variant"]),
-    (lambda: R_norm(collection_size=10, mode="optimistic"), ["mode", "'pessimistic'", "'bollmann'", "'optimistic'"]),
+    (lambda: R_norm(collection_size=10, mode="optimistic"),
+     ["mode", "'pessimistic'", "'bollmann'", "'optimistic'"]),
     (lambda: QMeasure(beta=-1), ["beta", ">= 0", "-1"]),
     (lambda: QMeasure(beta=float("nan")), ["beta", "finite"]),
     (lambda: PMeasure(beta=float("inf")), ["beta", "finite"]),
@@ -73,7 +73,7 @@ def test_a_wrong_type_or_value_names_the_parameter_and_what_is_allowed(make, wor
 @pytest.mark.parametrize("text", ["QMeasure(beta='x')", "Bpref10(variant='new')", "PRES(rel=1.5)@10",
                                   "R_norm(collection_size=1000,mode='x')"])
 def test_parse_measure_reports_the_same_errors(text: str) -> None:
-    name = re.match(r"\w+", text).group(0)
+    name = text.split("(")[0]
     raises(lambda: ir_measures.parse_measure(text), name)
 
 
@@ -102,8 +102,10 @@ def test_a_bool_is_rejected_for_a_number(make, param: str, value: str) -> None:
     raises(make, param, value, "bool")
 
 
-@pytest.mark.parametrize("make", [lambda: PRES @ 0, lambda: ir_measures.parse_measure("PRES@0"),
-                                  lambda: PRES(cutoff=0), lambda: QMeasure @ 0, lambda: R_norm(collection_size=10) @ 0])
+@pytest.mark.parametrize("make", [
+    lambda: PRES @ 0, lambda: ir_measures.parse_measure("PRES@0"), lambda: PRES(cutoff=0),
+    lambda: QMeasure @ 0, lambda: R_norm(collection_size=10) @ 0,
+])
 def test_a_cutoff_of_zero_is_rejected(make) -> None:
     raises(make, "cutoff", ">= 1", "0")
 

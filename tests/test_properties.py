@@ -216,7 +216,8 @@ def collections(draw: st.DrawFn, ties: bool = True) -> tuple[dict[str, Labels], 
         labels, order = draw(topics())
         qrels[qid] = labels
         if ties:
-            scores = draw(st.lists(st.sampled_from([1.0, 2.0, 3.0]), min_size=len(order), max_size=len(order)))
+            size = len(order)
+            scores = draw(st.lists(st.sampled_from([1.0, 2.0, 3.0]), min_size=size, max_size=size))
         else:
             scores = [float(len(order) - r) for r in range(len(order))]
         if order:
@@ -384,9 +385,11 @@ def test_a_query_missing_from_the_run_gets_the_default(case: Case, collection, d
 @case_param
 def test_an_empty_run_gets_the_default_for_every_query(case: Case) -> None:
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 2, "d": 1}}
-    empty_frame = pd.DataFrame({"query_id": pd.Series([], dtype=object), "doc_id": pd.Series([], dtype=object),
+    empty_frame = pd.DataFrame({"query_id": pd.Series([], dtype=object),
+                                "doc_id": pd.Series([], dtype=object),
                                 "score": pd.Series([], dtype=float)})
-    for run in ({}, [], empty_frame, {"q1": {}, "q2": {}}):
+    runs: list[object] = [{}, [], empty_frame, {"q1": {}, "q2": {}}]
+    for run in runs:
         assert evaluate(case.measure, qrels, run) == {"q1": case.default, "q2": case.default}
 
 
