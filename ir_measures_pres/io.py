@@ -248,10 +248,13 @@ class _Reader:
         ws = a <= 32
         if np.count_nonzero(a < 32) != np.count_nonzero((a - np.uint8(9)) < 5):
             ws = (a == 32) | ((a - np.uint8(9)) < 5)
-        edges = np.flatnonzero(ws[1:] != ws[:-1]) + 1
-        if not ws[0]:
-            edges = np.concatenate(([0], edges))
-        starts, ends = edges[0::2], edges[1::2]  # the block ends with \n, so every token ends
+        # token boundaries: where whitespace starts or stops (position 0 counts as preceded by
+        # whitespace); the block ends with \n, so every token ends
+        change = np.empty(len(a), dtype=bool)
+        change[0] = not ws[0]
+        np.not_equal(ws[1:], ws[:-1], out=change[1:])
+        edges = np.flatnonzero(change)
+        starts, ends = edges[0::2], edges[1::2]
         # structure: the common case (every line has exactly min_tokens tokens) is checked
         # without a search; otherwise count the tokens of every line
         m = kind.min_tokens
@@ -406,8 +409,8 @@ class _Cutter:
         if len(s):
             win = self.window(s, e)
             assert win is not None
-            if ascii_only:  # one UCS4 array, then str objects made in C
-                out[short] = win.astype(np.uint32).view(f"U{win.shape[1]}").ravel().tolist()
+            if ascii_only:  # one UCS4 array; numpy makes the str objects as it assigns them
+                out[short] = win.astype(np.uint32).view(f"U{win.shape[1]}").ravel()
             else:
                 out[short] = [b.decode("utf-8", "surrogateescape")
                               for b in win.view(f"S{win.shape[1]}").ravel().tolist()]
