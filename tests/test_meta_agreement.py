@@ -154,3 +154,31 @@ def test_plot_and_save(tmp_path):
     rows = json.loads((tmp_path / "agreement_counts.json").read_text())
     assert rows[0]["measure_a"] == "m1" and rows[0]["agree"] == 1
     assert (tmp_path / "agreement.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_copies_of_one_run_give_no_significant_pair_anywhere():
+    from ir_measures_pres.meta import discriminative_power_from_scores
+
+    rng = np.random.default_rng(5)
+    one = rng.random((2, 1, 20))
+    s = Scores(["a", "b", "c"], ["m1", "m2"], [f"t{i}" for i in range(20)], np.repeat(one, 3, axis=1))
+    res = agreement_from_scores(s, progress=False)
+    assert set(res.pairs["outcome"]) == {"indistinguishable"} and (res.pairs["p_value"] == 1.0).all()
+    assert res.counts["agree"].tolist() == [3]
+    dp = discriminative_power_from_scores(s, B=100, progress=False)
+    assert dp.summary["significant"].tolist() == [0, 0] and (dp.pairs["asl"] == 1.0).all()
+
+
+def test_asymptotic_method_is_passed_to_scipy():
+    from scipy.stats import wilcoxon as sp
+
+    x = np.array([1, 2, 3, 4, 5, 6, 7, 9]) / 16
+    y = np.array([0, 2, 1, 3, 2, 5, 4, 6]) / 16
+    _, p, _ = wilcoxon(x, y, method="asymptotic")
+    assert p == pytest.approx(sp(x, y, method="asymptotic").pvalue, abs=1e-15)
+    assert p != pytest.approx(sp(x, y).pvalue, abs=1e-6)  # auto: exhaustive permutation test here
+
+
+def test_an_experiment_needs_its_inputs():
+    with pytest.raises(ValueError, match="qrels, runs and measures"):
+        agreement(measures="AP")
