@@ -311,6 +311,38 @@ def test_gridsearch_with_our_string_metric(pt: Any) -> None:
         pt.GridSearch(pick, {pick: {"which": [0, 1]}}, topics, qrels, PRES @ 1000, verbose=False)
 
 
+def _docs_example() -> tuple[str, list[str]]:
+    """The code of docs/pyterrier.md's complete example and the output lines the page shows."""
+    text = (REPO / "docs" / "pyterrier.md").read_text()
+    section = text.split("## Complete example", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    shown = section.split("```python\n", 1)[1].split("```", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    return code, [line.rstrip() for line in shown.splitlines() if line.strip() and line.strip() != "..."]
+
+
+def test_docs_example_runs_and_shows_what_it_prints(pt: Any, tmp_path: Path) -> None:
+    code, shown = _docs_example()
+    _fake_distribution(tmp_path, PYTERRIER_EP)
+    done = _run(code, tmp_path)
+    assert done.returncode == 0, done.stderr
+    printed = [line.rstrip() for line in done.stdout.splitlines()]
+    missing = [line for line in shown if line not in printed]
+    assert not missing, f"docs/pyterrier.md shows lines the example does not print: {missing}"
+    # the values of the first system, from outside PyTerrier
+    data = REPO / "ir_measures_pres" / "data"
+    qrels = list(ir_measures.read_trec_qrels(str(data / "qrels.test")))
+    run = list(ir_measures.read_trec_run(str(data / "results.test")))
+    expected = ir_measures.calc_aggregate([PRES @ 1000, QMeasure, PRES @ 100, ir_measures.AP], qrels, run)
+    rows: dict[str, list[str]] = {}
+    for line in printed:
+        if line.split():
+            rows.setdefault(line.split()[0], line.split()[1:])  # the value row comes before "+", "-" ...
+    assert float(rows["PRES@1000"][0]) == round(expected[PRES @ 1000], 4)
+    assert float(rows["QMeasure"][0]) == round(expected[QMeasure], 4)
+    assert float(rows["PRES@100"][0]) == round(expected[PRES @ 100], 4)
+    assert float(rows["map"][0]) == round(expected[ir_measures.AP], 4)
+
+
 # ---------------------------------------------------------------------------------------------
 # the pyterrier.modules hook
 
