@@ -86,6 +86,16 @@ def parse_measures(measures: MeasureSpec) -> List[Any]:
             out.append(item)
         else:
             raise TypeError(f"a measure must be a string or an ir_measures Measure, got {item!r}")
+    for m in out:
+        try:
+            m.validate_params()
+        except (AssertionError, ValueError) as exc:
+            required = [k for k, p in m.SUPPORTED_PARAMS.items() if p.required and k not in m.params]
+            if required:
+                raise ValueError(
+                    f"invalid measure {m}: {', '.join(required)} required, e.g. {m.NAME}@10"
+                ) from None
+            raise ValueError(f"invalid measure {m}: {exc}") from None
     seen = set()
     unique = []
     for m in out:
