@@ -197,3 +197,21 @@ def test_ap_equals_nist_official_map_on_trec_robust_2003():
     scores = evaluate(base / "qrels" / "robust03_qrels.txt", runs, "AP", progress=False)
     for j, n in enumerate(names):
         assert round(float(scores.means()[0, j]), 4) == float(official[n.split(".", 1)[1]])
+
+
+def test_progress_line_without_tqdm(monkeypatch):
+    import io
+    import sys
+
+    from ir_measures_pres.meta._progress import Progress
+
+    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # import fails: the plain line is used
+    stream = io.StringIO()
+    with Progress(3, "f-qrels", True, stream) as bar:
+        for _ in range(3):
+            bar.update()
+    assert "\rf-qrels: 3/3 (" in stream.getvalue() and stream.getvalue().endswith("s)\n")
+    quiet = io.StringIO()
+    with Progress(3, "f-qrels", False, quiet) as bar:
+        bar.update(3)
+    assert quiet.getvalue() == ""
