@@ -126,12 +126,12 @@ def install() -> None:
 
     import ir_measures.util  # noqa: F401  (defines the function; imported first by ir_measures)
 
-    wrappers = {}
+    wrappers: dict[int, Callable[[str], list[Any]]] = {}
     for module_name in ("ir_measures.util", "ir_measures"):
         owner = sys.modules.get(module_name)
         current = getattr(owner, "parse_trec_measure", None)
-        if current is None or hasattr(current, _MARK):
+        if owner is None or current is None or hasattr(current, _MARK):
             continue
         if id(current) not in wrappers:
             wrappers[id(current)] = _wrap(current)
-        owner.parse_trec_measure = wrappers[id(current)]
+        setattr(owner, "parse_trec_measure", wrappers[id(current)])  # noqa: B010

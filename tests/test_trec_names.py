@@ -42,7 +42,8 @@ PARAMETERISED = [
 UNKNOWN = [
     "", " ", "foo", "nDCG@10", "AP", "AP(rel=2)", "P@10", "R@1000", "RR", "Bpref", "ERR@20",
     "PRESS@10", "pres@10", "PRES_10", "QMeasure2", "bpref10", "Rnormal", "P_measurement",
-    "map ", " map", " PRES@10", "\tQMeasure", "MAP", "NDCG_CUT_10", "P-measure", "Q-measure", "Bpref-10", "official2",
+    "map ", " map", " PRES@10", "\tQMeasure", "MAP", "NDCG_CUT_10", "P-measure", "Q-measure", "Bpref-10",
+    "official2",
 ]
 
 
@@ -212,7 +213,9 @@ def test_changes_only_rejected_strings_that_name_our_measures(text: str) -> None
 @pytest.mark.xfail(strict=True, reason="wiring: register() must call ir_measures_pres._trec_names.install()")
 def test_importing_the_package_installs_the_extension() -> None:
     code = ("import ir_measures, ir_measures_pres; "
-            "print(ir_measures.parse_trec_measure('PRES@1000'), ir_measures.util.parse_trec_measure('QMeasure'))")
-    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120)
+            "print(ir_measures.parse_trec_measure('PRES@1000'), "
+            "ir_measures.util.parse_trec_measure('QMeasure'))")
+    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True,
+                          timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[PRES@1000]", "[QMeasure]"]
