@@ -120,7 +120,7 @@ def measure_parts(measure: Any) -> Tuple[str, Optional[int]]:
 def _plugin_entry(measure: Any) -> Any:
     from .._registry import BY_NAME
 
-    entry = BY_NAME.get(getattr(measure, "NAME", None))
+    entry = BY_NAME.get(str(getattr(measure, "NAME", "")))
     if entry is not None and isinstance(measure, type(entry.measure)):
         return entry
     return None
@@ -607,6 +607,7 @@ class Core:
             dicts = []
             for r in self.ranked:
                 d: Dict[str, Dict[str, float]] = {}
+                assert r.docs is not None  # kept whenever a fallback measure is asked for
                 docs = r.docs.tolist()
                 for qp, a, b in zip(r.qpos.tolist(), r.offsets[:-1].tolist(), r.offsets[1:].tolist()):
                     d[self.query_ids[qp]] = dict(zip(docs[a:b], map(float, range(b - a, 0, -1))))

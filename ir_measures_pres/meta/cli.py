@@ -151,6 +151,8 @@ def _run(args: argparse.Namespace, out: Any) -> None:
     runs = _runs(args)
     plot_format = None if args.plot_format == "none" else args.plot_format
     core = Core(args.qrels, runs, " ".join(args.measures), progress=not args.quiet)
+    res: Any
+    results: List[Any]
     if args.command == "robustness":
         from .robustness import robustness, robustness_table
 
@@ -164,7 +166,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
         )
         _show("lowest Kendall's tau per fraction", robustness_table(res, "min_tau").reset_index(), out)
         _show("mean Kendall's tau per fraction", robustness_table(res, "mean_tau").reset_index(), out)
-        results: List[Any] = [res]
+        results = [res]
     elif args.command == "agreement":
         from .agreement import agreement
 

@@ -118,7 +118,7 @@ def plot_asl(result: Any, path: Optional[str] = None, title: Optional[str] = Non
     pairs = result.pairs
     fig = _figure(5.0, 3.6)
     ax = fig.subplots()
-    for k, (name, rows) in enumerate(pairs.groupby("measure", sort=False)):
+    for name, rows in pairs.groupby("measure", sort=False):
         asl = np.sort(rows["asl"].to_numpy())
         ax.plot(np.arange(1, len(asl) + 1), asl, label=str(name), linewidth=1.2)
     ax.axhline(result.alpha, color="grey", linestyle="--", linewidth=0.8)

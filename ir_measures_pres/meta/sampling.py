@@ -112,4 +112,5 @@ def new_seed(seed: Optional[int]) -> int:
     """``seed`` itself, or a fresh random one (reported in the results) when None."""
     if seed is not None:
         return int(seed)
-    return int(np.random.SeedSequence().entropy % (2**63))
+    entropy = np.random.SeedSequence().entropy
+    return int(entropy) % (2**63)  # type: ignore[arg-type]
