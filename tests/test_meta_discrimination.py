@@ -196,3 +196,14 @@ def test_experiments_on_runs_are_seeded(tmp_path):
         "stability_buckets.tsv",
         "stability.svg",
     }
+
+
+def test_unshifted_difference_required_adds_the_observed_mean_back():
+    """The spec's reading, |mean(z*b)|, for the same replicate as Sakai's |mean(w*b)|."""
+    z = np.array([[0.1, 0.3, -0.2, 0.4, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0]])
+    counts = np.eye(5)[[0, 0, 1, 2, 3]][None, :, :].sum(axis=1)  # one replicate: topics 0,0,1,2,3
+    t_obs, asl, diff, diff_z = bootstrap_test(z, counts, 0.05, unshifted=True)
+    # replicate of z: 0.1, 0.1, 0.3, -0.2, 0.4 -> mean 0.14; mean(z) = 0.12, so mean(w*b) = 0.02
+    assert diff[0] == pytest.approx(abs(0.14 - 0.12))
+    assert diff_z[0] == pytest.approx(0.14)
+    assert diff[1] == diff_z[1] == 0.0

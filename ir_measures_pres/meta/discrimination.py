@@ -9,6 +9,8 @@ ASL = #{b : |t(w*b)| >= |t(z)|} / B. Discriminative power = share of run pairs w
 The estimated difference required for significance at alpha is, per pair, |mean(w*b)| (=
 |mean(z*b) - mean(z)|) of the replicate whose |t(w*b)| is the ceil(alpha B)-th largest, and the
 maximum over the pairs (Sakai, SIGIR 2006, Figure 5; likewise Ferro & Silvello's MATTERS).
+The project's meta-evaluation spec words it as |mean(z*b)| of that replicate, which adds mean(z)
+back; that reading is reported too (``diff_required_unshifted`` / ``estimated_diff_unshifted``).
 Zero-variance samples: identical runs (z = 0) have t = 0 and ASL = 1; a constant non-zero
 difference has |t| = inf and ASL = 0.
 
@@ -57,7 +59,9 @@ class DiscriminativePowerResult:
     * ``summary``: per measure ``pairs``, ``significant`` (ASL < alpha), ``discriminative_power``
       (their share), ``estimated_diff`` (difference required at alpha), ``alpha``, ``B``;
     * ``pairs``: per run pair and measure ``run_a``, ``run_b``, ``measure``, ``mean_diff``
-      (mean of a - b), ``t``, ``asl``, ``significant``, ``diff_required``.
+      (mean of a - b), ``t``, ``asl``, ``significant``, ``diff_required``,
+      ``diff_required_unshifted`` (|mean(z*b)| of the same replicate, the spec's wording;
+      ``estimated_diff_unshifted`` is its maximum).
     """
 
     summary: Any
@@ -191,7 +195,7 @@ def discriminative_power_from_scores(
     with Progress(len(scores.measures), "bootstrap", progress) as bar:
         for m, name in enumerate(scores.measures):
             z = values[m, a_idx] - values[m, b_idx]
-            t_obs, asl, diff = bootstrap_test(z, counts, alpha)
+            t_obs, asl, diff, diff_z = bootstrap_test(z, counts, alpha, unshifted=True)
             significant = asl < alpha
             for k, (i, j) in enumerate(pairs):
                 rows.append(
@@ -204,6 +208,7 @@ def discriminative_power_from_scores(
                         float(asl[k]),
                         bool(significant[k]),
                         float(diff[k]),
+                        float(diff_z[k]),
                     )
                 )
             summary.append(
@@ -213,17 +218,21 @@ def discriminative_power_from_scores(
                     int(significant.sum()),
                     float(significant.mean()) if len(pairs) else float("nan"),
                     float(diff.max()) if len(pairs) else float("nan"),
+                    float(diff_z.max()) if len(pairs) else float("nan"),
                     alpha,
                     B,
                 )
             )
             bar.update()
     pairs_df = pd.DataFrame(
-        rows, columns=["run_a", "run_b", "measure", "mean_diff", "t", "asl", "significant", "diff_required"]
+        rows,
+        columns=["run_a", "run_b", "measure", "mean_diff", "t", "asl", "significant", "diff_required",
+                 "diff_required_unshifted"],
     )
     summary_df = pd.DataFrame(
         summary,
-        columns=["measure", "pairs", "significant", "discriminative_power", "estimated_diff", "alpha", "B"],
+        columns=["measure", "pairs", "significant", "discriminative_power", "estimated_diff",
+                 "estimated_diff_unshifted", "alpha", "B"],
     )
     return DiscriminativePowerResult(summary_df, pairs_df, alpha, B, seed, list(scores.measures))
 
