@@ -64,7 +64,8 @@ def run_cli(qrels: Path, run: Path) -> dict:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dir", type=Path)
     parser.add_argument("--repeat", type=int, default=3, help="runs of read_run (best is reported)")
     parser.add_argument("--no-ir-measures", action="store_true", help="skip ir_measures' reader (slow)")
@@ -76,8 +77,9 @@ def main() -> None:
     size_mb = run.stat().st_size / 2**20
 
     def show(name: str, r: dict, lines: int) -> None:
-        print(f"{name:28s} wall {r['wall']:6.2f} s ({lines / r['wall'] / 1e6:4.2f} M lines/s)   "
-              f"cpu {r['cpu']:6.2f} s ({lines / r['cpu'] / 1e6:4.2f} M lines/s)   peak RSS {r['rss_mb']:6.0f} MB")
+        print(f"{name:30s} wall {r['wall']:6.2f} s ({lines / r['wall'] / 1e6:4.2f} M lines/s)   "
+              f"cpu {r['cpu']:6.2f} s ({lines / r['cpu'] / 1e6:4.2f} M lines/s)   "
+              f"peak RSS {r['rss_mb']:6.0f} MB")
 
     print(f"run: {run} ({size_mb:.0f} MB)")
     best = min((run_script(OURS, run) for _ in range(args.repeat)), key=lambda r: r["wall"])

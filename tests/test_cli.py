@@ -22,7 +22,7 @@ import pytest
 from conftest import DATA, shared_data
 
 import ir_measures_pres
-from ir_measures_pres import Bpref10, OMeasure, PMeasure, PPlusMeasure, PRES, QMeasure, R_norm
+from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
 from ir_measures_pres._trec_format import parse_trec_name, trec_name, trec_names
 from ir_measures_pres.cli import main, parse_measures, suggest
 
@@ -73,7 +73,8 @@ SHARED = ("num_q num_ret num_rel num_rel_ret map Rprec bpref recip_rank P recall
           "map_cut success set_P set_relative_P set_recall set_map set_F").split()
 
 
-@pytest.mark.parametrize("expected, run", [("out.test.aq", "results.test"), ("out.test.aqc", "results.trunc")])
+@pytest.mark.parametrize("expected, run", [("out.test.aq", "results.test"),
+                                           ("out.test.aqc", "results.trunc")])
 def test_trec_format_equals_trec_eval_line_by_line(expected: str, run: str) -> None:
     # out.test.aq = trec_eval -m all_trec -q; out.test.aqc = the same with -c on results.trunc,
     # which lacks topic 302 and has text after the sixth column on some lines
@@ -94,7 +95,8 @@ def test_trec_format_equals_trec_eval_line_by_line(expected: str, run: str) -> N
 
 
 def test_trec_format_order_is_trec_evals() -> None:
-    done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "map", "P.5", "num_q", "--format", "trec", "-q")
+    done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "map", "P.5", "num_q", "--format", "trec",
+               "-q")
     names = [tuple(line.split("\t")[:2]) for line in done.stdout.decode().splitlines()]
     assert [(n.strip(), q) for n, q in names] == [
         ("map", "301"), ("P_5", "301"), ("map", "302"), ("P_5", "302"), ("map", "303"), ("P_5", "303"),
@@ -104,7 +106,8 @@ def test_trec_format_order_is_trec_evals() -> None:
 def test_trec_format_without_q_is_the_summary() -> None:
     done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "map P_10 num_rel_ret", "-o", "trec")
     reference = trec_lines(TE / "out.test")
-    assert done.stdout.decode().splitlines() == [reference[(n, "all")] for n in ("map", "P_10", "num_rel_ret")]
+    expected = [reference[(n, "all")] for n in ("map", "P_10", "num_rel_ret")]
+    assert done.stdout.decode().splitlines() == expected
 
 
 def test_official_nickname_prints_trec_evals_lines_in_its_order() -> None:
@@ -168,8 +171,8 @@ def test_sakai_example_against_ntcireval() -> None:
 MIXED = ["AP nDCG@10 P@5", "PRES@1000 QMeasure Bpref10 RR R@1000 NumRet NumQ"]
 
 
-@pytest.mark.parametrize("options", [[], ["-p", "6"], ["-o", "jsonl"], ["-q"], ["-q", "-n"], ["-q", "-p", "-1"],
-                                     ["-q", "-o", "jsonl"]])
+@pytest.mark.parametrize("options", [[], ["-p", "6"], ["-o", "jsonl"], ["-q"], ["-q", "-n"],
+                                     ["-q", "-p", "-1"], ["-q", "-o", "jsonl"]])
 def test_same_output_as_the_stock_ir_measures_cli(options: List[str]) -> None:
     args = [str(TE / "qrels.test"), str(TE / "results.test"), *MIXED, *options]
     ours, stock = cli(*args), stock_cli(*args)
@@ -229,13 +232,15 @@ def test_gzip_and_stdin_give_the_same_output(tmp_path: Path) -> None:
     (tmp_path / "qrels.gz").write_bytes(gzip.compress(qrels.read_bytes()))
     plain = cli(str(qrels), str(run), "map P.10 PRES@100", "-q")
     assert plain.returncode == 0 and len(plain.stdout.splitlines()) == 12
-    assert cli(str(tmp_path / "qrels.gz"), str(tmp_path / "run.gz"), "map P.10 PRES@100", "-q").stdout == plain.stdout
+    gz = cli(str(tmp_path / "qrels.gz"), str(tmp_path / "run.gz"), "map P.10 PRES@100", "-q")
+    assert gz.stdout == plain.stdout
     assert cli(str(qrels), "-", "map P.10 PRES@100", "-q", stdin=run.read_bytes()).stdout == plain.stdout
     assert cli("-", str(run), "map P.10 PRES@100", "-q", stdin=qrels.read_bytes()).stdout == plain.stdout
     gz_stdin = cli(str(qrels), "-", "map P.10 PRES@100", "-q", stdin=gzip.compress(run.read_bytes()))
     assert gz_stdin.stdout == plain.stdout
     both = cli("-", "-", "map")
-    assert both.returncode == 2 and b"only one of QRELS and RUN can be read from standard input" in both.stderr
+    assert both.returncode == 2
+    assert b"only one of QRELS and RUN can be read from standard input" in both.stderr
 
 
 @pytest.mark.parametrize("data, message", [
@@ -246,8 +251,8 @@ def test_gzip_and_stdin_give_the_same_output(tmp_path: Path) -> None:
      "found 4: '301 Q0 d 1'\n"),
     (b"301 Q0 d 1 nan t\n",
      "ir_measures_pres: error: <stdin>, line 1: expected a finite number in column 5 (score), found 'nan'\n"),
-    (b"", "ir_measures_pres: error: <stdin>: expected run lines (qid iter docno rank score tag), found an empty "
-          "file\n"),
+    (b"", "ir_measures_pres: error: <stdin>: expected run lines (qid iter docno rank score tag), found an "
+          "empty file\n"),
 ])
 def test_malformed_run_stops_with_the_message(data: bytes, message: str) -> None:
     done = cli(str(TE / "qrels.test"), "-", "map", "PRES", stdin=data)
@@ -259,7 +264,8 @@ def test_malformed_qrels_and_missing_file(tmp_path: Path) -> None:
     bad.write_bytes(b"301 0 d 1\n301 0 e 0.5\n")
     done = cli(str(bad), str(TE / "results.test"), "map")
     assert (done.returncode, done.stderr.decode()) == (
-        1, f"ir_measures_pres: error: {bad}, line 2: expected an integer in column 4 (relevance), found '0.5'\n")
+        1, f"ir_measures_pres: error: {bad}, line 2: expected an integer in column 4 (relevance), found "
+           "'0.5'\n")
     done = cli(str(tmp_path / "absent"), str(TE / "results.test"), "map")
     assert (done.returncode, done.stderr.decode()) == (
         1, f"ir_measures_pres: error: {tmp_path / 'absent'}: No such file or directory\n")
@@ -288,7 +294,8 @@ def test_provider_option() -> None:
     assert cli(*args, "AP P@10", "--provider", "pytrec_eval").stdout == b"AP\t0.1785\nP@10\t0.3000\n"
     wrong = cli(*args, "AP", "--provider", "ir_measures_pres")
     assert wrong.returncode == 1
-    assert wrong.stderr.decode().startswith("ir_measures_pres: error: provider ir_measures_pres does not support AP")
+    assert wrong.stderr.decode().startswith(
+        "ir_measures_pres: error: provider ir_measures_pres does not support AP")
 
 
 def test_help_lists_the_subcommands() -> None:
@@ -324,7 +331,8 @@ NAMES = [
     (Bpref10(variant="paper"), "bpref_top10pRnonrel_paper"), (Bpref10(rel=2), "Bpref10(rel=2)"),
     (ir_measures.AP, "map"), (ir_measures.AP @ 10, "map_cut_10"), (ir_measures.P @ 5, "P_5"),
     (ir_measures.nDCG, "ndcg"), (ir_measures.nDCG @ 10, "ndcg_cut_10"), (ir_measures.R @ 1000, "recall_1000"),
-    (ir_measures.RR, "recip_rank"), (ir_measures.NumRet(rel=1), "num_rel_ret"), (ir_measures.NumRet, "num_ret"),
+    (ir_measures.RR, "recip_rank"), (ir_measures.NumRet(rel=1), "num_rel_ret"),
+    (ir_measures.NumRet, "num_ret"),
     (ir_measures.IPrec @ 0.1, "iprec_at_recall_0.10"), (ir_measures.AP(rel=2), "AP(rel=2)"),
     (ir_measures.RR @ 10, "RR@10"), (ir_measures.nDCG(dcg="exp-log2") @ 10, "nDCG(dcg='exp-log2')@10"),
 ]
@@ -364,7 +372,8 @@ def test_trec_robust_2003_official_map() -> None:
     assert len(official) == 17
     qrels = str(folder / "qrels" / "robust03_qrels.txt")
     for run_id, expected in official.items():
-        status, out = in_process(qrels, str(folder / "runs" / f"input.{run_id}.gz"), "map", "--format", "trec")
+        run = str(folder / "runs" / f"input.{run_id}.gz")
+        status, out = in_process(qrels, run, "map", "--format", "trec")
         assert status == 0
         assert out == f"map                   \tall\t{expected}\n", run_id
     # and once as the real command, on the run with most ties (rutcor03100, 99,545 tied lines)
