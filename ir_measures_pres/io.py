@@ -49,6 +49,7 @@ import sys
 import warnings
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import repeat
 from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
@@ -412,8 +413,8 @@ class _Cutter:
             if ascii_only:  # one UCS4 array; numpy makes the str objects as it assigns them
                 out[short] = win.astype(np.uint32).view(f"U{win.shape[1]}").ravel()
             else:
-                out[short] = [b.decode("utf-8", "surrogateescape")
-                              for b in win.view(f"S{win.shape[1]}").ravel().tolist()]
+                tokens = win.view(f"S{win.shape[1]}").ravel().tolist()
+                out[short] = list(map(bytes.decode, tokens, repeat("utf-8"), repeat("surrogateescape")))
         return out
 
 
