@@ -11,6 +11,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import os
 import subprocess
 import sys
 from contextlib import redirect_stdout
@@ -296,6 +297,18 @@ def test_provider_option() -> None:
     assert wrong.returncode == 1
     assert wrong.stderr.decode().startswith(
         "ir_measures_pres: error: provider ir_measures_pres does not support AP")
+
+
+def test_console_script() -> None:
+    # pyproject.toml: [project.scripts] ir_measures_pres = "ir_measures_pres.cli:main"
+    script = Path(sys.executable).parent / "ir_measures_pres"
+    if not script.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"the console script is not installed at {script}")
+        pytest.skip("console script not installed in this environment (install the package again)")
+    done = subprocess.run([str(script), str(TE / "qrels.test"), str(TE / "results.test"), "map", "--format",
+                           "trec"], capture_output=True, timeout=300)
+    assert done.stdout.decode().splitlines() == [trec_lines(TE / "out.test")[("map", "all")]]
 
 
 def test_help_lists_the_subcommands() -> None:
