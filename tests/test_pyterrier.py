@@ -419,7 +419,7 @@ def test_import_pyterrier_activates_the_package(pt: Any, tmp_path: Path) -> None
     _fake_distribution(tmp_path, PYTERRIER_EP)
     done = _run("""
         import sys, warnings
-        warnings.simplefilter("error")
+        warnings.filterwarnings("error", message=".*ir_measures_pres")  # the hook must not complain
         import pandas as pd
         import pyterrier as pt
         assert "ir_measures_pres" in sys.modules, "the entry point did not load"
