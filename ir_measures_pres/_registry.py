@@ -62,10 +62,12 @@ def register() -> None:
     ``ir_measures.DefaultPipeline.providers`` (without that, ``calc_aggregate`` and PyTerrier
     report "Unsupported measures").
     """
-    import ir_measures
+    import sys
+
     from ir_measures import measures as im_measures
     from ir_measures import providers as im_providers
 
+    from . import _trec_names
     from .provider import PresProvider
 
     for entry in MEASURES:
@@ -80,6 +82,12 @@ def register() -> None:
     provider = im_providers.registry.get(PresProvider.NAME)
     if provider is None:
         provider = im_providers.register(PresProvider())
-    pipeline = ir_measures.DefaultPipeline.providers
-    if not any(getattr(p, "NAME", None) == PresProvider.NAME for p in pipeline):
-        pipeline.append(provider)
+    _trec_names.install()  # PyTerrier's string path: parse_trec_measure reads our names too
+    # While ir_measures is still importing (a plugin-discovering ir_measures loads us from its
+    # ``ir_measures.provider`` entry point), DefaultPipeline does not exist yet: it will be built
+    # from the registry, which already holds the provider.
+    pipeline = getattr(sys.modules.get("ir_measures"), "DefaultPipeline", None)
+    if pipeline is None:
+        return
+    if not any(getattr(p, "NAME", None) == PresProvider.NAME for p in pipeline.providers):
+        pipeline.providers.append(provider)

@@ -1,24 +1,25 @@
 """The ir_measures provider of the package's measures.
 
 It claims only the measures of :mod:`ir_measures_pres._registry`; the standard ones (AP, nDCG,
-P@k ...) stay with their own providers through ir_measures' fallback pipeline. This module does
-not touch ``ir_measures.DefaultPipeline`` at import time, so it is safe to load from an
-``ir_measures.provider`` entry point while ir_measures itself is still importing.
+P@k ...) stay with their own providers through ir_measures' fallback pipeline. This module imports
+only ``ir_measures.providers.base`` and ``ir_measures.util`` and never touches
+``ir_measures.DefaultPipeline``, so it is safe to load from an ``ir_measures.provider`` entry point
+while ir_measures itself is still importing.
 """
 
 from __future__ import annotations
 
 from typing import Any, Iterable, Iterator, List
 
-import ir_measures
-from ir_measures import Metric
 from ir_measures.providers.base import Any as AnyValue
+from ir_measures.providers.base import Evaluator, Provider
+from ir_measures.util import Metric
 
 from ._ranking import Qrels, rank_run
 from ._registry import BY_NAME, MEASURES
 
 
-class PresEvaluator(ir_measures.providers.Evaluator):
+class PresEvaluator(Evaluator):
     """Scores runs against qrels prepared once; holds no state between runs."""
 
     def __init__(self, measures: List[Any], qrels: Qrels) -> None:
@@ -39,7 +40,7 @@ class PresEvaluator(ir_measures.providers.Evaluator):
                 yield Metric(query_id=qid, measure=measure, value=values[row])
 
 
-class PresProvider(ir_measures.providers.Provider):
+class PresProvider(Provider):
     """
     Recall-oriented and graded measures: PRES, R_norm, Q-measure, O-measure, P-measure, P+ and
     Bpref-10, computed with vectorised numpy kernels in trec_eval's ranking order.
@@ -52,8 +53,8 @@ class PresProvider(ir_measures.providers.Provider):
 
     def _evaluator(self, measures: Iterable[Any], qrels: Any) -> PresEvaluator:
         measures = list(measures)
-        foreign = [m for m in measures if getattr(m, "NAME", None) not in BY_NAME
-                   or not isinstance(m, type(BY_NAME[m.NAME].measure))]
+        # by NAME, as Provider.supports() matches: a measure of a reloaded module is still ours
+        foreign = [m for m in measures if getattr(m, "NAME", None) not in BY_NAME]
         if foreign:
             ours = ", ".join(str(e.measure.NAME) for e in MEASURES)
             raise ValueError(

@@ -444,10 +444,6 @@ def test_import_pyterrier_activates_the_package(pt: Any, tmp_path: Path) -> None
     assert available == "True"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "packaging: the entry point's module is a submodule, so an exception in ir_measures_pres/__init__ "
-    "(e.g. register()'s RuntimeError on a name clash) escapes PyTerrier's unguarded entry_point.load() "
-    "before the hook's own try/except runs; see the report"))
 def test_import_pyterrier_survives_a_failing_package(pt: Any, tmp_path: Path) -> None:
     _fake_distribution(tmp_path, PYTERRIER_EP)
     done = _run("""
@@ -499,10 +495,6 @@ def test_provider_factory_returns_the_registered_instance() -> None:
     assert registered in ir_measures.DefaultPipeline.providers
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core bug: importing ir_measures_pres while ir_measures is still importing fails: provider.py "
-    "subclasses ir_measures.providers.Evaluator (attribute not set yet) and register() reads "
-    "ir_measures.DefaultPipeline (not built yet); see the report"))
 def test_discovering_ir_measures_gets_the_provider_once(tmp_path: Path) -> None:
     _emulated_discovering_ir_measures(tmp_path)
     _fake_distribution(tmp_path, PROVIDER_EP)
@@ -534,7 +526,6 @@ def test_discovering_ir_measures_gets_the_provider_once(tmp_path: Path) -> None:
 # what the lead declares in pyproject.toml
 
 
-@pytest.mark.xfail(strict=True, reason="wiring: pyproject.toml must declare the entry points and extra")
 def test_pyproject_declares_entry_points_and_extra() -> None:
     tomllib = pytest.importorskip("tomllib")
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]

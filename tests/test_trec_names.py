@@ -210,7 +210,6 @@ def test_changes_only_rejected_strings_that_name_our_measures(text: str) -> None
         assert issubclass(got[1], ValueError)
 
 
-@pytest.mark.xfail(strict=True, reason="wiring: register() must call ir_measures_pres._trec_names.install()")
 def test_importing_the_package_installs_the_extension() -> None:
     code = ("import ir_measures, ir_measures_pres; "
             "print(ir_measures.parse_trec_measure('PRES@1000'), "
