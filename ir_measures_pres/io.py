@@ -290,10 +290,11 @@ class _Reader:
         def local_line(k: int) -> int:
             return int(k) if entry_lines is None else int(entry_lines[k])
 
-        # one zero-padded copy of the block with whitespace zeroed: fixed-width token rows are
-        # cut from it by a sliding window (a row's bytes past the token are then masked)
-        buf = np.zeros(len(a) + _MAX_WIDTH, dtype=np.uint8)
-        np.multiply(a, ~ws, out=buf[: len(a)])
+        # one zero-padded copy of the block: fixed-width token rows are cut from it by a sliding
+        # window (a row's bytes past the token's end are then zeroed)
+        buf = np.empty(len(a) + _MAX_WIDTH, dtype=np.uint8)
+        buf[: len(a)] = a
+        buf[len(a):] = 0
         cut = _Cutter(chunk, buf)
 
         # query ids: codes through one shared dictionary, a str made once per distinct id
@@ -328,7 +329,7 @@ class _Reader:
             ok = np.zeros(n, dtype=bool)
             values = np.zeros(n, dtype=np.int64 if kind.integer else np.float64)
         else:
-            values, ok = _parse_decimal(win, kind.integer)
+            values, ok = _parse_decimal(win, e - s, kind.integer)
         col = f"column {kind.value_col + 1} ({kind.value_name})"
         if not ok.all():
             # other spellings (1e-05, +3, 17-digit mantissas): numpy's C conversion, which reads
@@ -372,7 +373,7 @@ class _Cutter:
 
     def __init__(self, chunk: bytes, buf: np.ndarray) -> None:
         self.chunk = chunk
-        self.buf = buf  # the block with whitespace zeroed, plus _MAX_WIDTH zero bytes
+        self.buf = buf  # the block, plus _MAX_WIDTH zero bytes
 
     def window(self, s: np.ndarray, e: np.ndarray) -> Optional[np.ndarray]:
         """Tokens ``chunk[s:e]`` as rows of a zero-padded ``n x width`` uint8 array, or None when
@@ -418,7 +419,7 @@ class _Cutter:
         return out
 
 
-def _parse_decimal(win: np.ndarray, integer: bool) -> Tuple[np.ndarray, np.ndarray]:
+def _parse_decimal(win: np.ndarray, lengths: np.ndarray, integer: bool) -> Tuple[np.ndarray, np.ndarray]:
     """Parse ``-?digits[.digits]`` (integers: ``-?digits``) from a zero-padded token array.
 
     Returns the values and a mask of the tokens parsed here; the others are left to
@@ -427,38 +428,32 @@ def _parse_decimal(win: np.ndarray, integer: bool) -> Tuple[np.ndarray, np.ndarr
     double nearest to the decimal, which is what ``float(token)`` returns.
     """
     n, width = win.shape
-    cols = np.ascontiguousarray(win.T)
+    cols = np.ascontiguousarray(win.T)  # one contiguous row per character position
     neg = cols[0] == 45  # '-'
-    ndig = np.zeros(n, dtype=np.int64)
-    ndot = np.zeros(n, dtype=np.int64)
-    frac = np.zeros(n, dtype=np.int64)
-    bad = np.zeros(n, dtype=bool)
-    seen_dot = np.zeros(n, dtype=bool)
     acc = np.zeros(n, dtype=np.int64 if integer else np.float64)
-    ten = 10 if integer else 10.0
-    for j in range(width):
+    bad = np.zeros(n, dtype=bool)
+    ndot = np.zeros(n, dtype=np.int64)
+    dot_at = np.zeros(n, dtype=np.int64)
+    for j in range(width):  # Horner's rule over the digits, all tokens at once
         c = cols[j]
         d = c - np.uint8(48)
         isd = d < 10
-        acc = np.where(isd, acc * ten + d, acc)
-        ndig += isd
-        if integer:
-            bad |= ~isd & (c != 0)
-        else:
-            frac += isd & seen_dot
-            dot = c == 46
-            seen_dot |= dot
-            ndot += dot
-            bad |= ~isd & ~dot & (c != 0)
+        np.multiply(acc, 10, out=acc, where=isd)
+        np.add(acc, d, out=acc, where=isd, casting="unsafe")
+        dot = c == 46  # '.'
+        ndot += dot
+        dot_at[dot] = j
+        other = ~(isd | dot) & (c != 0)
         if j == 0:
-            bad &= ~neg
+            other &= ~neg
+        bad |= other
+    ndig = lengths - ndot - neg
     if integer:
-        ok = ~bad & (ndig >= 1) & (ndig <= _MAX_INT_DIGITS)
-        values = np.where(neg, -acc, acc)
-    else:
-        ok = ~bad & (ndot <= 1) & (ndig >= 1) & (ndig <= _MAX_FLOAT_DIGITS)
-        values = acc / _POW10[np.minimum(frac, _MAX_FLOAT_DIGITS)]
-        np.negative(values, out=values, where=neg)
+        return np.where(neg, -acc, acc), ~bad & (ndot == 0) & (ndig >= 1) & (ndig <= _MAX_INT_DIGITS)
+    ok = ~bad & (ndot <= 1) & (ndig >= 1) & (ndig <= _MAX_FLOAT_DIGITS)
+    frac = np.where(ndot > 0, lengths - 1 - dot_at, 0)
+    values = acc / _POW10[np.clip(frac, 0, _MAX_FLOAT_DIGITS)]
+    np.negative(values, out=values, where=neg)
     return values, ok
 
 
