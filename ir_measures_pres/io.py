@@ -32,9 +32,11 @@ bytes (token boundaries, per-line column counts, comment and blank lines), the n
 cut out as fixed-width arrays, ids become ``str`` through numpy's string conversion and decimal
 scores are parsed by a vectorised exact parser (digits accumulated column by column; a mantissa
 of at most 15 digits divided by a power of ten is correctly rounded, so the value equals
-``float(token)``). Other spellings (``1e-05``, ``+3``) go through ``float``/``int`` token by
-token, only for the tokens that need it. Files are read in blocks, so memory is the result plus
-one block.
+``float(token)``). Other spellings (``1e-05``, ``+3``, mantissas of 16 digits and more) go
+through numpy's C conversion, which reads numbers as ``float``/``int`` do; only a bad token (to
+name it and its line) or one wider than 64 characters is looked at alone. Duplicates are found
+with one C-level ``set`` per query. Files are read in blocks of about 8 MiB, so the memory
+needed is the result plus about ten times one block.
 
 Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
 (``surrogateescape``), so distinct ids stay distinct.
