@@ -123,10 +123,9 @@ def test_a_fresh_copy_of_the_package_registers_nothing_new() -> None:
     assert [float(v) for v in out.split()] == pytest.approx([0.9, 0.9])
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: PresProvider.supports() matches a measure by NAME, "
-                   "_evaluator() by class identity, so a measure of a reloaded module is claimed, then "
-                   "refused with 'does not support PRES@10'")
 def test_a_measure_of_a_reloaded_family_module_still_evaluates() -> None:
+    """supports() matches by NAME, so the evaluator must too (it once checked the class and refused
+    a reloaded module's measure after claiming it)."""
     out = run_python("""
         import importlib
         import ir_measures
