@@ -110,6 +110,15 @@ def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
                    np.asarray(vals))
 
 
+def _as_columns(obj: Any, kind: str, value_col: str, what: str) -> Columns:
+    """Columns of a DataFrame, a namedtuple iterable or already-columnar input."""
+    if kind == "frame":
+        return _frame_columns(obj, value_col, what)
+    if kind == "columns":
+        return obj  # type: ignore[no-any-return]
+    return _tuple_columns(obj, value_col, what)
+
+
 def _group(cols: Columns) -> Tuple[List[str], np.ndarray, np.ndarray]:
     """Stable grouping of lines by query: (query ids in first-seen order, line order, offsets)."""
     try:
@@ -190,19 +199,17 @@ class Qrels:
                     docs = {str(d): int(v) for d, v in docs.items()}
                 query_ids.append(qid if type(qid) is str else str(qid))
                 lookup.append(docs)
-            lengths = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
-            offsets = np.zeros(len(lookup) + 1, dtype=np.int64)
-            np.cumsum(lengths, out=offsets[1:])
-            labels = np.fromiter(chain.from_iterable(d.values() for d in lookup), dtype=np.int64,
-                                 count=int(offsets[-1]))
-            return cls(query_ids, offsets, labels, lookup)
-        if kind == "frame":
-            cols = _frame_columns(qrels, "relevance", "qrels")
-        elif kind == "columns":
-            cols = qrels
-        else:
-            cols = _tuple_columns(qrels, "relevance", "qrels")
-        return cls.from_columns(cols)
+            return cls._from_lookup(query_ids, lookup)
+        return cls.from_columns(_as_columns(qrels, kind, "relevance", "qrels"))
+
+    @classmethod
+    def _from_lookup(cls, query_ids: List[str], lookup: List[Dict[str, int]]) -> "Qrels":
+        lengths = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
+        offsets = np.zeros(len(lookup) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        labels = np.fromiter(chain.from_iterable(d.values() for d in lookup), dtype=np.int64,
+                             count=int(offsets[-1]))
+        return cls(query_ids, offsets, labels, lookup)
 
     @classmethod
     def from_columns(cls, cols: Columns) -> "Qrels":
@@ -215,12 +222,8 @@ class Qrels:
             a, b = offsets[i], offsets[i + 1]
             lookup.append(dict(zip(docs[a:b].tolist(), values[a:b].tolist())))
         # a doc judged twice for one query: the last line wins, as in ir_measures' dicts
-        lengths = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
-        if lengths.sum() != len(values):
-            offsets = np.zeros(len(lookup) + 1, dtype=np.int64)
-            np.cumsum(lengths, out=offsets[1:])
-            values = np.fromiter(chain.from_iterable(d.values() for d in lookup), dtype=np.int64,
-                                 count=int(offsets[-1]))
+        if sum(map(len, lookup)) != len(values):
+            return cls._from_lookup(query_ids, lookup)
         return cls(query_ids, offsets, values, lookup)
 
     # -- per-query statistics used by the kernels (cached: they depend on the qrels only) --
@@ -492,13 +495,7 @@ def rank_run(run: Any, qrels: Qrels) -> RankedRun:
     kind = _predict(run, "run")
     if kind == "dict":
         return _rank_dict(run, qrels)
-    if kind == "frame":
-        cols = _frame_columns(run, "score", "run")
-    elif kind == "columns":
-        cols = run
-    else:
-        cols = _tuple_columns(run, "score", "run")
-    return _rank_columns(cols, qrels)
+    return _rank_columns(_as_columns(run, kind, "score", "run"), qrels)
 
 
 def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
