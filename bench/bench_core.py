@@ -148,9 +148,14 @@ def _time_ours(qrels: Dict, run: Dict, reps: int) -> Tuple[int, float]:
 
 
 def perturbed(run: Dict, seed: int) -> Dict:
-    """A run of the same shape with other scores (a sweep over a ranking parameter)."""
+    """A run of the same shape with other scores (a sweep over a ranking parameter), each query's
+    documents in the new score order, as a retrieval system writes them."""
     rng = random.Random(seed)
-    return {q: {d: s + rng.random() for d, s in docs.items()} for q, docs in run.items()}
+    out = {}
+    for q, docs in run.items():
+        scored = {d: s + rng.random() for d, s in docs.items()}
+        out[q] = dict(sorted(scored.items(), key=lambda item: item[1], reverse=True))
+    return out
 
 
 def bench_sweep(qrels: Dict, run: Dict, n_runs: int = 10) -> Dict[str, Any]:

@@ -76,6 +76,8 @@ class Columns:
     query_ids: np.ndarray
     doc_ids: np.ndarray
     values: np.ndarray
+    #: True when no (query, doc) pair repeats (a reader that already kept the last of each)
+    unique_pairs: bool = False
 
     def __len__(self) -> int:
         return len(self.values)
@@ -541,7 +543,8 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
     keep_lines = np.ones(len(docs), dtype=bool)
     dup_total = 0
     example: Optional[Tuple[str, str]] = None
-    for i, (a, b) in enumerate(zip(offsets[:-1].tolist(), offsets[1:].tolist())):
+    segments = [] if cols.unique_pairs else list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
+    for i, (a, b) in enumerate(segments):
         seg = docs[a:b].tolist()
         if len(set(seg)) == b - a:
             continue
