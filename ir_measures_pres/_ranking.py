@@ -78,6 +78,9 @@ class Columns:
     values: np.ndarray
     #: True when no (query, doc) pair repeats (a reader that already kept the last of each)
     unique_pairs: bool = False
+    #: optional integer code of each line's query into ``query_names`` (spares a factorisation)
+    query_codes: Optional[np.ndarray] = None
+    query_names: Optional[List[str]] = None
 
     def __len__(self) -> int:
         return len(self.values)
@@ -122,13 +125,15 @@ def _as_columns(obj: Any, kind: str, value_col: str, what: str) -> Columns:
 
 
 def _group(cols: Columns) -> Tuple[List[str], np.ndarray, np.ndarray]:
-    """Stable grouping of lines by query: (query ids in first-seen order, line order, offsets)."""
+    """Stable grouping of lines by query: (query ids, line order, offsets)."""
+    if cols.query_codes is not None and cols.query_names is not None:
+        return _group_codes(np.asarray(cols.query_codes, dtype=np.int64), list(cols.query_names))
     try:
         import pandas as pd
 
         codes, uniques = pd.factorize(cols.query_ids)
         uniques = list(uniques)
-    except ImportError:  # pragma: no cover - pandas is there whenever a DataFrame is
+    except ImportError:  # a core install without pandas: namedtuple or columnar inputs
         uniques_arr, first, codes = np.unique(cols.query_ids.astype(str), return_index=True,
                                               return_inverse=True)
         by_first = np.argsort(first)
@@ -136,7 +141,10 @@ def _group(cols: Columns) -> Tuple[List[str], np.ndarray, np.ndarray]:
         remap[by_first] = np.arange(len(by_first))
         codes = remap[codes]
         uniques = [str(u) for u in uniques_arr[by_first]]
-    codes = np.asarray(codes, dtype=np.int64)
+    return _group_codes(np.asarray(codes, dtype=np.int64), uniques)
+
+
+def _group_codes(codes: np.ndarray, uniques: List[str]) -> Tuple[List[str], np.ndarray, np.ndarray]:
     if len(codes) and np.all(codes[1:] >= codes[:-1]):
         order = np.arange(len(codes))
     else:

@@ -498,7 +498,8 @@ def _read(source: Any, kind: _Kind) -> Columns:
         codes, docs, values = codes[keep], docs[keep], values[keep]
     qnames = np.empty(len(reader.qnames), dtype=object)
     qnames[:] = reader.qnames
-    return Columns(qnames[codes], docs, values, unique_pairs=True)
+    return Columns(qnames[codes], docs, values, unique_pairs=True, query_codes=codes,
+                   query_names=list(reader.qnames))
 
 
 def _join(blocks: List[_Block], field: str) -> np.ndarray:
