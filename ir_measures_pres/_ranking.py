@@ -19,7 +19,7 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from itertools import chain, repeat
-from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -258,6 +258,11 @@ class Qrels:
             self._cache[key] = np.bincount(self.qidx[mask], minlength=len(self.query_ids)).astype(np.int64)
         return self._cache[key]
 
+    def doc_index(self) -> Optional["DocIndex"]:
+        """The hash index that labels bytes document ids without Python objects (None when the
+        ids cannot be indexed that way; the dict look-ups are used then)."""
+        return self.cached("doc_index", lambda: _make_doc_index(self))  # type: ignore[no-any-return]
+
     def cached(self, key: Any, make: Any) -> Any:
         """Memoise a qrels-only quantity (for example ideal gains) under ``key``."""
         if key not in self._cache:
@@ -284,9 +289,19 @@ class RankedRun:
     qpos: np.ndarray
     offsets: np.ndarray
     labels: np.ndarray
-    #: document ids in ranked order (object array of str), for relabelling against other qrels
-    docs: Optional[np.ndarray] = None
+    #: document ids in ranked order (object array of str, or bytes array 'S'), see :attr:`docs`
+    _docs: Optional[np.ndarray] = None
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
+    _docs_factory: Optional[Callable[[], np.ndarray]] = field(default=None, init=False, repr=False)
+
+    @property
+    def docs(self) -> Optional[np.ndarray]:
+        """Document ids in ranked order (for relabelling against other qrels); made on first use
+        for a dict-of-dict run, whose ranking needs them only where scores tie."""
+        if self._docs is None and self._docs_factory is not None:
+            self._docs = self._docs_factory()
+            self._docs_factory = None
+        return self._docs
 
     @property
     def num_queries(self) -> int:
@@ -442,7 +457,8 @@ class JudgedList:
         return queries, idx[first]
 
 
-def _rank_segments(scores: np.ndarray, docs: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+def _rank_segments(scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray],
+                   offsets: np.ndarray) -> np.ndarray:
     """The trec_eval order of each segment (a permutation of all positions).
 
     Sorting is per query segment, so only a loop over queries runs in Python; a segment already
@@ -472,14 +488,17 @@ def _rank_segments(scores: np.ndarray, docs: np.ndarray, offsets: np.ndarray) ->
         tied[1:] |= tie
         pos = np.flatnonzero(tied)
         seg = np.searchsorted(offsets, pos, side="right") - 1
-        _, doc_rank = np.unique(docs[order[pos]].astype(str), return_inverse=True)
+        tied_docs = docs_at(order[pos])
+        if tied_docs.dtype.kind != "S":  # str: compare as numpy unicode (code point = byte order)
+            tied_docs = tied_docs.astype(str)
+        _, doc_rank = np.unique(tied_docs, return_inverse=True)
         sub = np.lexsort((-doc_rank.reshape(-1), -s[pos], seg))
         order[pos] = order[pos][sub]
     return order
 
 
-def _check_scores(scores: np.ndarray, docs: np.ndarray, qids: Sequence[str],
-                  offsets: np.ndarray) -> np.ndarray:
+def _check_scores(scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray],
+                  qids: Sequence[str], offsets: np.ndarray) -> np.ndarray:
     try:
         scores = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError):
@@ -488,7 +507,9 @@ def _check_scores(scores: np.ndarray, docs: np.ndarray, qids: Sequence[str],
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         q = int(np.searchsorted(offsets, i, side="right") - 1)
-        raise InputError(f"run score is NaN for query {qids[q]!r}, document {docs[i]!r}")
+        doc = docs_at(np.array([i]))[0]
+        doc = doc.decode("utf-8", "surrogateescape") if isinstance(doc, bytes) else doc
+        raise InputError(f"run score is NaN for query {qids[q]!r}, document {doc!r}")
     return scores
 
 
@@ -526,11 +547,28 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
     offsets = np.zeros(len(seg_docs) + 1, dtype=np.int64)
     np.cumsum(lengths, out=offsets[1:])
     total = int(offsets[-1])
-    docs_arr = np.fromiter(chain.from_iterable(seg_docs), dtype=object, count=total)
+    made: List[np.ndarray] = []
+
+    def all_docs() -> np.ndarray:  # the ids in dict order, made once, only if needed
+        if not made:
+            made.append(np.fromiter(chain.from_iterable(seg_docs), dtype=object, count=total))
+        return made[0]
+
+    def docs_at(positions: np.ndarray) -> np.ndarray:
+        return all_docs()[positions]
+
     scores = _check_scores(
         np.fromiter(chain.from_iterable(d.values() for d in seg_docs), dtype=np.float64, count=total),
-        docs_arr, qids, offsets)
-    return _finish(qrels, np.asarray(qpos, dtype=np.int64), offsets, docs_arr, scores)
+        docs_at, qids, offsets)
+    qpos_arr = np.asarray(qpos, dtype=np.int64)
+    lookups = [qrels.lookup[i] for i in qpos]
+    labels = np.fromiter(
+        chain.from_iterable(map(lk.get, d, repeat(ABSENT)) for lk, d in zip(lookups, seg_docs)),
+        dtype=np.int64, count=total)
+    order = _rank_segments(scores, docs_at, offsets)
+    ranked = RankedRun(qrels, qpos_arr, offsets, labels[order])
+    ranked._docs_factory = lambda: all_docs()[order]
+    return ranked
 
 
 def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
@@ -546,7 +584,7 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
         offsets = np.zeros(len(qids) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
     docs = cols.doc_ids[order]
-    scores = _check_scores(np.asarray(cols.values)[order], docs, qids, offsets)
+    scores = _check_scores(np.asarray(cols.values)[order], docs.__getitem__, qids, offsets)
     # duplicates: the last line of a (query, doc) pair wins, as in ir_measures' dict conversion
     keep_lines = np.ones(len(docs), dtype=bool)
     dup_total = 0
@@ -574,13 +612,19 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
 
 def _finish(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray,
             scores: np.ndarray) -> RankedRun:
-    order = _rank_segments(scores, docs, offsets)
+    order = _rank_segments(scores, docs.__getitem__, offsets)
     docs = docs[order]
     return RankedRun(qrels, qpos, offsets, _labels(qrels, qpos, offsets, docs), docs)
 
 
 def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray) -> np.ndarray:
     """The qrels label of every ranked document (``ABSENT`` when not judged for its query)."""
+    if docs.dtype.kind == "S":
+        index = qrels.doc_index()
+        if index is not None:
+            return index.labels_of(docs, np.repeat(qpos, np.diff(offsets)))
+        docs = np.array([d.decode("utf-8", "surrogateescape") for d in docs.tolist()] + [""],
+                        dtype=object)[:-1]
     lookups = [qrels.lookup[i] for i in qpos.tolist()]
     return np.fromiter(
         chain.from_iterable(
@@ -590,3 +634,84 @@ def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarra
         dtype=np.int64,
         count=len(docs),
     )
+
+
+# --------------------------------------------------------------------------------------------
+# document ids as bytes: a vectorised hash join with the qrels
+# --------------------------------------------------------------------------------------------
+
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xBF58476D1CE4E5B9)
+_M3 = np.uint64(0x94D049BB133111EB)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: a bijection of uint64 that spreads every input bit."""
+    x = x ^ (x >> np.uint64(30))
+    x = x * _M2
+    x = x ^ (x >> np.uint64(27))
+    x = x * _M3
+    return x ^ (x >> np.uint64(31))
+
+
+def doc_keys(docs: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """A 64-bit key per (document id as zero-padded bytes, query index).
+
+    The id's 8-byte words are folded in, trailing all-zero words skipped, so the key does not
+    depend on the array's width (ids hold no NUL byte). Equal keys are only candidates: every
+    match is confirmed by comparing the bytes and the query.
+    """
+    n, width = len(docs), docs.dtype.itemsize
+    words = -(-width // 8)
+    buf = np.zeros((n, words * 8), dtype=np.uint8)
+    buf[:, :width] = docs.view(np.uint8).reshape(n, width)
+    w = buf.view(np.uint64)
+    h = w[:, 0] * _M1
+    for j in range(1, words):
+        h = np.where(w[:, j] != 0, _mix(h ^ w[:, j]), h)
+    return _mix(h + query.astype(np.uint64) * _M3)
+
+
+@dataclass
+class DocIndex:
+    """The qrels' (query, document) pairs as sorted 64-bit keys, for :func:`doc_keys` joins."""
+
+    keys: np.ndarray  # sorted
+    line: np.ndarray  # qrels line of each sorted key
+    docs: np.ndarray  # qrels document ids as bytes, by line
+    query: np.ndarray  # qrels query index, by line
+    labels: np.ndarray  # by line
+    bitmap: np.ndarray  # bool: some qrels key has these low bits
+    mask: np.uint64
+
+    def labels_of(self, docs: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """Label of each (bytes doc id, qrels query index); ``ABSENT`` where not judged."""
+        out = np.full(len(docs), ABSENT, dtype=np.int64)
+        if not len(docs) or not len(self.keys):
+            return out
+        keys = doc_keys(docs, query)
+        cand = np.flatnonzero(self.bitmap[(keys & self.mask).astype(np.intp)])
+        at = np.minimum(np.searchsorted(self.keys, keys[cand]), len(self.keys) - 1)
+        hit = self.keys[at] == keys[cand]
+        cand, line = cand[hit], self.line[at[hit]]
+        same = (self.docs[line] == docs[cand]) & (self.query[line] == query[cand])
+        out[cand[same]] = self.labels[line[same]]
+        return out
+
+
+def _make_doc_index(qrels: Qrels) -> Optional[DocIndex]:
+    encoded = [d.encode("utf-8", "surrogateescape") for lookup in qrels.lookup for d in lookup]
+    if any(b"\x00" in d for d in encoded):
+        return None  # a NUL inside an id would not survive numpy's bytes arrays
+    docs = np.array(encoded, dtype="S") if encoded else np.zeros(0, dtype="S1")
+    query = qrels.qidx
+    keys = doc_keys(docs, query)
+    line = np.argsort(keys)
+    keys = keys[line]
+    if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
+        return None  # two pairs share a key (vanishingly rare): keep to the dict look-ups
+    bits = max(16, (8 * len(keys)).bit_length())
+    mask = np.uint64((1 << bits) - 1)
+    bitmap = np.zeros(1 << bits, dtype=bool)
+    bitmap[(keys & mask).astype(np.intp)] = True
+    return DocIndex(keys, line, docs, query, qrels.labels, bitmap, mask)
