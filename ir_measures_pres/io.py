@@ -5,6 +5,14 @@
 ``float64``), which :meth:`Qrels.from_any <ir_measures_pres._ranking.Qrels.from_any>`,
 :func:`~ir_measures_pres._ranking.rank_run` and the provider's evaluator accept directly.
 
+With ``doc_ids="bytes"`` the document ids are instead one numpy bytes array (dtype ``'S'``): the
+raw UTF-8 bytes of each id, zero-padded by numpy to the array's width (a multiple of 8; ids never
+hold a NUL byte, which the readers reject, so the padding is unambiguous). No Python object is
+made per line, and duplicates are found without one either. :func:`ids_as_str` turns such an
+array into the ``str`` ids of the default mode. A file with an id longer than 64 bytes gets
+``str`` ids (an object array) in both modes, since a fixed-width array would be as wide as
+its longest id for every line.
+
 ``source`` is a path (``str`` or :class:`~pathlib.Path`), a gzipped file (recognised by its magic
 bytes, whatever its name), ``"-"`` for standard input, or a binary file object.
 
@@ -29,14 +37,17 @@ dropped silently.
 
 **Speed.** No Python code runs per line: each block of lines is split with numpy over the raw
 bytes (token boundaries, per-line column counts, comment and blank lines), the needed columns are
-cut out as fixed-width arrays, ids become ``str`` through numpy's string conversion and decimal
-scores are parsed by a vectorised exact parser (digits accumulated column by column; a mantissa
-of at most 15 digits divided by a power of ten is correctly rounded, so the value equals
-``float(token)``). Other spellings (``1e-05``, ``+3``, mantissas of 16 digits and more) go
-through numpy's C conversion, which reads numbers as ``float``/``int`` do; only a bad token (to
-name it and its line) or one wider than 64 characters is looked at alone. Duplicates are found
-with one C-level ``set`` per query. Files are read in blocks of about 8 MiB, so the memory
-needed is the result plus about ten times one block.
+cut out as fixed-width arrays (one gather of 8-byte words per 8 bytes of width), ids become
+``str`` through numpy's string conversion (or stay bytes) and decimal scores are parsed by a
+vectorised exact parser (digits accumulated column by column; a mantissa of at most 15 digits
+divided by a power of ten is correctly rounded, so the value equals ``float(token)``). Other
+spellings (``1e-05``, ``+3``, mantissas of 16 digits and more) go through numpy's C conversion,
+which reads numbers as ``float``/``int`` do; only a bad token (to name it and its line) or one
+wider than 64 characters is looked at alone. Duplicates are found with one C-level ``set`` per
+query (``str`` ids) or a vectorised hash filter whose candidates are compared exactly (bytes
+ids). Files are read in blocks of about 2 MiB (:data:`BLOCK_SIZE`), :data:`THREADS` blocks
+parsed at once (numpy releases the GIL; results are taken in file order, so they do not depend
+on the threads), so the memory needed is the result plus a few tens of blocks.
 
 Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
 (``surrogateescape``), so distinct ids stay distinct.
@@ -50,18 +61,22 @@ import os
 import sys
 import warnings
 from bisect import bisect_right
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import repeat
-from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
+from typing import IO, Any, Deque, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
 from ._ranking import Columns, InputError
 
-__all__ = ["read_qrels", "read_run", "TrecFormatError", "TrecFormatWarning"]
+__all__ = ["read_qrels", "read_run", "ids_as_str", "TrecFormatError", "TrecFormatWarning"]
 
 #: Bytes read at a time (the file is processed in blocks of whole lines of about this size).
-BLOCK_SIZE = 1 << 23
+BLOCK_SIZE = 1 << 21
+#: Blocks parsed at once (threads) in a file of several blocks; 1: no thread.
+THREADS = 2
 
 # tokens longer than this are cut out one by one instead of in a fixed-width array
 _MAX_WIDTH = 64
@@ -70,6 +85,8 @@ _MAX_FLOAT_DIGITS = 15
 # an integer of at most this many digits fits int64
 _MAX_INT_DIGITS = 18
 _POW10 = 10.0 ** np.arange(_MAX_FLOAT_DIGITS + 1)
+# _WORD_MASKS[k]: the first k bytes of a little-endian 8-byte word
+_WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
 
 _RUN_COLUMNS = "qid iter docno rank score tag"
 _QRELS_COLUMNS = "qid iter docno relevance"
@@ -100,23 +117,56 @@ class TrecFormatWarning(UserWarning):
 # --------------------------------------------------------------------------------------------
 
 
-def read_qrels(source: Union[str, "os.PathLike[str]", IO[bytes]]) -> Columns:
+def read_qrels(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "str") -> Columns:
     """Read a TREC qrels file (``qid iter docno relevance``) into :class:`Columns` (int64 values).
 
     A document judged twice for one query keeps its last judgement (one
-    :class:`TrecFormatWarning` says how many lines that drops).
+    :class:`TrecFormatWarning` says how many lines that drops). ``doc_ids``: ``"str"`` (object
+    array of ``str``, the default) or ``"bytes"`` (numpy ``'S'`` array of the raw UTF-8 bytes,
+    see the module docstring).
     """
-    return _read(source, _QRELS)
+    return _read(source, _QRELS, _doc_mode(doc_ids))
 
 
-def read_run(source: Union[str, "os.PathLike[str]", IO[bytes]]) -> Columns:
+def read_run(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "str") -> Columns:
     """Read a TREC run file (``qid iter docno rank score tag``) into :class:`Columns` (float64 values).
 
     Lines stay in file order; the rank column is ignored (rank the result with
     :func:`~ir_measures_pres._ranking.rank_run`, trec_eval's order). Duplicate
     ``(query, doc)`` lines: the last one wins, with one :class:`TrecFormatWarning`.
+    ``doc_ids``: ``"str"`` (object array of ``str``, the default) or ``"bytes"`` (numpy ``'S'``
+    array of the raw UTF-8 bytes: no Python object per line; see the module docstring).
     """
-    return _read(source, _RUN)
+    return _read(source, _RUN, _doc_mode(doc_ids))
+
+
+def ids_as_str(ids: np.ndarray) -> np.ndarray:
+    """Document ids as an object array of ``str``: a bytes array (``'S'``, as ``doc_ids="bytes"``
+    gives) is decoded as UTF-8 (``surrogateescape``, the readers' str mode); anything else is
+    returned unchanged."""
+    ids = np.asarray(ids)
+    if ids.dtype.kind != "S":
+        return ids
+    n, width = len(ids), ids.dtype.itemsize
+    out = np.empty(n, dtype=object)
+    ids = np.ascontiguousarray(ids)
+    raw = ids.view(np.uint8).reshape(n, width)
+    step = 1 << 20  # bounded temporary UCS4 copies
+    for a in range(0, n, step):
+        part = raw[a:a + step]
+        if (part < 128).all():  # ASCII: numpy makes the str objects as it assigns them
+            out[a:a + step] = part.astype(np.uint32).view(f"U{width}").ravel()
+        else:
+            out[a:a + step] = list(map(bytes.decode, ids[a:a + step].tolist(), repeat("utf-8"),
+                                       repeat("surrogateescape")))
+    return out
+
+
+def _doc_mode(doc_ids: str) -> bool:
+    """True for bytes ids."""
+    if doc_ids not in ("str", "bytes"):
+        raise ValueError(f"doc_ids must be 'str' or 'bytes', not {doc_ids!r}")
+    return doc_ids == "bytes"
 
 
 # --------------------------------------------------------------------------------------------
@@ -203,18 +253,21 @@ def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
 class _Block:
     """What one block of lines gives: per entry (result or judgement line) its fields."""
 
-    qid_codes: np.ndarray  # int32 code of the query id (shared dictionary)
-    docs: np.ndarray  # object array of str
+    qid_codes: np.ndarray  # int32 code of the query id (shared dictionary; see query_names)
+    docs: np.ndarray  # object array of str, or (bytes mode) an 'S' array
     values: np.ndarray  # float64 or int64
     first_line: int  # line number of the block's first line
     entry_lines: Optional[np.ndarray]  # local line index of each entry (None: entry i is line i)
     skipped: int  # comment and blank lines
+    #: until :meth:`_Reader.number`: the block's distinct query ids (bytes), which the codes index
+    query_names: Optional[List[bytes]] = None
 
 
 class _Reader:
-    def __init__(self, kind: _Kind, name: str) -> None:
+    def __init__(self, kind: _Kind, name: str, as_bytes: bool = False) -> None:
         self.kind = kind
         self.name = name
+        self.as_bytes = as_bytes
         self.qcodes: Dict[str, int] = {}
         self.qnames: List[str] = []
 
@@ -240,7 +293,7 @@ class _Reader:
         if b"\x00" in chunk:
             pos = chunk.index(b"\x00")
             raise self.error(first_line, int(np.searchsorted(nl, pos)), "text", "a NUL byte")
-        n_cr = chunk.count(b"\r")
+        n_cr = chunk.count(b"\r") if b"\r" in chunk else 0
         if n_cr and n_cr != chunk.count(b"\r\n"):
             cr = np.flatnonzero(a == 13)
             lone = cr[a[np.minimum(cr + 1, len(a) - 1)] != 10]
@@ -249,7 +302,8 @@ class _Reader:
         # whitespace as C isspace(): space, \t \n \v \f \r; `a <= 32` is the same test unless
         # the block holds other control characters (kept inside tokens, as trec_eval does)
         ws = a <= 32
-        if np.count_nonzero(a < 32) != np.count_nonzero((a - np.uint8(9)) < 5):
+        n_ctrl = np.count_nonzero(a < 32)  # LF and CR only (the usual case): no second count
+        if n_ctrl != len(nl) + n_cr and n_ctrl != np.count_nonzero((a - np.uint8(9)) < 5):
             ws = (a == 32) | ((a - np.uint8(9)) < 5)
         # token boundaries: where whitespace starts or stops (position 0 counts as preceded by
         # whitespace); the block ends with \n, so every token ends
@@ -285,7 +339,7 @@ class _Reader:
             f = first if entry_lines is None else first[entry_lines]
         skipped = len(nl) - len(f)
         if not len(f):
-            return _Block(np.zeros(0, np.int32), np.zeros(0, object),
+            return _Block(np.zeros(0, np.int32), np.zeros(0, "S1" if self.as_bytes else object),
                           np.zeros(0, np.int64 if kind.integer else np.float64),
                           first_line, entry_lines, skipped), len(nl)
 
@@ -299,21 +353,43 @@ class _Reader:
         buf[len(a):] = 0
         cut = _Cutter(chunk, buf)
 
-        # query ids: codes through one shared dictionary, a str made once per distinct id
-        qbytes = cut.bytes_array(starts[f], ends[f])
-        heads = np.concatenate(([0], np.flatnonzero(qbytes[1:] != qbytes[:-1]) + 1))
+        # query ids: the block's distinct ids and a local code per entry (mapped to the shared
+        # dictionary's codes by `number`, in block order); one bytes object per distinct id
+        qs, qe = starts[f], ends[f]
+        qwords = cut.words(qs, qe)
+        if qwords is None:
+            qbytes = cut.bytes_array(qs, qe)
+            differ = qbytes[1:] != qbytes[:-1]
+        else:
+            qbytes = qwords.view(f"S{8 * qwords.shape[1]}").ravel()
+            differ = qwords[1:, 0] != qwords[:-1, 0]
+            for j in range(1, qwords.shape[1]):
+                differ |= qwords[1:, j] != qwords[:-1, j]
+        heads = np.concatenate(([0], np.flatnonzero(differ) + 1))
         uniq, inverse = np.unique(qbytes[heads], return_inverse=True)
-        codes_u = np.fromiter(
-            (self._code(u.decode("utf-8", "surrogateescape")) for u in uniq.tolist()),
-            dtype=np.int32, count=len(uniq))
         run_len = np.diff(np.append(heads, len(f)))
-        qid_codes = np.repeat(codes_u[inverse.reshape(-1)], run_len)
+        local_codes = np.repeat(inverse.reshape(-1).astype(np.int32), run_len)
 
-        docs = cut.strings(starts[f + 2], ends[f + 2], ascii_only)
+        ds, de = starts[f + 2], ends[f + 2]
+        if self.as_bytes and int((de - ds).max()) <= _MAX_WIDTH:
+            docs = cut.bytes_array(ds, de)
+        else:  # str mode, or (bytes mode) ids too wide for a bytes array: see _read
+            docs = cut.strings(ds, de, ascii_only)
 
         v = f + kind.value_col
         values = self._values(cut, starts[v], ends[v], first_line, local_line)
-        return _Block(qid_codes, docs, values, first_line, entry_lines, skipped), len(nl)
+        return _Block(local_codes, docs, values, first_line, entry_lines, skipped, uniq.tolist()), len(nl)
+
+    def number(self, block: _Block, first_line: int) -> None:
+        """Give the block its line number and its entries the shared query codes (blocks are
+        numbered in file order, so codes follow the order of first appearance)."""
+        block.first_line = first_line
+        if block.query_names is not None:
+            codes_u = np.fromiter(
+                (self._code(u.decode("utf-8", "surrogateescape")) for u in block.query_names),
+                dtype=np.int32, count=len(block.query_names))
+            block.qid_codes = codes_u[block.qid_codes]
+            block.query_names = None
 
     def _code(self, qid: str) -> int:
         code = self.qcodes.get(qid)
@@ -376,28 +452,44 @@ class _Cutter:
     def __init__(self, chunk: bytes, buf: np.ndarray) -> None:
         self.chunk = chunk
         self.buf = buf  # the block, plus _MAX_WIDTH zero bytes
+        # every 8 bytes of the block from every offset, as little-endian words (unaligned view)
+        self.at = np.ndarray((len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
 
-    def window(self, s: np.ndarray, e: np.ndarray) -> Optional[np.ndarray]:
-        """Tokens ``chunk[s:e]`` as rows of a zero-padded ``n x width`` uint8 array, or None when
-        a token is wider than ``_MAX_WIDTH``."""
+    def words(self, s: np.ndarray, e: np.ndarray) -> Optional[np.ndarray]:
+        """Tokens ``chunk[s:e]`` as rows of ``n x ceil(width / 8)`` little-endian 8-byte words,
+        zero past each token's end (one gather per word column), or None when a token is
+        wider than ``_MAX_WIDTH``."""
         lengths = e - s
         width = max(int(lengths.max()), 1) if len(lengths) else 1
         if width > _MAX_WIDTH:
             return None
-        win = np.lib.stride_tricks.sliding_window_view(self.buf, width)[s]
-        # bytes past a token's end belong to the next tokens: zero them (columns every token
-        # fills need nothing)
-        for j in range(int(lengths.min()), width):
-            win[:, j] *= lengths > j
-        return win
+        nwords = -(-width // 8)
+        out = np.empty((len(s), nwords), dtype="<u8")
+        shortest = int(lengths.min()) if len(lengths) else 0
+        for j in range(nwords):
+            col = self.at[s if j == 0 else s + 8 * j]
+            if shortest < 8 * (j + 1):  # bytes past a token's end belong to the next tokens
+                col &= _WORD_MASKS[np.clip(lengths - 8 * j, 0, 8)]
+            out[:, j] = col
+        return out
+
+    def window(self, s: np.ndarray, e: np.ndarray) -> Optional[np.ndarray]:
+        """Tokens ``chunk[s:e]`` as rows of a zero-padded ``n x width`` uint8 array (a view of
+        :meth:`words`), or None when a token is wider than ``_MAX_WIDTH``."""
+        words = self.words(s, e)
+        if words is None:
+            return None
+        width = max(int((e - s).max()), 1) if len(s) else 1
+        return words.view(np.uint8)[:, :width]
 
     def bytes_array(self, s: np.ndarray, e: np.ndarray) -> np.ndarray:
-        """The tokens as a numpy bytes array (fixed width; object array if a token is too wide)."""
-        win = self.window(s, e)
-        if win is None:
+        """The tokens as a numpy bytes array (width a multiple of 8; object array if a token is
+        too wide)."""
+        words = self.words(s, e)
+        if words is None:
             return np.array([self.chunk[i:j] for i, j in zip(s.tolist(), e.tolist())] + [b""],
                             dtype=object)[:-1]
-        return win.view(f"S{win.shape[1]}").ravel()
+        return words.view(f"S{8 * words.shape[1]}").ravel()
 
     def strings(self, s: np.ndarray, e: np.ndarray, ascii_only: bool) -> np.ndarray:
         """The tokens as an object array of ``str``."""
@@ -411,12 +503,14 @@ class _Cutter:
         else:
             short = slice(None)  # type: ignore[assignment]
         if len(s):
-            win = self.window(s, e)
-            assert win is not None
+            words = self.words(s, e)
+            assert words is not None
             if ascii_only:  # one UCS4 array; numpy makes the str objects as it assigns them
-                out[short] = win.astype(np.uint32).view(f"U{win.shape[1]}").ravel()
+                width = max(int((e - s).max()), 1)
+                win = words.view(np.uint8)[:, :width]
+                out[short] = win.astype(np.uint32).view(f"U{width}").ravel()
             else:
-                tokens = win.view(f"S{win.shape[1]}").ravel().tolist()
+                tokens = words.view(f"S{8 * words.shape[1]}").ravel().tolist()
                 out[short] = list(map(bytes.decode, tokens, repeat("utf-8"), repeat("surrogateescape")))
         return out
 
@@ -464,14 +558,14 @@ def _parse_decimal(win: np.ndarray, lengths: np.ndarray, integer: bool) -> Tuple
 # --------------------------------------------------------------------------------------------
 
 
-def _read(source: Any, kind: _Kind) -> Columns:
+def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
     stream, name, to_close = _open(source)
-    reader = _Reader(kind, name)
+    reader = _Reader(kind, name, as_bytes)
     blocks: List[_Block] = []
     line = 1
     try:
-        for chunk in _blocks(stream, name):
-            block, nlines = reader.parse(chunk, line)
+        for block, nlines in _parsed(reader, _blocks(stream, name)):
+            reader.number(block, line)
             line += nlines
             blocks.append(block)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
@@ -479,6 +573,10 @@ def _read(source: Any, kind: _Kind) -> Columns:
             raise
         raise TrecFormatError(name, None, f"a readable {kind.label} file", f"{type(exc).__name__}: {exc}") \
             from exc
+    except TrecFormatError as exc:  # blocks are parsed as if each began the file: renumber
+        if exc.line is None:
+            raise
+        raise TrecFormatError(exc.source, exc.line - 1 + line, exc.expected, exc.found) from None
     finally:
         for f in to_close:
             f.close()
@@ -489,6 +587,10 @@ def _read(source: Any, kind: _Kind) -> Columns:
                  else f"no {kind.label} line, only {skipped} comment or blank line(s)")
         raise TrecFormatError(name, None, f"{kind.label} lines ({kind.columns})", found)
     line_map = _LineMap(blocks)
+    if as_bytes and any(b.docs.dtype == object for b in blocks):
+        # an id wider than _MAX_WIDTH bytes: a fixed-width array would be too big; str for all
+        for b in blocks:
+            b.docs = ids_as_str(b.docs)
     # join the blocks' arrays one field at a time, dropping each block's copy at once (peak memory)
     codes = _join(blocks, "qid_codes")
     docs = _join(blocks, "docs")
@@ -500,6 +602,45 @@ def _read(source: Any, kind: _Kind) -> Columns:
     qnames[:] = reader.qnames
     return Columns(qnames[codes], docs, values, unique_pairs=True, query_codes=codes,
                    query_names=list(reader.qnames))
+
+
+def _parsed(reader: _Reader, chunks: Iterator[bytes]) -> Iterator[Tuple[_Block, int]]:
+    """``reader.parse`` of every chunk (each numbered from line 1), in file order.
+
+    From a second block on, :data:`THREADS` blocks are parsed at once while the next is read
+    (numpy releases the GIL in its loops); results are taken in file order, and a read error
+    is raised only after the blocks read before it, so the output and the error reported are
+    those of a serial reading.
+    """
+    pending: Deque[Any] = deque()  # chunks (serial) or futures (threads), in file order
+    pool: Optional[ThreadPoolExecutor] = None
+    failure: Optional[BaseException] = None
+    try:
+        while True:
+            try:
+                chunk = next(chunks, None)
+            except Exception as exc:  # noqa: BLE001 - re-raised below, after the earlier blocks
+                failure = exc
+                break
+            if chunk is None:
+                break
+            if THREADS < 2:
+                yield reader.parse(chunk, 1)
+                continue
+            if pool is None and pending:  # a second block: parse in threads from now on
+                pool = ThreadPoolExecutor(THREADS, thread_name_prefix="ir_measures_pres-io")
+                pending = deque(pool.submit(reader.parse, c, 1) for c in pending)
+            pending.append(chunk if pool is None else pool.submit(reader.parse, chunk, 1))
+            if pool is not None and len(pending) > THREADS:
+                yield pending.popleft().result()
+        while pending:
+            item = pending.popleft()
+            yield reader.parse(item, 1) if pool is None else item.result()
+        if failure is not None:
+            raise failure
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _join(blocks: List[_Block], field: str) -> np.ndarray:
@@ -537,17 +678,52 @@ def _last_wins(codes: np.ndarray, docs: np.ndarray, qnames: List[str], kind: _Ki
                line_of: _LineMap) -> Optional[np.ndarray]:
     """Mask keeping the last line of each duplicate (query, doc), or None when there is none.
 
-    The check is one C-level ``set`` per query (a loop over queries, not lines).
+    ``str`` ids: one C-level ``set`` per query (a loop over queries, not lines); bytes ids: a
+    vectorised hash filter confirmed on the bytes (:func:`_duplicates_bytes`). Both give the same
+    mask and the same warning.
     """
-    n, nq = len(codes), len(qnames)
+    if docs.dtype.kind == "S":
+        found = _duplicates_bytes(codes, docs, len(qnames))
+    else:
+        found = _duplicates_str(codes, docs, len(qnames))
+    if found is None:
+        return None
+    keep, dropped, first, same = found
+    lines = ", ".join(str(line_of(p)) for p in same[:5]) + (", ..." if len(same) > 5 else "")
+    what = "judgement" if kind.integer else "result"
+    doc = docs[first]
+    if isinstance(doc, bytes):
+        doc = doc.decode("utf-8", "surrogateescape")
+    warnings.warn(
+        f"{name}: {dropped} duplicate (query, document) {what} line(s) dropped, the last line of "
+        f"each is used (as in ir_measures); first: query {qnames[codes[first]]!r}, document "
+        f"{doc!r} on lines {lines}",
+        TrecFormatWarning,
+        stacklevel=3,
+    )
+    return keep
+
+
+# (keep mask, lines dropped, first dropped line, every line of its (query, doc) pair)
+_Dups = Tuple[np.ndarray, int, int, List[int]]
+
+
+def _query_segments(codes: np.ndarray, nq: int) -> Tuple[Optional[np.ndarray], np.ndarray]:
+    """(line order or None, offsets): the lines grouped by query, queries in code order (which
+    is the order of first appearance), lines in file order within a query."""
+    n = len(codes)
     change = np.flatnonzero(codes[1:] != codes[:-1]) + 1
     if len(change) + 1 == nq:  # each query's lines are contiguous (the usual case)
-        order = None
-        offsets = np.concatenate(([0], change, [n]))
-    else:
-        order = np.argsort(codes, kind="stable")
-        offsets = np.zeros(nq + 1, dtype=np.int64)
-        np.cumsum(np.bincount(codes, minlength=nq), out=offsets[1:])
+        return None, np.concatenate(([0], change, [n]))
+    order = np.argsort(codes, kind="stable")
+    offsets = np.zeros(nq + 1, dtype=np.int64)
+    np.cumsum(np.bincount(codes, minlength=nq), out=offsets[1:])
+    return order, offsets
+
+
+def _duplicates_str(codes: np.ndarray, docs: np.ndarray, nq: int) -> Optional[_Dups]:
+    n = len(codes)
+    order, offsets = _query_segments(codes, nq)
     keep: Optional[np.ndarray] = None
     dropped = 0
     example: Optional[Tuple[int, List[int]]] = None
@@ -571,14 +747,87 @@ def _last_wins(codes: np.ndarray, docs: np.ndarray, qnames: List[str], kind: _Ki
     if keep is None:
         return None
     assert example is not None
-    first, same = example
-    lines = ", ".join(str(line_of(p)) for p in same[:5]) + (", ..." if len(same) > 5 else "")
-    what = "judgement" if kind.integer else "result"
-    warnings.warn(
-        f"{name}: {dropped} duplicate (query, document) {what} line(s) dropped, the last line of "
-        f"each is used (as in ir_measures); first: query {qnames[codes[first]]!r}, document "
-        f"{docs[first]!r} on lines {lines}",
-        TrecFormatWarning,
-        stacklevel=3,
-    )
-    return keep
+    return keep, dropped, example[0], example[1]
+
+
+# odd 64-bit multipliers (splitmix64's) for the duplicate filter's hash
+_K0 = np.uint64(0x9E3779B97F4A7C15)
+_K1 = np.uint64(0xBF58476D1CE4E5B9)
+_K2 = np.uint64(0x94D049BB133111EB)
+# lines per chunk of whole queries in the duplicate filter (its tables stay in cache)
+_DUP_CHUNK = 1 << 15
+
+
+def _duplicates_bytes(codes: np.ndarray, docs: np.ndarray, nq: int) -> Optional[_Dups]:
+    """Duplicates among bytes ids without a Python object per line.
+
+    A duplicate pair has equal (query, doc), so equal 64-bit hash keys. The lines are taken in
+    chunks of whole queries (about ``_DUP_CHUNK`` lines); in each, a line whose key's bucket
+    (some bits of the key, a table 16 times the chunk) holds no other line of the chunk cannot
+    have a duplicate: this is checked with a last-writer table (``slot[bucket] = line``, read
+    back), three times with other bits, leaving a few candidates per chunk. The candidates are
+    then compared exactly (query code and bytes, by sorting them), so the hash decides speed
+    only, never the result.
+    """
+    n = len(codes)
+    if n < 2:
+        return None
+    order, offsets = _query_segments(codes, nq)
+    bounds = offsets[np.unique(np.searchsorted(offsets, np.arange(0, n, _DUP_CHUNK)))]
+    bounds = np.unique(np.append(bounds, n)).tolist()
+    width = docs.dtype.itemsize
+    nwords = -(-width // 8)
+    raw = np.ascontiguousarray(docs).view(np.uint8).reshape(n, width)
+    slot = np.zeros(0, dtype=np.intp)
+    mark = np.zeros(0, dtype=bool)
+    found: List[np.ndarray] = []
+    for a, b in zip(bounds[:-1], bounds[1:]):
+        if b - a < 2:
+            continue
+        lines = np.arange(a, b) if order is None else order[a:b]
+        rows = raw[a:b] if order is None else raw[lines]
+        if width % 8:
+            padded = np.zeros((b - a, nwords * 8), dtype=np.uint8)
+            padded[:, :width] = rows
+            rows = padded
+        words = rows.view(np.uint64)
+        h = codes[lines].astype(np.uint64)
+        h *= _K0
+        for j in range(nwords):
+            h ^= words[:, j]
+            h *= _K1
+        h ^= h >> np.uint64(32)
+        h *= _K2
+        bits = max(10, (b - a).bit_length() + 4)
+        if len(slot) < 1 << bits:
+            slot = np.zeros(1 << bits, dtype=np.intp)
+            mark = np.zeros(1 << bits, dtype=bool)
+        mask = np.uint64((1 << bits) - 1)
+        for r in range(3):
+            bucket = ((h >> np.uint64(max(0, 64 - (r + 1) * bits))) & mask).astype(np.intp)
+            slot[bucket] = lines
+            lost = bucket[slot[bucket] != lines]  # buckets holding more than one line
+            if not len(lost):
+                lines = lines[:0]
+                break
+            mark[lost] = True
+            sel = mark[bucket]
+            mark[lost] = False
+            lines, h = lines[sel], h[sel]
+        if len(lines):
+            found.append(lines)
+    if not found:
+        return None
+    cand = np.concatenate(found)
+    cc, cd = codes[cand], docs[cand]
+    o = np.lexsort((cand, cd, cc))  # by query, id, line
+    cand, cc, cd = cand[o], cc[o], cd[o]
+    same_next = (cc[1:] == cc[:-1]) & (cd[1:] == cd[:-1])
+    if not same_next.any():
+        return None
+    drop = cand[:-1][same_next]  # every line of a pair but its last
+    keep = np.ones(n, dtype=bool)
+    keep[drop] = False
+    first = int(drop[np.lexsort((drop, codes[drop]))[0]])  # first query (code), first line
+    group = (cc == codes[first]) & (cd == docs[first])
+    return keep, len(drop), first, cand[group].tolist()

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 import ir_measures_pres.io as trec_io
 from ir_measures_pres import InputError
 from ir_measures_pres._ranking import Columns, Qrels, rank_run
-from ir_measures_pres.io import TrecFormatError, TrecFormatWarning, read_qrels, read_run
+from ir_measures_pres.io import TrecFormatError, TrecFormatWarning, ids_as_str, read_qrels, read_run
 
 TE = DATA / "trec_eval_test"
 
@@ -445,3 +445,216 @@ def test_trec_robust_2003_runs() -> None:
         assert as_list(read_run(path)) == reference(gzip.decompress(path.read_bytes()), run=True)
     qrels = folder / "qrels" / "robust03_qrels.txt"
     assert as_list(read_qrels(qrels)) == reference(qrels.read_bytes(), run=False)
+
+
+# --------------------------------------------------------------------------------------------
+# document ids as bytes (doc_ids="bytes"): the same columns as str ids, decoded
+# --------------------------------------------------------------------------------------------
+
+
+def _outcome(path: object, reader: object, mode: str) -> Tuple[object, List[str]]:
+    """(columns or the error message, warning messages) of one reading (of a path, or of bytes
+    given as a new stream each time)."""
+    source = path
+    if isinstance(path, bytes):
+        source = io.BytesIO(path)
+        source.name = "data.txt"  # type: ignore[attr-defined]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result: object = reader(source, doc_ids=mode)  # type: ignore[operator]
+        except TrecFormatError as error:
+            result = str(error)
+    return result, [str(w.message) for w in caught]
+
+
+def assert_same_columns(as_str: Columns, as_bytes: Columns) -> None:
+    """Bytes-mode columns equal str-mode ones once decoded (and are a bytes array when they can be)."""
+    widest = max(len(d.encode("utf-8", "surrogateescape")) for d in as_str.doc_ids.tolist())
+    if widest <= 64:
+        assert as_bytes.doc_ids.dtype.kind == "S"
+        assert [d.decode("utf-8", "surrogateescape") for d in as_bytes.doc_ids.tolist()] == \
+            as_str.doc_ids.tolist()
+    else:  # an id too wide for a fixed-width array: str ids, as in str mode
+        assert as_bytes.doc_ids.dtype == object
+    assert ids_as_str(as_bytes.doc_ids).tolist() == as_str.doc_ids.tolist()
+    assert as_bytes.query_ids.tolist() == as_str.query_ids.tolist()
+    assert as_bytes.values.dtype == as_str.values.dtype
+    assert as_bytes.values.tolist() == as_str.values.tolist()
+    assert as_bytes.query_codes.tolist() == as_str.query_codes.tolist()
+    assert as_bytes.query_names == as_str.query_names
+    assert as_bytes.unique_pairs and as_str.unique_pairs
+
+
+def assert_same_outcome(path: object) -> int:
+    """Both readers, both modes: same columns (or the same error) and the same warnings; returns
+    how many readings succeeded."""
+    read = 0
+    for reader in (read_run, read_qrels):
+        as_str, warned_str = _outcome(path, reader, "str")
+        as_bytes, warned_bytes = _outcome(path, reader, "bytes")
+        assert warned_bytes == warned_str
+        if isinstance(as_str, str):
+            assert as_bytes == as_str
+        else:
+            assert isinstance(as_bytes, Columns)
+            assert_same_columns(as_str, as_bytes)  # type: ignore[arg-type]
+            read += 1
+    return read
+
+
+def _files(root: Path) -> List[str]:
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("name", _files(DATA))
+def test_bytes_and_str_ids_agree_on_every_test_data_file(name: str) -> None:
+    assert_same_outcome(DATA / name)
+
+
+def test_bytes_and_str_ids_agree_on_every_real_file() -> None:
+    real = shared_data("real")
+    names = _files(real)
+    assert len(names) > 60
+    read = sum(assert_same_outcome(real / name) for name in names)
+    assert read == 41  # 37 runs (as runs) + 4 qrels files (as qrels)
+
+
+def _messy(tmp_path: Path) -> Path:
+    """Non-ASCII and non-UTF-8 ids, ties, duplicates, CRLF, comments, interleaved queries."""
+    rows = [
+        "# a run written by hand", "",
+        "q1 Q0 dé 1 2.5 t", "q1 Q0 文書-1 2 2.5 t", "q1 Q0 😀x 3 2.5 t", "q1 Q0 de 4 1 t",
+        "qé Q0 dé 1 3 t", "  # indented comment", "q1 Q0 dé 5 0.5 t",  # duplicate (q1, dé)
+        "qé Q0 Ω 2 3 t", "q1 Q0 e\u0301 6 0.25 t", "qé Q0 dé 3 -1 t",  # duplicate (qé, dé)
+    ]
+    data = "\r\n".join(rows).encode("utf-8") + b"\r\n"
+    data += b"q1 Q0 bad\xffutf8 7 0.1 t\r\nq1 Q0 bad\xfeutf8 8 0.1 t\r\n"
+    path = tmp_path / "messy.run"
+    path.write_bytes(data)
+    return path
+
+
+def test_bytes_mode_non_ascii_ids_duplicates_crlf_gzip(tmp_path: Path) -> None:
+    path = _messy(tmp_path)
+    data = path.read_bytes()
+    gz = tmp_path / "messy.run.gz"
+    gz.write_bytes(gzip.compress(data))
+    for source in (path, gz):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cols = read_run(source, doc_ids="bytes")
+        assert cols.doc_ids.dtype.kind == "S"
+        assert list(zip(cols.query_ids.tolist(), ids_as_str(cols.doc_ids).tolist(), cols.values.tolist())) \
+            == reference(data, run=True)
+        assert "bad\xffutf8".encode("latin-1") in cols.doc_ids.tolist()  # the raw bytes
+        assert "😀x".encode() in cols.doc_ids.tolist()
+        assert [str(w.message) for w in caught] == [
+            f"{source}: 2 duplicate (query, document) result line(s) dropped, the last line of each is "
+            "used (as in ir_measures); first: query 'q1', document 'dé' on lines 3, 9"]
+        assert_same_outcome(source)
+
+
+def test_ids_wider_than_the_fixed_width_limit_fall_back_to_str() -> None:
+    data = b"q Q0 short 1 1 t\nq Q0 " + b"L" * 65 + b" 2 0.5 t\nq Q0 short 3 0.1 t\n"
+    with pytest.warns(TrecFormatWarning, match="first: query 'q', document 'short' on lines 1, 3"):
+        cols = read_run(io.BytesIO(data), doc_ids="bytes")
+    assert cols.doc_ids.dtype == object
+    assert cols.doc_ids.tolist() == ["L" * 65, "short"]
+    # 64 bytes still fit
+    cols = read_run(io.BytesIO(b"q Q0 " + b"M" * 64 + b" 1 1 t\n"), doc_ids="bytes")
+    assert cols.doc_ids.dtype == np.dtype("S64") and cols.doc_ids.tolist() == [b"M" * 64]
+
+
+def test_blocks_of_different_widths_and_empty_blocks_join_as_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(trec_io, "BLOCK_SIZE", 40)
+    short = [b"q1 Q0 d%d %d 1 t\n" % (i, i) for i in range(5)]
+    comments = [b"# a block of comments only, longer than one block\n", b"#\n"]
+    wide = [b"q2 Q0 a-rather-long-document-id-%d 1 1 t\n" % i for i in range(3)]
+    data = b"".join(short + comments + wide + comments)
+    for threads in (1, 2):
+        monkeypatch.setattr(trec_io, "THREADS", threads)
+        cols = read_run(io.BytesIO(data), doc_ids="bytes")
+        assert cols.doc_ids.dtype == np.dtype("S32")  # 27 bytes, in 8-byte words
+        assert cols.doc_ids.tolist() == [b"d%d" % i for i in range(5)] + \
+            [b"a-rather-long-document-id-%d" % i for i in range(3)]
+        assert_same_columns(read_run(io.BytesIO(data)), cols)
+
+
+ids = st.text(alphabet=["a", "b", "Z", "0", "-", "é", "文", "😀"], min_size=1, max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "q3-long-query", "é"]), ids,
+                          st.integers(-3, 3)), min_size=1, max_size=60),
+       st.integers(16, 400), st.sampled_from([1, 2]), st.sampled_from([2, 3, 1 << 15]))
+def test_bytes_mode_duplicates_match_str_mode(rows: List[Tuple[str, str, int]], block: int, threads: int,
+                                              chunk: int) -> None:
+    """Few distinct ids, so many duplicates; interleaved queries; any block size, threads and
+    duplicate-filter chunk size."""
+    data = "".join(f"{q} 0 {d} {v}\n" for q, d, v in rows).encode()
+    old = trec_io.BLOCK_SIZE, trec_io.THREADS, trec_io._DUP_CHUNK
+    trec_io.BLOCK_SIZE, trec_io.THREADS, trec_io._DUP_CHUNK = block, threads, chunk
+    try:
+        assert assert_same_outcome(data) == 1  # read as qrels (and refused as a run)
+    finally:
+        trec_io.BLOCK_SIZE, trec_io.THREADS, trec_io._DUP_CHUNK = old
+
+
+def test_the_duplicate_filter_decides_speed_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a hash that maps every line to one key, every line is a candidate: the exact
+    comparison alone must give the same result."""
+    path = _messy(tmp_path)
+    data = b"".join(b"q%d 0 d%d %d\n" % (i % 3, i % 17, i % 5) for i in range(200))  # 149 duplicates
+    readings = [(source, reader) for source in (path, data) for reader in (read_run, read_qrels)]
+    expected = [_outcome(source, reader, "str") for source, reader in readings]
+    for name in ("_K0", "_K1", "_K2"):
+        monkeypatch.setattr(trec_io, name, np.uint64(0))
+    monkeypatch.setattr(trec_io, "_DUP_CHUNK", 16)
+    found = [_outcome(source, reader, "bytes") for source, reader in readings]
+    for (want, want_warned), (got, got_warned) in zip(expected, found):
+        assert got_warned == want_warned
+        if isinstance(want, str):
+            assert got == want
+        else:
+            assert_same_columns(want, got)  # type: ignore[arg-type]
+    assert "149 duplicate" in found[3][1][0]
+
+
+def test_a_parse_error_before_a_read_error_is_the_one_reported(monkeypatch: pytest.MonkeyPatch) -> None:
+    body = b"".join(b"q Q0 d%d %d 1.5 t\n" % (i, i) for i in range(400))
+    cut = body.index(b"\n", 500) + 1
+    data = body[:cut] + b"q Q0 bad 1 x t\n" + body[cut:]
+    broken = gzip.compress(data)[:-4]  # the trailer cut: every line reads, then the end fails
+    monkeypatch.setattr(trec_io, "BLOCK_SIZE", 64)
+    messages = []
+    for threads in (1, 2):
+        monkeypatch.setattr(trec_io, "THREADS", threads)
+        messages.append(message(broken))
+        messages.append(message(broken[:40]))  # the read error alone
+    line = data[:data.index(b"bad")].count(b"\n") + 1
+    assert messages[0] == messages[2] == \
+        f"x.txt, line {line}: expected a number in column 5 (score), found 'x'"
+    assert messages[1] == messages[3] and "expected a readable run file, found EOFError" in messages[1]
+
+
+def test_doc_ids_mode_is_checked_and_str_ids_pass_through() -> None:
+    with pytest.raises(ValueError, match="doc_ids must be 'str' or 'bytes', not 'utf8'"):
+        read_run(io.BytesIO(PLAIN), doc_ids="utf8")
+    as_str = np.array(["a", "é"], dtype=object)
+    assert ids_as_str(as_str) is as_str
+    raw = np.array(["dé".encode(), b"x\xff", b"plain"])
+    assert ids_as_str(raw).tolist() == ["dé", "x\udcff", "plain"]
+    assert ids_as_str(np.array([b"ab", b"c"])).tolist() == ["ab", "c"]  # the ASCII path
+
+
+@pytest.mark.xfail(strict=True, reason="core bug: Qrels.from_columns with bytes ('S') doc ids builds "
+                   "bytes-keyed look-ups, and Qrels.doc_index() then calls bytes.encode")
+def test_qrels_read_as_bytes_feed_the_core() -> None:
+    from ir_measures_pres import PRES
+    from ir_measures_pres.provider import PresProvider
+
+    run = read_run(TE / "results.test", doc_ids="bytes")
+    as_str = PresProvider().evaluator([PRES @ 100], read_qrels(TE / "qrels.test")).iter_calc(run)
+    as_bytes = PresProvider().evaluator([PRES @ 100], read_qrels(TE / "qrels.test", doc_ids="bytes"))
+    assert list(as_bytes.iter_calc(run)) == list(as_str)
