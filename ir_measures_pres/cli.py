@@ -13,9 +13,10 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
   else with ``ir_measures.parse_trec_measure`` (trec_eval names: ``map``, ``P.10``, ``P_5,10``,
   ``ndcg_cut.10``, ``recall.1000``, ``official``), else as one of our trec-style output names
   (``PRES_1000``, ``Q-measure``, ``bpref_top10pRnonrel``; :mod:`ir_measures_pres._trec_format`).
-* Our measures are computed by our provider straight from the columns the readers give; the
-  others go through ir_measures' default pipeline (pytrec_eval ...) or ``--provider``, with the
-  same data converted to dicts.
+* Our measures are computed by our provider straight from the columns the readers give (the
+  run's document ids as one bytes array, no Python object per line); the others go through
+  ir_measures' default pipeline (pytrec_eval ...) or ``--provider``, with the same data
+  converted to dicts (ids decoded to ``str`` only then).
 * Output ``tsv`` (default) and ``jsonl`` are exactly the stock ``ir_measures`` CLI's;
   ``trec`` (``--format trec``) prints trec_eval's ``measure<TAB>qid<TAB>value`` lines.
 
@@ -260,8 +261,11 @@ def _is_ours(measure: Any) -> bool:
 
 
 def _as_dict(cols: Any) -> Dict[str, Dict[str, Any]]:
-    """Columns -> ``{qid: {doc: value}}`` (the last line of a pair wins), a loop over query runs."""
+    """Columns -> ``{qid: {doc: value}}`` (the last line of a pair wins), a loop over query runs;
+    bytes document ids are decoded to ``str`` (UTF-8, as the readers' str mode)."""
     import numpy as np
+
+    from .io import ids_as_str
 
     qids = cols.query_ids
     out: Dict[str, Dict[str, Any]] = {}
@@ -269,7 +273,7 @@ def _as_dict(cols: Any) -> Dict[str, Dict[str, Any]]:
     if n == 0:
         return out
     heads = np.concatenate(([0], np.flatnonzero(qids[1:] != qids[:-1]) + 1, [n])).tolist()
-    docs = cols.doc_ids
+    docs = ids_as_str(cols.doc_ids)
     values = cols.values
     for a, b in zip(heads[:-1], heads[1:]):
         seg = out.get(qids[a])
@@ -423,8 +427,10 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         sys.stderr.write(f"{PROG}: error parsing measures\n{error}\n")
         return 2
     try:
+        # the run's document ids as one bytes array (no str per line: our provider joins them
+        # with the qrels vectorised); the small qrels keep str ids, which the core indexes itself
         qrels = read_qrels(args.qrels)
-        run = read_run(args.run)
+        run = read_run(args.run, doc_ids="bytes")
         results = evaluate(measures, qrels, run, args.provider)
         if args.output_format == "trec":
             fixes = _trec_corrections(measures, qrels, run)

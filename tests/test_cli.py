@@ -283,6 +283,38 @@ def test_duplicates_warn_on_stderr_and_the_evaluation_goes_on() -> None:
     assert [line.split("\t")[0] for line in done.stdout.decode().splitlines()] == ["AP", "PRES@1000"]
 
 
+def test_non_ascii_ids_ties_and_duplicates_as_the_stock_cli(tmp_path: Path) -> None:
+    """The run's ids reach our provider as UTF-8 bytes and the standard measures as str: both must
+    give what the stock CLI gives (ties broken by id in byte order, the last duplicate wins)."""
+    docs = ["dé", "de", "文書-1", "😀x", "Ω", "e\u0301", "z", "ß", "d" * 40, "a"]
+    qrels_rows = [f"q{q} 0 {d} {(q + i) % 3}" for q in (1, 2) for i, d in enumerate(docs) if i % 3 != 2]
+    run_rows = [f"q{q} Q0 {d} {i} {(i * q) % 4 / 2} t" for q in (1, 2, 3) for i, d in enumerate(docs)]
+    run_rows += ["q1 Q0 dé 99 0.25 t", "q2 Q0 文書-1 99 5 t"]  # duplicates: these lines win
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text("\n".join(qrels_rows) + "\n", encoding="utf-8")
+    run.write_text("\n".join(run_rows) + "\n", encoding="utf-8")
+    for options in ([], ["-q"]):
+        args = [str(qrels), str(run), *MIXED, "-p", "6", *options]
+        ours, stock = cli(*args), stock_cli(*args)
+        assert ours.returncode == stock.returncode == 0, (ours.stderr, stock.stderr)
+        assert sorted(ours.stdout.decode().splitlines()) == sorted(stock.stdout.decode().splitlines())
+        assert "2 duplicate (query, document) result line(s)" in ours.stderr.decode()
+
+
+def test_run_ids_as_bytes_or_str_give_the_same_metrics() -> None:
+    from ir_measures_pres.cli import evaluate
+    from ir_measures_pres.io import read_qrels, read_run
+
+    qrels = read_qrels(shared_data("real", "clef-tar-2017", "qrels", "test.clef2017.qrels"))
+    path = shared_data("real", "clef-tar-2017", "runs", "uos.sis.TMAL30Q_BM25.gz")  # 311 duplicates
+    measures = parse_measures(MIXED)
+    with pytest.warns(UserWarning):
+        as_bytes = list(evaluate(measures, qrels, read_run(path, doc_ids="bytes")))
+    with pytest.warns(UserWarning):
+        as_str = list(evaluate(measures, qrels, read_run(path)))
+    assert as_bytes == as_str and len(as_str) == 30 * len(measures)
+
+
 # --------------------------------------------------------------------------------------------
 # providers and subcommands
 # --------------------------------------------------------------------------------------------
