@@ -658,3 +658,23 @@ def test_qrels_read_as_bytes_feed_the_core() -> None:
     as_str = PresProvider().evaluator([PRES @ 100], read_qrels(TE / "qrels.test")).iter_calc(run)
     as_bytes = PresProvider().evaluator([PRES @ 100], read_qrels(TE / "qrels.test", doc_ids="bytes"))
     assert list(as_bytes.iter_calc(run)) == list(as_str)
+
+
+def test_meta_evaluation_scores_do_not_depend_on_the_id_mode(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The meta-evaluation core reads runs with bytes ids: same scores as with str ids, for a
+    plugin measure, a vectorised standard one and one through ir_measures (fallback), against
+    the full and a reduced qrels."""
+    import ir_measures_pres.meta._core as core_module
+
+    folder = shared_data("real", "trec-robust-2003")
+    runs = sorted((folder / "runs").glob("input.*.gz"))[:4]
+    qrels = folder / "qrels" / "robust03_qrels.txt"
+    scores = {}
+    for mode in ("bytes", "str"):
+        if mode == "str":
+            monkeypatch.setattr(core_module, "_readers", lambda: (read_qrels, read_run))
+        core = core_module.Core(qrels, runs, "PRES@1000 AP infAP", progress=False)
+        keep = np.arange(len(core.line_labels)) % 3 != 0
+        scores[mode] = (core.evaluate(), core.evaluate(keep))
+        assert core.ranked[0].docs.dtype.kind == ("S" if mode == "bytes" else "O")
+    assert all(np.array_equal(a, b) for a, b in zip(scores["bytes"], scores["str"]))

@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass
+from functools import partial
 from itertools import chain
 from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
@@ -316,11 +317,15 @@ def _fast_kernel(measure: Any) -> Optional[Callable[[Any, RankedRun], np.ndarray
 
 
 def _readers() -> Tuple[Callable[[PathLike], Any], Callable[[PathLike], Any]]:
-    """(read_qrels, read_run): the package's fast readers, or ir_measures' when absent."""
+    """(read_qrels, read_run): the package's fast readers, or ir_measures' when absent.
+
+    Runs are read with bytes document ids (no Python object per line): the ranking joins them
+    with the qrels' str ids through its hash index, and :meth:`Core._fallback_runs` decodes them.
+    """
     try:
         from ..io import read_qrels, read_run  # type: ignore[attr-defined]
 
-        return read_qrels, read_run
+        return read_qrels, partial(read_run, doc_ids="bytes")
     except ImportError:  # pragma: no cover - the package's io module is the normal path
         import ir_measures
 
@@ -328,6 +333,20 @@ def _readers() -> Tuple[Callable[[PathLike], Any], Callable[[PathLike], Any]]:
             lambda p: list(ir_measures.read_trec_qrels(str(p))),
             lambda p: list(ir_measures.read_trec_run(str(p))),
         )
+
+
+def _str_ids(docs: np.ndarray) -> np.ndarray:
+    """Document ids as ``str``: a bytes array (``'S'``, the readers' bytes mode) is decoded as
+    UTF-8 with ``surrogateescape``, as the readers' str mode decodes files."""
+    if docs.dtype.kind != "S":
+        return docs
+    try:
+        from ..io import ids_as_str
+
+        return ids_as_str(docs)  # type: ignore[no-any-return]
+    except ImportError:  # pragma: no cover - the package's io module is the normal path
+        return np.array([d.decode("utf-8", "surrogateescape") for d in docs.tolist()] + [""],
+                        dtype=object)[:-1]
 
 
 def run_name(path: PathLike) -> str:
@@ -608,7 +627,7 @@ class Core:
             for r in self.ranked:
                 d: Dict[str, Dict[str, float]] = {}
                 assert r.docs is not None  # kept whenever a fallback measure is asked for
-                docs = r.docs.tolist()
+                docs = _str_ids(r.docs).tolist()  # bytes ids (fast readers) -> str, as qrels keys
                 for qp, a, b in zip(r.qpos.tolist(), r.offsets[:-1].tolist(), r.offsets[1:].tolist()):
                     d[self.query_ids[qp]] = dict(zip(docs[a:b], map(float, range(b - a, 0, -1))))
                 dicts.append(d)
