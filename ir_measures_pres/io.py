@@ -59,11 +59,12 @@ import gzip
 import io
 import os
 import sys
+import threading
 import warnings
 from bisect import bisect_right
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import repeat
 from typing import IO, Any, Deque, Dict, Iterator, List, Optional, Tuple, Union
 
@@ -261,6 +262,8 @@ class _Block:
     skipped: int  # comment and blank lines
     #: until :meth:`_Reader.number`: the block's distinct query ids (bytes), which the codes index
     query_names: Optional[List[bytes]] = None
+    #: the thread that parsed the block
+    thread: int = field(default_factory=threading.get_ident)
 
 
 class _Reader:
@@ -390,6 +393,11 @@ class _Reader:
                 dtype=np.int32, count=len(block.query_names))
             block.qid_codes = codes_u[block.qid_codes]
             block.query_names = None
+        if block.thread != threading.get_ident():
+            # a block parsed in a worker thread lives in that thread's malloc arena, whose freed
+            # memory this thread cannot reuse: copy what is kept (lower peak RSS later on)
+            block.docs = block.docs.copy()
+            block.values = block.values.copy()
 
     def _code(self, qid: str) -> int:
         code = self.qcodes.get(qid)
