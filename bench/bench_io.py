@@ -8,8 +8,7 @@ DIR holds ``qrels.txt`` and ``run.txt`` as written by ``../shared/bench/make_syn
 fresh subprocess so that its peak memory (max RSS) is its own:
 
 * ``read_run``: ``ir_measures_pres.io.read_run`` building the columns (float64 scores), with str
-  document ids (the default) and with bytes ids (``doc_ids="bytes"``, what the CLI uses), the
-  latter also with one thread (``io.THREADS = 1``);
+  document ids (the default) and with bytes ids (``doc_ids="bytes"``, what the CLI uses);
 * ``ir_measures.read_trec_run``: only iterating ir_measures' generator (no container built);
 * the CLI: ``python -m ir_measures_pres QRELS RUN "PRES@1000 QMeasure Bpref10"``, the best of
   ``--repeat`` runs; with ``--stock-cli`` also ``python -m ir_measures QRELS RUN AP`` (once) and the
@@ -34,7 +33,6 @@ MAKE = REPO.parent / "shared" / "bench" / "make_synthetic.py"
 OURS = """
 import json, resource, sys, time
 import ir_measures_pres.io as trec_io
-trec_io.THREADS = int(sys.argv[3])
 t0, c0 = time.perf_counter(), time.process_time()
 cols = trec_io.read_run(sys.argv[1], doc_ids=sys.argv[2])
 print(json.dumps({"lines": len(cols), "wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,
@@ -94,10 +92,10 @@ def main() -> None:
 
     print(f"run: {run} ({size_mb:.0f} MB)")
     lines = 0
-    for mode, threads in (("str", 2), ("bytes", 2), ("bytes", 1)):
-        r = best(run_script, OURS, run, mode, threads)
+    for mode in ("str", "bytes"):
+        r = best(run_script, OURS, run, mode)
         lines = r["lines"]
-        show(f"read_run doc_ids={mode} threads={threads}", r, lines)
+        show(f"read_run doc_ids={mode}", r, lines)
     if not args.no_ir_measures:
         show("ir_measures.read_trec_run", run_script(IR_MEASURES, run), lines)
     if not args.no_cli:

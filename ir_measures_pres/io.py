@@ -45,9 +45,10 @@ spellings (``1e-05``, ``+3``, mantissas of 16 digits and more) go through numpy'
 which reads numbers as ``float``/``int`` do; only a bad token (to name it and its line) or one
 wider than 64 characters is looked at alone. Duplicates are found with one C-level ``set`` per
 query (``str`` ids) or a vectorised hash filter whose candidates are compared exactly (bytes
-ids). Files are read in blocks of about 2 MiB (:data:`BLOCK_SIZE`), :data:`THREADS` blocks
-parsed at once (numpy releases the GIL; results are taken in file order, so they do not depend
-on the threads), so the memory needed is the result plus a few tens of blocks.
+ids). Files are read in blocks of about 2 MiB (:data:`BLOCK_SIZE`; smaller blocks stay in the
+CPU caches), so the memory needed is the result plus a few tens of blocks. (Parsing two blocks
+at once in threads was tried: no faster for a fresh process on two cores, as the page faults of
+the threads' own malloc arenas ate the gain.)
 
 Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
 (``surrogateescape``), so distinct ids stay distinct.
@@ -59,14 +60,11 @@ import gzip
 import io
 import os
 import sys
-import threading
 import warnings
 from bisect import bisect_right
-from collections import deque
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import repeat
-from typing import IO, Any, Deque, Dict, Iterator, List, Optional, Tuple, Union
+from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -76,8 +74,6 @@ __all__ = ["read_qrels", "read_run", "ids_as_str", "TrecFormatError", "TrecForma
 
 #: Bytes read at a time (the file is processed in blocks of whole lines of about this size).
 BLOCK_SIZE = 1 << 21
-#: Blocks parsed at once (threads) in a file of several blocks; 1: no thread.
-THREADS = 2
 
 # tokens longer than this are cut out one by one instead of in a fixed-width array
 _MAX_WIDTH = 64
@@ -262,8 +258,6 @@ class _Block:
     skipped: int  # comment and blank lines
     #: until :meth:`_Reader.number`: the block's distinct query ids (bytes), which the codes index
     query_names: Optional[List[bytes]] = None
-    #: the thread that parsed the block
-    thread: int = field(default_factory=threading.get_ident)
 
 
 class _Reader:
@@ -383,21 +377,15 @@ class _Reader:
         values = self._values(cut, starts[v], ends[v], first_line, local_line)
         return _Block(local_codes, docs, values, first_line, entry_lines, skipped, uniq.tolist()), len(nl)
 
-    def number(self, block: _Block, first_line: int) -> None:
-        """Give the block its line number and its entries the shared query codes (blocks are
-        numbered in file order, so codes follow the order of first appearance)."""
-        block.first_line = first_line
+    def number(self, block: _Block) -> None:
+        """Give the block's entries the shared query codes (new ids get the next codes, block by
+        block in file order, and within a block in the sorted order of its ids)."""
         if block.query_names is not None:
             codes_u = np.fromiter(
                 (self._code(u.decode("utf-8", "surrogateescape")) for u in block.query_names),
                 dtype=np.int32, count=len(block.query_names))
             block.qid_codes = codes_u[block.qid_codes]
             block.query_names = None
-        if block.thread != threading.get_ident():
-            # a block parsed in a worker thread lives in that thread's malloc arena, whose freed
-            # memory this thread cannot reuse: copy what is kept (lower peak RSS later on)
-            block.docs = block.docs.copy()
-            block.values = block.values.copy()
 
     def _code(self, qid: str) -> int:
         code = self.qcodes.get(qid)
@@ -572,8 +560,9 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
     blocks: List[_Block] = []
     line = 1
     try:
-        for block, nlines in _parsed(reader, _blocks(stream, name)):
-            reader.number(block, line)
+        for chunk in _blocks(stream, name):
+            block, nlines = reader.parse(chunk, line)
+            reader.number(block)
             line += nlines
             blocks.append(block)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
@@ -581,10 +570,6 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
             raise
         raise TrecFormatError(name, None, f"a readable {kind.label} file", f"{type(exc).__name__}: {exc}") \
             from exc
-    except TrecFormatError as exc:  # blocks are parsed as if each began the file: renumber
-        if exc.line is None:
-            raise
-        raise TrecFormatError(exc.source, exc.line - 1 + line, exc.expected, exc.found) from None
     finally:
         for f in to_close:
             f.close()
@@ -610,45 +595,6 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
     qnames[:] = reader.qnames
     return Columns(qnames[codes], docs, values, unique_pairs=True, query_codes=codes,
                    query_names=list(reader.qnames))
-
-
-def _parsed(reader: _Reader, chunks: Iterator[bytes]) -> Iterator[Tuple[_Block, int]]:
-    """``reader.parse`` of every chunk (each numbered from line 1), in file order.
-
-    From a second block on, :data:`THREADS` blocks are parsed at once while the next is read
-    (numpy releases the GIL in its loops); results are taken in file order, and a read error
-    is raised only after the blocks read before it, so the output and the error reported are
-    those of a serial reading.
-    """
-    pending: Deque[Any] = deque()  # chunks (serial) or futures (threads), in file order
-    pool: Optional[ThreadPoolExecutor] = None
-    failure: Optional[BaseException] = None
-    try:
-        while True:
-            try:
-                chunk = next(chunks, None)
-            except Exception as exc:  # noqa: BLE001 - re-raised below, after the earlier blocks
-                failure = exc
-                break
-            if chunk is None:
-                break
-            if THREADS < 2:
-                yield reader.parse(chunk, 1)
-                continue
-            if pool is None and pending:  # a second block: parse in threads from now on
-                pool = ThreadPoolExecutor(THREADS, thread_name_prefix="ir_measures_pres-io")
-                pending = deque(pool.submit(reader.parse, c, 1) for c in pending)
-            pending.append(chunk if pool is None else pool.submit(reader.parse, chunk, 1))
-            if pool is not None and len(pending) > THREADS:
-                yield pending.popleft().result()
-        while pending:
-            item = pending.popleft()
-            yield reader.parse(item, 1) if pool is None else item.result()
-        if failure is not None:
-            raise failure
-    finally:
-        if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _join(blocks: List[_Block], field: str) -> np.ndarray:
@@ -717,8 +663,9 @@ _Dups = Tuple[np.ndarray, int, int, List[int]]
 
 
 def _query_segments(codes: np.ndarray, nq: int) -> Tuple[Optional[np.ndarray], np.ndarray]:
-    """(line order or None, offsets): the lines grouped by query, queries in code order (which
-    is the order of first appearance), lines in file order within a query."""
+    """(line order or None, offsets): the lines grouped by query, lines in file order within a
+    query; the queries in file order when each query's lines are contiguous (order None), else
+    in code order."""
     n = len(codes)
     change = np.flatnonzero(codes[1:] != codes[:-1]) + 1
     if len(change) + 1 == nq:  # each query's lines are contiguous (the usual case)
@@ -836,6 +783,9 @@ def _duplicates_bytes(codes: np.ndarray, docs: np.ndarray, nq: int) -> Optional[
     drop = cand[:-1][same_next]  # every line of a pair but its last
     keep = np.ones(n, dtype=bool)
     keep[drop] = False
-    first = int(drop[np.lexsort((drop, codes[drop]))[0]])  # first query (code), first line
+    # the example, as _duplicates_str takes it: the first query segment (in file order when each
+    # query is contiguous, else in code order) with a duplicate, its first dropped line
+    segment = codes[drop] if order is not None else np.searchsorted(offsets, drop, side="right") - 1
+    first = int(drop[np.lexsort((drop, segment))[0]])
     group = (cc == codes[first]) & (cd == docs[first])
     return keep, len(drop), first, cand[group].tolist()

@@ -572,13 +572,11 @@ def test_blocks_of_different_widths_and_empty_blocks_join_as_bytes(monkeypatch: 
     comments = [b"# a block of comments only, longer than one block\n", b"#\n"]
     wide = [b"q2 Q0 a-rather-long-document-id-%d 1 1 t\n" % i for i in range(3)]
     data = b"".join(short + comments + wide + comments)
-    for threads in (1, 2):
-        monkeypatch.setattr(trec_io, "THREADS", threads)
-        cols = read_run(io.BytesIO(data), doc_ids="bytes")
-        assert cols.doc_ids.dtype == np.dtype("S32")  # 27 bytes, in 8-byte words
-        assert cols.doc_ids.tolist() == [b"d%d" % i for i in range(5)] + \
-            [b"a-rather-long-document-id-%d" % i for i in range(3)]
-        assert_same_columns(read_run(io.BytesIO(data)), cols)
+    cols = read_run(io.BytesIO(data), doc_ids="bytes")
+    assert cols.doc_ids.dtype == np.dtype("S32")  # 27 bytes, in 8-byte words
+    assert cols.doc_ids.tolist() == [b"d%d" % i for i in range(5)] + \
+        [b"a-rather-long-document-id-%d" % i for i in range(3)]
+    assert_same_columns(read_run(io.BytesIO(data)), cols)
 
 
 ids = st.text(alphabet=["a", "b", "Z", "0", "-", "é", "文", "😀"], min_size=1, max_size=12)
@@ -587,18 +585,18 @@ ids = st.text(alphabet=["a", "b", "Z", "0", "-", "é", "文", "😀"], min_size=
 @settings(max_examples=80, deadline=None)
 @given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "q3-long-query", "é"]), ids,
                           st.integers(-3, 3)), min_size=1, max_size=60),
-       st.integers(16, 400), st.sampled_from([1, 2]), st.sampled_from([2, 3, 1 << 15]))
-def test_bytes_mode_duplicates_match_str_mode(rows: List[Tuple[str, str, int]], block: int, threads: int,
+       st.integers(16, 400), st.sampled_from([2, 3, 1 << 15]))
+def test_bytes_mode_duplicates_match_str_mode(rows: List[Tuple[str, str, int]], block: int,
                                               chunk: int) -> None:
-    """Few distinct ids, so many duplicates; interleaved queries; any block size, threads and
+    """Few distinct ids, so many duplicates; interleaved queries; any block size and
     duplicate-filter chunk size."""
     data = "".join(f"{q} 0 {d} {v}\n" for q, d, v in rows).encode()
-    old = trec_io.BLOCK_SIZE, trec_io.THREADS, trec_io._DUP_CHUNK
-    trec_io.BLOCK_SIZE, trec_io.THREADS, trec_io._DUP_CHUNK = block, threads, chunk
+    old = trec_io.BLOCK_SIZE, trec_io._DUP_CHUNK
+    trec_io.BLOCK_SIZE, trec_io._DUP_CHUNK = block, chunk
     try:
         assert assert_same_outcome(data) == 1  # read as qrels (and refused as a run)
     finally:
-        trec_io.BLOCK_SIZE, trec_io.THREADS, trec_io._DUP_CHUNK = old
+        trec_io.BLOCK_SIZE, trec_io._DUP_CHUNK = old
 
 
 def test_the_duplicate_filter_decides_speed_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -627,15 +625,9 @@ def test_a_parse_error_before_a_read_error_is_the_one_reported(monkeypatch: pyte
     data = body[:cut] + b"q Q0 bad 1 x t\n" + body[cut:]
     broken = gzip.compress(data)[:-4]  # the trailer cut: every line reads, then the end fails
     monkeypatch.setattr(trec_io, "BLOCK_SIZE", 64)
-    messages = []
-    for threads in (1, 2):
-        monkeypatch.setattr(trec_io, "THREADS", threads)
-        messages.append(message(broken))
-        messages.append(message(broken[:40]))  # the read error alone
     line = data[:data.index(b"bad")].count(b"\n") + 1
-    assert messages[0] == messages[2] == \
-        f"x.txt, line {line}: expected a number in column 5 (score), found 'x'"
-    assert messages[1] == messages[3] and "expected a readable run file, found EOFError" in messages[1]
+    assert message(broken) == f"x.txt, line {line}: expected a number in column 5 (score), found 'x'"
+    assert "expected a readable run file, found EOFError" in message(broken[:40])  # the read error alone
 
 
 def test_doc_ids_mode_is_checked_and_str_ids_pass_through() -> None:
@@ -678,3 +670,17 @@ def test_meta_evaluation_scores_do_not_depend_on_the_id_mode(monkeypatch: pytest
         scores[mode] = (core.evaluate(), core.evaluate(keep))
         assert core.ranked[0].docs.dtype.kind == ("S" if mode == "bytes" else "O")
     assert all(np.array_equal(a, b) for a, b in zip(scores["bytes"], scores["str"]))
+
+
+@pytest.mark.parametrize("data, first", [
+    # each query contiguous, not in sorted order: the first query of the file is the example
+    (b"q2 0 a 1\nq2 0 a 0\nq1 0 b 1\nq1 0 b 2\n", "query 'q2', document 'a' on lines 1, 2"),
+    # interleaved queries: the example follows the query codes, as for str ids
+    (b"q2 0 a 1\nq1 0 b 1\nq2 0 x 0\nq1 0 b 2\nq2 0 a 0\n", "query 'q1', document 'b' on lines 2, 4"),
+    (b"z 0 d 1\ny 0 d 1\nz 0 d 2\ny 0 d 2\ny 0 d 3\n", "query 'y', document 'd' on lines 2, 4, 5"),
+])
+def test_the_duplicate_example_is_the_same_for_bytes_and_str_ids(data: bytes, first: str) -> None:
+    for mode in ("str", "bytes"):
+        _, warned = _outcome(data, read_qrels, mode)
+        assert len(warned) == 1 and warned[0].endswith("first: " + first), (mode, warned)
+    assert assert_same_outcome(data) == 1
