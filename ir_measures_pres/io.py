@@ -250,14 +250,12 @@ def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
 class _Block:
     """What one block of lines gives: per entry (result or judgement line) its fields."""
 
-    qid_codes: np.ndarray  # int32 code of the query id (shared dictionary; see query_names)
+    qid_codes: np.ndarray  # int32 code of the query id (shared dictionary)
     docs: np.ndarray  # object array of str, or (bytes mode) an 'S' array
     values: np.ndarray  # float64 or int64
     first_line: int  # line number of the block's first line
     entry_lines: Optional[np.ndarray]  # local line index of each entry (None: entry i is line i)
     skipped: int  # comment and blank lines
-    #: until :meth:`_Reader.number`: the block's distinct query ids (bytes), which the codes index
-    query_names: Optional[List[bytes]] = None
 
 
 class _Reader:
@@ -350,8 +348,8 @@ class _Reader:
         buf[len(a):] = 0
         cut = _Cutter(chunk, buf)
 
-        # query ids: the block's distinct ids and a local code per entry (mapped to the shared
-        # dictionary's codes by `number`, in block order); one bytes object per distinct id
+        # query ids: codes through one shared dictionary, a str made once per distinct id of the
+        # block (the ids are compared as 8-byte words); new ids get the next codes in sorted order
         qs, qe = starts[f], ends[f]
         qwords = cut.words(qs, qe)
         if qwords is None:
@@ -364,8 +362,11 @@ class _Reader:
                 differ |= qwords[1:, j] != qwords[:-1, j]
         heads = np.concatenate(([0], np.flatnonzero(differ) + 1))
         uniq, inverse = np.unique(qbytes[heads], return_inverse=True)
+        codes_u = np.fromiter(
+            (self._code(u.decode("utf-8", "surrogateescape")) for u in uniq.tolist()),
+            dtype=np.int32, count=len(uniq))
         run_len = np.diff(np.append(heads, len(f)))
-        local_codes = np.repeat(inverse.reshape(-1).astype(np.int32), run_len)
+        qid_codes = np.repeat(codes_u[inverse.reshape(-1)], run_len)
 
         ds, de = starts[f + 2], ends[f + 2]
         if self.as_bytes and int((de - ds).max()) <= _MAX_WIDTH:
@@ -375,17 +376,7 @@ class _Reader:
 
         v = f + kind.value_col
         values = self._values(cut, starts[v], ends[v], first_line, local_line)
-        return _Block(local_codes, docs, values, first_line, entry_lines, skipped, uniq.tolist()), len(nl)
-
-    def number(self, block: _Block) -> None:
-        """Give the block's entries the shared query codes (new ids get the next codes, block by
-        block in file order, and within a block in the sorted order of its ids)."""
-        if block.query_names is not None:
-            codes_u = np.fromiter(
-                (self._code(u.decode("utf-8", "surrogateescape")) for u in block.query_names),
-                dtype=np.int32, count=len(block.query_names))
-            block.qid_codes = codes_u[block.qid_codes]
-            block.query_names = None
+        return _Block(qid_codes, docs, values, first_line, entry_lines, skipped), len(nl)
 
     def _code(self, qid: str) -> int:
         code = self.qcodes.get(qid)
@@ -562,7 +553,6 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
     try:
         for chunk in _blocks(stream, name):
             block, nlines = reader.parse(chunk, line)
-            reader.number(block)
             line += nlines
             blocks.append(block)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
