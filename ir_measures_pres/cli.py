@@ -318,7 +318,8 @@ def _trec_corrections(measures: Sequence[Any], qrels: Any, run: Any) -> Dict[Tup
     wanted = [m for m in measures if getattr(m, "NAME", None) in ("NumQ", "NumRel")]
     if not wanted:
         return {}
-    in_run = set(np.asarray(run.query_ids).tolist())
+    names = getattr(run, "query_names", None)  # the readers' distinct query ids: no pass over lines
+    in_run = set(names if names is not None else np.asarray(run.query_ids).tolist())
     qrels_qids = list(dict.fromkeys(qrels.query_ids.tolist()))
     missing = [q for q in qrels_qids if q not in in_run]
     fixes: Dict[Tuple[Any, str], float] = {}
