@@ -45,10 +45,11 @@ spellings (``1e-05``, ``+3``, mantissas of 16 digits and more) go through numpy'
 which reads numbers as ``float``/``int`` do; only a bad token (to name it and its line) or one
 wider than 64 characters is looked at alone. Duplicates are found with one C-level ``set`` per
 query (``str`` ids) or a vectorised hash filter whose candidates are compared exactly (bytes
-ids). Files are read in blocks of about 2 MiB (:data:`BLOCK_SIZE`; smaller blocks stay in the
-CPU caches), so the memory needed is the result plus a few tens of blocks. (Parsing two blocks
-at once in threads was tried: no faster for a fresh process on two cores, as the page faults of
-the threads' own malloc arenas ate the gain.)
+ids). Files are read in blocks of about 8 MiB (:data:`BLOCK_SIZE`), so the memory needed is the
+result plus about ten times one block. (Measured on the CLI, 5 million lines: 2 MiB blocks parse
+a little faster alone but leave malloc's dynamic mmap threshold low, so the later large arrays
+are mmapped afresh and page-fault; parsing two blocks at once in threads was no faster in a
+fresh process on two cores, the threads' own malloc arenas page-faulting as much.)
 
 Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
 (``surrogateescape``), so distinct ids stay distinct.
@@ -73,7 +74,7 @@ from ._ranking import Columns, InputError
 __all__ = ["read_qrels", "read_run", "ids_as_str", "TrecFormatError", "TrecFormatWarning"]
 
 #: Bytes read at a time (the file is processed in blocks of whole lines of about this size).
-BLOCK_SIZE = 1 << 21
+BLOCK_SIZE = 1 << 23
 
 # tokens longer than this are cut out one by one instead of in a fixed-width array
 _MAX_WIDTH = 64
