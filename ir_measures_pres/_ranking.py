@@ -226,6 +226,9 @@ class Qrels:
         values = _integral_labels(cols.values)
         query_ids, order, offsets = _group(cols)
         docs = cols.doc_ids[order]
+        if docs.dtype.kind == "S":  # the look-up tables are keyed by str
+            docs = np.array([d.decode("utf-8", "surrogateescape") for d in docs.tolist()] + [""],
+                            dtype=object)[:-1]
         values = values[order]
         lookup = []
         for i in range(len(query_ids)):
@@ -663,9 +666,12 @@ def doc_keys(docs: np.ndarray, query: np.ndarray) -> np.ndarray:
     """
     n, width = len(docs), docs.dtype.itemsize
     words = -(-width // 8)
-    buf = np.zeros((n, words * 8), dtype=np.uint8)
-    buf[:, :width] = docs.view(np.uint8).reshape(n, width)
-    w = buf.view(np.uint64)
+    if width % 8 == 0 and docs.flags.c_contiguous:  # the reader's widths: no copy needed
+        w = docs.view(np.uint64).reshape(n, words)
+    else:
+        buf = np.zeros((n, words * 8), dtype=np.uint8)
+        buf[:, :width] = docs.view(np.uint8).reshape(n, width)
+        w = buf.view(np.uint64)
     h = w[:, 0] * _M1
     for j in range(1, words):
         h = np.where(w[:, j] != 0, _mix(h ^ w[:, j]), h)

@@ -640,8 +640,6 @@ def test_doc_ids_mode_is_checked_and_str_ids_pass_through() -> None:
     assert ids_as_str(np.array([b"ab", b"c"])).tolist() == ["ab", "c"]  # the ASCII path
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: Qrels.from_columns with bytes ('S') doc ids builds "
-                   "bytes-keyed look-ups, and Qrels.doc_index() then calls bytes.encode")
 def test_qrels_read_as_bytes_feed_the_core() -> None:
     from ir_measures_pres import PRES
     from ir_measures_pres.provider import PresProvider
