@@ -707,7 +707,7 @@ class DocIndex:
 
 def _make_doc_index(qrels: Qrels) -> Optional[DocIndex]:
     encoded = [d.encode("utf-8", "surrogateescape") for lookup in qrels.lookup for d in lookup]
-    if any(b"\x00" in d for d in encoded):
+    if b"\x00" in b"".join(encoded):
         return None  # a NUL inside an id would not survive numpy's bytes arrays
     docs = np.array(encoded, dtype="S") if encoded else np.zeros(0, dtype="S1")
     query = qrels.qidx
