@@ -16,6 +16,11 @@ from typing import Any, Dict
 import ir_measures
 from ir_measures.measures.base import _NOT_PROVIDED, ParamInfo
 
+#: parameters several measures share, declared once
+REL_PARAM = ParamInfo(dtype=int, default=1, desc="minimum relevance level counted as relevant")
+JUDGED_ONLY_PARAM = ParamInfo(dtype=bool, default=False,
+                              desc="drop unjudged documents before ranking (condensed list)")
+
 
 class MeasureParameterError(ValueError):
     """A measure was given a parameter it does not have, or a value it cannot take."""

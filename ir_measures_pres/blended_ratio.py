@@ -21,15 +21,14 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ._base import MeasureParameterError, PluginMeasure
+from ._base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
 from ._ranking import JudgedList, Qrels, RankedRun
 
 _COMMON_PARAMS = {
     "beta": ParamInfo(dtype=float, default=1.0,
                       desc="persistence beta of the blended ratio (0 gives AP-like binary values)"),
     "gains": ParamInfo(dtype=dict, desc="gain of each relevance level {level: gain}; default g(L) = L"),
-    "judged_only": ParamInfo(dtype=bool, default=False,
-                             desc="drop unjudged documents before ranking (condensed list)"),
+    "judged_only": JUDGED_ONLY_PARAM,
 }
 
 _SAKAI_CITE = """

@@ -11,7 +11,7 @@ from typing import Union
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ._base import PluginMeasure
+from ._base import REL_PARAM, PluginMeasure
 from ._ranking import JudgedList, RankedRun
 
 
@@ -44,7 +44,7 @@ class _Bpref10(PluginMeasure):
     PRETTY_NAME = "Bpref-10"
     SHORT_DESC = "Bpref with a floor of 10 + R non-relevant documents (Buckley & Voorhees)."
     SUPPORTED_PARAMS = {
-        "rel": ParamInfo(dtype=int, default=1, desc="minimum relevance level counted as relevant"),
+        "rel": REL_PARAM,
         "variant": ParamInfo(dtype=str, choices=["trec", "old", "paper"], default="trec",
                              desc="denominator: 'trec' min(N, 10+R), 'old' min(N_ret, 10+R), "
                                   "'paper' 10+R"),

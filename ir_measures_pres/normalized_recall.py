@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ._base import MeasureParameterError, PluginMeasure
+from ._base import JUDGED_ONLY_PARAM, REL_PARAM, MeasureParameterError, PluginMeasure
 from ._ranking import JudgedList, Qrels, RankedRun
 
 
@@ -44,9 +44,8 @@ class _PRES(PluginMeasure):
     SUPPORTED_PARAMS = {
         "cutoff": ParamInfo(dtype=int, required=False, default=1000,
                             desc="N_max, the number of documents the user checks (default 1000)"),
-        "rel": ParamInfo(dtype=int, default=1, desc="minimum relevance level counted as relevant"),
-        "judged_only": ParamInfo(dtype=bool, default=False,
-                                 desc="drop unjudged documents before ranking (condensed list)"),
+        "rel": REL_PARAM,
+        "judged_only": JUDGED_ONLY_PARAM,
         "estimate": ParamInfo(dtype=bool, default=False,
                               desc="rescale by min(1, N_max / n) (PRES_est, the paper's section 6.4)"),
     }
@@ -105,9 +104,8 @@ class _RNorm(PluginMeasure):
         "collection_size": ParamInfo(dtype=int, required=True,
                                      desc="N, the number of documents in the collection"),
         "cutoff": ParamInfo(dtype=int, required=False, desc="evaluate the top k documents only"),
-        "rel": ParamInfo(dtype=int, default=1, desc="minimum relevance level counted as relevant"),
-        "judged_only": ParamInfo(dtype=bool, default=False,
-                                 desc="drop unjudged documents before ranking (condensed list)"),
+        "rel": REL_PARAM,
+        "judged_only": JUDGED_ONLY_PARAM,
         "mode": ParamInfo(dtype=str, choices=["pessimistic", "bollmann"], default="pessimistic",
                           desc="'pessimistic' (classical) or 'bollmann' (pairwise, graded)"),
     }
