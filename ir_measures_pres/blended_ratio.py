@@ -1,7 +1,8 @@
 """Sakai's blended-ratio measures: Q-measure, O-measure, P-measure and P+ (P-plus).
 
 Levels L0 (judged non-relevant), L1 .. Lmax with gain g(L) (default g(L) = L: NTCIR's
-S/A/B = 3/2/1). R = number of relevant documents (level >= 1). Over the ranked list,
+S/A/B = 3/2/1). R = number of relevant documents (level >= 1; with ``rel=r``, levels below r
+count as L0). Over the ranked list,
 count(r) = relevant documents in the top r, cg(r) = their cumulative gain, cgI(r) = the
 cumulative gain of the ideal list (all relevant documents by level descending), held at
 cgI(R) beyond rank R. The blended ratio at rank r is
@@ -29,6 +30,8 @@ _COMMON_PARAMS = {
                       desc="persistence beta of the blended ratio (0 gives AP-like binary values)"),
     "gains": ParamInfo(dtype=dict, desc="gain of each relevance level {level: gain}; default g(L) = L"),
     "judged_only": JUDGED_ONLY_PARAM,
+    "rel": ParamInfo(dtype=int, default=1,
+                     desc="minimum level counted as relevant; lower levels count as L0 (default 1)"),
 }
 
 _SAKAI_CITE = """
@@ -128,12 +131,13 @@ PPlusMeasure = _PPlusMeasure()
 # --------------------------------------------------------------------------------------------
 
 
-def gain_of(labels: np.ndarray, gains: Optional[Dict[int, float]], measure: str) -> np.ndarray:
+def gain_of(labels: np.ndarray, gains: Optional[Dict[int, float]], measure: str,
+            rel: int = 1) -> np.ndarray:
     """Gain of each label: 0 for levels <= 0 (and unjudged), g(L) = L by default, else gains[L]."""
-    relevant = labels >= 1
+    relevant = labels >= rel
     if gains is None:
         return np.where(relevant, labels, 0).astype(np.float64)
-    levels = np.array(sorted(k for k in gains if k >= 1), dtype=np.int64)
+    levels = np.array(sorted(k for k in gains if k >= rel), dtype=np.int64)
     present = np.unique(labels[relevant])
     missing = present[~np.isin(present, levels)]
     if len(missing):
@@ -148,15 +152,15 @@ def gain_of(labels: np.ndarray, gains: Optional[Dict[int, float]], measure: str)
 
 
 def ideal_cumulative_gain(qrels: Qrels, gains: Optional[Dict[int, float]],
-                          measure: str) -> Tuple[np.ndarray, np.ndarray]:
+                          measure: str, rel: int = 1) -> Tuple[np.ndarray, np.ndarray]:
     """(offsets, cgI): per qrels query, the cumulative gains of its relevant documents by gain
     descending. Depends on the qrels only, so it is cached on them."""
-    key = ("ideal", None if gains is None else tuple(sorted(gains.items())))
+    key = ("ideal", rel, None if gains is None else tuple(sorted(gains.items())))
 
     def make() -> Tuple[np.ndarray, np.ndarray]:
-        relevant = qrels.labels >= 1
+        relevant = qrels.labels >= rel
         qidx = qrels.qidx[relevant]
-        g = gain_of(qrels.labels[relevant], gains, measure)
+        g = gain_of(qrels.labels[relevant], gains, measure, rel)
         order = np.lexsort((-g, qidx))
         g = g[order]
         offsets = np.zeros(len(qrels.query_ids) + 1, dtype=np.int64)
@@ -171,7 +175,7 @@ def ideal_cumulative_gain(qrels: Qrels, gains: Optional[Dict[int, float]],
 
 @dataclass
 class _Blended:
-    """BR(r) at every retrieved relevant document (level >= 1) of one list, with what the four
+    """BR(r) at every retrieved relevant document (level >= rel) of one list, with what the four
     measures need around it. Shared by Q, O, P and P+ on the same list and parameters."""
 
     rel: JudgedList  # the retrieved relevant documents only
@@ -180,23 +184,23 @@ class _Blended:
 
 
 def blended_ratio(judged: JudgedList, qrels: Qrels, beta: float, gains: Optional[Dict[int, float]],
-                  measure: str) -> _Blended:
+                  measure: str, rel: int = 1) -> _Blended:
     """BR(r) = (beta cg(r) + count(r)) / (beta cgI(r) + r) at the retrieved relevant documents;
     only they enter any of the four measures, so nothing else is computed."""
-    ioffsets, icum = ideal_cumulative_gain(qrels, gains, measure)
+    ioffsets, icum = ideal_cumulative_gain(qrels, gains, measure, rel)
     n_rel = np.diff(ioffsets)[judged.qpos]
-    rel = judged.subset(judged.label >= 1)
-    gain = gain_of(rel.label, gains, measure)
-    cg = rel.cumsum(gain)
-    count = rel.cumsum(np.ones(len(gain)))
-    qidx = rel.qidx
+    rel_docs = judged.subset(judged.label >= rel)
+    gain = gain_of(rel_docs.label, gains, measure, rel)
+    cg = rel_docs.cumsum(gain)
+    count = rel_docs.cumsum(np.ones(len(gain)))
+    qidx = rel_docs.qidx
     if len(icum):
-        ideal_at = ioffsets[:-1][judged.qpos][qidx] + np.minimum(rel.rank, n_rel[qidx]) - 1
+        ideal_at = ioffsets[:-1][judged.qpos][qidx] + np.minimum(rel_docs.rank, n_rel[qidx]) - 1
         cgi = icum[ideal_at]
     else:
         cgi = np.zeros(len(gain))
-    br = (beta * cg + count) / (beta * cgi + rel.rank)
-    return _Blended(rel, br, n_rel)
+    br = (beta * cg + count) / (beta * cgi + rel_docs.rank)
+    return _Blended(rel_docs, br, n_rel)
 
 
 def q_kernel(b: _Blended, cutoff: Optional[int]) -> np.ndarray:
@@ -256,11 +260,12 @@ def _blended(measure: PluginMeasure, ranked: RankedRun) -> _Blended:
     cutoff = measure.params.get("cutoff")
     gains = measure.params.get("gains")
     beta = float(measure["beta"])
-    key = ("blended", measure["judged_only"], cutoff, beta,
+    rel = measure["rel"]
+    key = ("blended", measure["judged_only"], cutoff, beta, rel,
            None if gains is None else tuple(sorted(gains.items())))
     if key not in ranked._cache:
         judged = ranked.judged_list(judged_only=measure["judged_only"], cutoff=cutoff)
-        ranked._cache[key] = blended_ratio(judged, ranked.qrels, beta, gains, str(measure))
+        ranked._cache[key] = blended_ratio(judged, ranked.qrels, beta, gains, str(measure), rel)
     return ranked._cache[key]  # type: ignore[no-any-return]
 
 
@@ -268,7 +273,7 @@ def check_gains_cover(measure: PluginMeasure, qrels: Qrels) -> None:
     """Raise if the qrels have a relevant level that the measure's ``gains`` leave out."""
     gains = measure.params.get("gains")
     if gains is not None:
-        gain_of(qrels.labels, gains, str(measure))
+        gain_of(qrels.labels, gains, str(measure), measure["rel"])
 
 
 def compute_q(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:

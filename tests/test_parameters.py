@@ -113,7 +113,7 @@ def test_a_cutoff_of_zero_is_rejected(make) -> None:
 @pytest.mark.parametrize(("make", "unknown", "allowed"), [
     (lambda: PRES(foo=1), "foo", ["cutoff", "rel", "judged_only", "estimate"]),
     (lambda: Bpref10(judged_only=True), "judged_only", ["rel", "variant"]),
-    (lambda: QMeasure(rel=2), "rel", ["cutoff", "beta", "gains", "judged_only"]),
+    (lambda: QMeasure(level=2), "level", ["cutoff", "beta", "gains", "judged_only", "rel"]),
     (lambda: R_norm(N=1000), "N", ["collection_size", "cutoff", "rel", "judged_only", "mode"]),
     (lambda: ir_measures.parse_measure("PMeasure(gain={1: 1})"), "gain", ["beta", "gains"]),
 ])
