@@ -649,12 +649,15 @@ _M3 = np.uint64(0x94D049BB133111EB)
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser: a bijection of uint64 that spreads every input bit."""
-    x = x ^ (x >> np.uint64(30))
-    x = x * _M2
-    x = x ^ (x >> np.uint64(27))
-    x = x * _M3
-    return x ^ (x >> np.uint64(31))
+    """splitmix64's finaliser: a bijection of uint64 that spreads every input bit (in place:
+    ``x`` must be an array the caller owns)."""
+    tmp = np.empty_like(x)
+    for shift, factor in ((30, _M2), (27, _M3), (31, None)):
+        np.right_shift(x, np.uint64(shift), out=tmp)
+        np.bitwise_xor(x, tmp, out=x)
+        if factor is not None:
+            np.multiply(x, factor, out=x)
+    return x
 
 
 def doc_keys(docs: np.ndarray, query: np.ndarray) -> np.ndarray:
@@ -675,7 +678,8 @@ def doc_keys(docs: np.ndarray, query: np.ndarray) -> np.ndarray:
     h = w[:, 0] * _M1
     for j in range(1, words):
         h = np.where(w[:, j] != 0, _mix(h ^ w[:, j]), h)
-    return _mix(h + query.astype(np.uint64) * _M3)
+    h += query.astype(np.uint64) * _M3
+    return _mix(h)
 
 
 @dataclass
@@ -696,7 +700,7 @@ class DocIndex:
         if not len(docs) or not len(self.keys):
             return out
         keys = doc_keys(docs, query)
-        cand = np.flatnonzero(self.bitmap[(keys & self.mask).astype(np.intp)])
+        cand = np.flatnonzero(self.bitmap[(keys & self.mask).view(np.int64)])
         at = np.minimum(np.searchsorted(self.keys, keys[cand]), len(self.keys) - 1)
         hit = self.keys[at] == keys[cand]
         cand, line = cand[hit], self.line[at[hit]]
@@ -719,5 +723,5 @@ def _make_doc_index(qrels: Qrels) -> Optional[DocIndex]:
     bits = max(16, (8 * len(keys)).bit_length())
     mask = np.uint64((1 << bits) - 1)
     bitmap = np.zeros(1 << bits, dtype=bool)
-    bitmap[(keys & mask).astype(np.intp)] = True
+    bitmap[(keys & mask).view(np.int64)] = True
     return DocIndex(keys, line, docs, query, qrels.labels, bitmap, mask)
