@@ -27,6 +27,13 @@ import numpy as np
 ABSENT = np.iinfo(np.int64).min
 
 
+def offsets_from_counts(counts: np.ndarray) -> np.ndarray:
+    """CSR offsets (length ``len(counts) + 1``, starting at 0) of segments of the given sizes."""
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return offsets
+
+
 class InputError(ValueError):
     """Qrels or run input that cannot be evaluated without guessing."""
 
@@ -149,8 +156,7 @@ def _group_codes(codes: np.ndarray, uniques: List[str]) -> Tuple[List[str], np.n
         order = np.arange(len(codes))
     else:
         order = np.argsort(codes, kind="stable")
-    offsets = np.zeros(len(uniques) + 1, dtype=np.int64)
-    np.cumsum(np.bincount(codes, minlength=len(uniques)), out=offsets[1:])
+    offsets = offsets_from_counts(np.bincount(codes, minlength=len(uniques)))
     return uniques, order, offsets
 
 
@@ -215,8 +221,7 @@ class Qrels:
     @classmethod
     def _from_lookup(cls, query_ids: List[str], lookup: List[Dict[str, int]]) -> "Qrels":
         lengths = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
-        offsets = np.zeros(len(lookup) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
+        offsets = offsets_from_counts(lengths)
         labels = np.fromiter(chain.from_iterable(d.values() for d in lookup), dtype=np.int64,
                              count=int(offsets[-1]))
         return cls(query_ids, offsets, labels, lookup)
@@ -333,10 +338,6 @@ class RankedRun:
         """True where the document is judged (in the qrels with a label >= 0)."""
         return self.labels >= 0
 
-    def per_query(self, values: np.ndarray) -> np.ndarray:
-        """Sum ``values`` (one per position) within each query."""
-        return np.bincount(self.qidx, weights=values, minlength=self.num_queries)
-
     def qrels_stat(self, per_qrels_query: np.ndarray) -> np.ndarray:
         """Align a per-qrels-query array with the ranked queries."""
         return per_qrels_query[self.qpos]
@@ -377,8 +378,7 @@ class RankedRun:
             pos = np.flatnonzero(self.labels >= 0)
             counts = np.bincount(np.searchsorted(self.offsets, pos, side="right") - 1,
                                  minlength=self.num_queries)
-            offsets = np.zeros(self.num_queries + 1, dtype=np.int64)
-            np.cumsum(counts, out=offsets[1:])
+            offsets = offsets_from_counts(counts)
             rank = pos + 1 - np.repeat(self.offsets[:-1], counts)
             out = JudgedList(self.qpos, self.lengths, offsets, rank, self.labels[pos])
         self._cache[key] = out
@@ -387,8 +387,7 @@ class RankedRun:
     def _subset(self, keep: np.ndarray) -> "RankedRun":
         if keep.all():
             return self
-        offsets = np.zeros(self.num_queries + 1, dtype=np.int64)
-        np.cumsum(np.bincount(self.qidx[keep], minlength=self.num_queries), out=offsets[1:])
+        offsets = offsets_from_counts(np.bincount(self.qidx[keep], minlength=self.num_queries))
         docs = None if self.docs is None else self.docs[keep]
         return RankedRun(self.qrels, self.qpos, offsets, self.labels[keep], docs)
 
@@ -403,8 +402,7 @@ class RankedRun:
         offsets, docs = self.offsets, self.docs
         if not keep.all():
             docs = docs[np.repeat(keep, self.lengths)]
-            offsets = np.zeros(int(keep.sum()) + 1, dtype=np.int64)
-            np.cumsum(self.lengths[keep], out=offsets[1:])
+            offsets = offsets_from_counts(self.lengths[keep])
             new_pos = new_pos[keep]
         return RankedRun(qrels, new_pos, offsets, _labels(qrels, new_pos, offsets, docs), docs)
 
@@ -437,8 +435,7 @@ class JudgedList:
 
     def subset(self, keep: np.ndarray) -> "JudgedList":
         """Entries where ``keep`` is true (list lengths unchanged)."""
-        offsets = np.zeros(self.num_queries + 1, dtype=np.int64)
-        np.cumsum(np.bincount(self.qidx[keep], minlength=self.num_queries), out=offsets[1:])
+        offsets = offsets_from_counts(np.bincount(self.qidx[keep], minlength=self.num_queries))
         return JudgedList(self.qpos, self.lengths, offsets, self.rank[keep], self.label[keep])
 
     def sum(self, values: np.ndarray) -> np.ndarray:
@@ -547,8 +544,7 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
         qpos.append(i)
         seg_docs.append(docs)
     lengths = np.fromiter(map(len, seg_docs), dtype=np.int64, count=len(seg_docs))
-    offsets = np.zeros(len(seg_docs) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
+    offsets = offsets_from_counts(lengths)
     total = int(offsets[-1])
     made: List[np.ndarray] = []
 
@@ -584,8 +580,7 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
         lengths = lengths[keep_q >= 0]
         qids = [q for q, k in zip(qids, keep_q.tolist()) if k >= 0]
         keep_q = keep_q[keep_q >= 0]
-        offsets = np.zeros(len(qids) + 1, dtype=np.int64)
-        np.cumsum(lengths, out=offsets[1:])
+        offsets = offsets_from_counts(lengths)
     docs = cols.doc_ids[order]
     scores = _check_scores(np.asarray(cols.values)[order], docs.__getitem__, qids, offsets)
     # duplicates: the last line of a (query, doc) pair wins, as in ir_measures' dict conversion
@@ -608,8 +603,7 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
         _warn_duplicates(dup_total, example)
         qidx = np.repeat(np.arange(len(qids)), np.diff(offsets))
         docs, scores = docs[keep_lines], scores[keep_lines]
-        offsets = np.zeros(len(qids) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(qidx[keep_lines], minlength=len(qids)), out=offsets[1:])
+        offsets = offsets_from_counts(np.bincount(qidx[keep_lines], minlength=len(qids)))
     return _finish(qrels, keep_q, offsets, docs, scores)
 
 

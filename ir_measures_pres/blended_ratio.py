@@ -23,7 +23,7 @@ import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ._base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
-from ._ranking import JudgedList, Qrels, RankedRun
+from ._ranking import JudgedList, Qrels, RankedRun, offsets_from_counts
 
 _COMMON_PARAMS = {
     "beta": ParamInfo(dtype=float, default=1.0,
@@ -163,8 +163,7 @@ def ideal_cumulative_gain(qrels: Qrels, gains: Optional[Dict[int, float]],
         g = gain_of(qrels.labels[relevant], gains, measure, rel)
         order = np.lexsort((-g, qidx))
         g = g[order]
-        offsets = np.zeros(len(qrels.query_ids) + 1, dtype=np.int64)
-        np.cumsum(np.bincount(qidx, minlength=len(qrels.query_ids)), out=offsets[1:])
+        offsets = offsets_from_counts(np.bincount(qidx, minlength=len(qrels.query_ids)))
         cum = np.cumsum(g)
         starts = offsets[:-1][qidx[order]]
         cum = cum - (cum[starts] - g[starts]) if len(cum) else cum

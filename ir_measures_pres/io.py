@@ -69,7 +69,7 @@ from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ._ranking import Columns, InputError
+from ._ranking import Columns, InputError, offsets_from_counts
 
 __all__ = ["read_qrels", "read_run", "ids_as_str", "TrecFormatError", "TrecFormatWarning"]
 
@@ -662,8 +662,7 @@ def _query_segments(codes: np.ndarray, nq: int) -> Tuple[Optional[np.ndarray], n
     if len(change) + 1 == nq:  # each query's lines are contiguous (the usual case)
         return None, np.concatenate(([0], change, [n]))
     order = np.argsort(codes, kind="stable")
-    offsets = np.zeros(nq + 1, dtype=np.int64)
-    np.cumsum(np.bincount(codes, minlength=nq), out=offsets[1:])
+    offsets = offsets_from_counts(np.bincount(codes, minlength=nq))
     return order, offsets
 
 

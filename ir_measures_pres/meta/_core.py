@@ -33,7 +33,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 import numpy as np
 
-from .._ranking import ABSENT, Qrels, RankedRun, rank_run
+from .._ranking import ABSENT, Qrels, RankedRun, offsets_from_counts, rank_run
 from ._progress import Progress
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
@@ -474,8 +474,7 @@ class Core:
         # one numbering of the qrels lines: query by query, each query's docs in its dict order
         lookup = self.qrels.lookup
         sizes = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
-        self.line_offsets = np.zeros(len(lookup) + 1, dtype=np.int64)
-        np.cumsum(sizes, out=self.line_offsets[1:])
+        self.line_offsets = offsets_from_counts(sizes)
         total = int(self.line_offsets[-1])
         self.line_qidx = np.repeat(np.arange(len(lookup)), sizes)
         self.line_labels = np.fromiter(
@@ -557,8 +556,7 @@ class Core:
             return self.qrels
         keep = np.asarray(keep, dtype=bool)
         counts = np.bincount(self.line_qidx[keep], minlength=len(self.query_ids))
-        offsets = np.zeros(len(self.query_ids) + 1, dtype=np.int64)
-        np.cumsum(counts, out=offsets[1:])
+        offsets = offsets_from_counts(counts)
         docs = self._line_docs[keep].tolist()
         labels = self.line_labels[keep]
         lab = labels.tolist()
