@@ -34,6 +34,15 @@ def offsets_from_counts(counts: np.ndarray) -> np.ndarray:
     return offsets
 
 
+def cumsum_within(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Inclusive running sum of ``values`` restarting at every segment of ``offsets``."""
+    total = np.cumsum(values, dtype=np.float64)
+    if not len(total):
+        return total
+    before = np.concatenate([[0.0], total])[offsets[:-1]]
+    return total - np.repeat(before, np.diff(offsets))
+
+
 class InputError(ValueError):
     """Qrels or run input that cannot be evaluated without guessing."""
 
@@ -444,11 +453,7 @@ class JudgedList:
 
     def cumsum(self, values: np.ndarray) -> np.ndarray:
         """Within-query inclusive running sum of one value per entry."""
-        total = np.cumsum(values, dtype=np.float64)
-        if not len(total):
-            return total
-        before = np.concatenate([[0.0], total])[self.offsets[:-1]]
-        return total - np.repeat(before, np.diff(self.offsets))
+        return cumsum_within(values, self.offsets)
 
     def first(self, mask: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
         """(queries having an entry in ``mask``, index of their first such entry)."""

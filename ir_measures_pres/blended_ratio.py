@@ -23,7 +23,7 @@ import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ._base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
-from ._ranking import JudgedList, Qrels, RankedRun, offsets_from_counts
+from ._ranking import JudgedList, Qrels, RankedRun, cumsum_within, offsets_from_counts
 
 _COMMON_PARAMS = {
     "beta": ParamInfo(dtype=float, default=1.0,
@@ -164,10 +164,7 @@ def ideal_cumulative_gain(qrels: Qrels, gains: Optional[Dict[int, float]],
         order = np.lexsort((-g, qidx))
         g = g[order]
         offsets = offsets_from_counts(np.bincount(qidx, minlength=len(qrels.query_ids)))
-        cum = np.cumsum(g)
-        starts = offsets[:-1][qidx[order]]
-        cum = cum - (cum[starts] - g[starts]) if len(cum) else cum
-        return offsets, cum
+        return offsets, cumsum_within(g, offsets)
 
     return qrels.cached(key, make)  # type: ignore[no-any-return]
 
