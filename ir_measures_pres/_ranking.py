@@ -23,24 +23,14 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
+from ._arrays import cumsum_within, doc_keys, offsets_from_counts
+from ._duplicates import find_duplicates
+
+__all__ = ["ABSENT", "Columns", "DocIndex", "InputError", "JudgedList", "Qrels", "RankedRun",
+           "cumsum_within", "doc_keys", "offsets_from_counts", "rank_run"]
+
 #: Label given to a retrieved document that the qrels do not mention (unjudged).
 ABSENT = np.iinfo(np.int64).min
-
-
-def offsets_from_counts(counts: np.ndarray) -> np.ndarray:
-    """CSR offsets (length ``len(counts) + 1``, starting at 0) of segments of the given sizes."""
-    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    return offsets
-
-
-def cumsum_within(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Inclusive running sum of ``values`` restarting at every segment of ``offsets``."""
-    total = np.cumsum(values, dtype=np.float64)
-    if not len(total):
-        return total
-    before = np.concatenate([[0.0], total])[offsets[:-1]]
-    return total - np.repeat(before, np.diff(offsets))
 
 
 class InputError(ValueError):
@@ -589,24 +579,13 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
     docs = cols.doc_ids[order]
     scores = _check_scores(np.asarray(cols.values)[order], docs.__getitem__, qids, offsets)
     # duplicates: the last line of a (query, doc) pair wins, as in ir_measures' dict conversion
-    keep_lines = np.ones(len(docs), dtype=bool)
-    dup_total = 0
-    example: Optional[Tuple[str, str]] = None
-    segments = [] if cols.unique_pairs else list(zip(offsets[:-1].tolist(), offsets[1:].tolist()))
-    for i, (a, b) in enumerate(segments):
-        seg = docs[a:b].tolist()
-        if len(set(seg)) == b - a:
-            continue
-        last = dict(zip(seg, range(b - a)))
-        seg_keep = np.zeros(b - a, dtype=bool)
-        seg_keep[np.fromiter(last.values(), dtype=np.int64, count=len(last))] = True
-        keep_lines[a:b] = seg_keep
-        dup_total += b - a - len(last)
-        if example is None:
-            example = (qids[i], seg[int(np.flatnonzero(~seg_keep)[0])])
-    if example is not None:
-        _warn_duplicates(dup_total, example)
-        qidx = np.repeat(np.arange(len(qids)), np.diff(offsets))
+    qidx = np.repeat(np.arange(len(qids)), np.diff(offsets))
+    found = None if cols.unique_pairs else find_duplicates(qidx, docs, len(qids))
+    if found is not None:
+        keep_lines, dropped, first, _ = found
+        doc = docs[first]
+        doc = doc.decode("utf-8", "surrogateescape") if isinstance(doc, bytes) else doc
+        _warn_duplicates(dropped, (qids[qidx[first]], doc))
         docs, scores = docs[keep_lines], scores[keep_lines]
         offsets = offsets_from_counts(np.bincount(qidx[keep_lines], minlength=len(qids)))
     return _finish(qrels, keep_q, offsets, docs, scores)
@@ -641,45 +620,6 @@ def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarra
 # --------------------------------------------------------------------------------------------
 # document ids as bytes: a vectorised hash join with the qrels
 # --------------------------------------------------------------------------------------------
-
-_M1 = np.uint64(0x9E3779B97F4A7C15)
-_M2 = np.uint64(0xBF58476D1CE4E5B9)
-_M3 = np.uint64(0x94D049BB133111EB)
-
-
-def _mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser: a bijection of uint64 that spreads every input bit (in place:
-    ``x`` must be an array the caller owns)."""
-    tmp = np.empty_like(x)
-    for shift, factor in ((30, _M2), (27, _M3), (31, None)):
-        np.right_shift(x, np.uint64(shift), out=tmp)
-        np.bitwise_xor(x, tmp, out=x)
-        if factor is not None:
-            np.multiply(x, factor, out=x)
-    return x
-
-
-def doc_keys(docs: np.ndarray, query: np.ndarray) -> np.ndarray:
-    """A 64-bit key per (document id as zero-padded bytes, query index).
-
-    The id's 8-byte words are folded in, trailing all-zero words skipped, so the key does not
-    depend on the array's width (ids hold no NUL byte). Equal keys are only candidates: every
-    match is confirmed by comparing the bytes and the query.
-    """
-    n, width = len(docs), docs.dtype.itemsize
-    words = -(-width // 8)
-    if width % 8 == 0 and docs.flags.c_contiguous:  # the reader's widths: no copy needed
-        w = docs.view(np.uint64).reshape(n, words)
-    else:
-        buf = np.zeros((n, words * 8), dtype=np.uint8)
-        buf[:, :width] = docs.view(np.uint8).reshape(n, width)
-        w = buf.view(np.uint64)
-    h = w[:, 0] * _M1
-    for j in range(1, words):
-        h = np.where(w[:, j] != 0, _mix(h ^ w[:, j]), h)
-    h += query.astype(np.uint64) * _M3
-    return _mix(h)
-
 
 @dataclass
 class DocIndex:

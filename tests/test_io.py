@@ -22,6 +22,7 @@ from conftest import DATA, shared_data
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import ir_measures_pres._duplicates as duplicates
 import ir_measures_pres.io as trec_io
 from ir_measures_pres import InputError
 from ir_measures_pres._ranking import Columns, Qrels, rank_run
@@ -591,12 +592,12 @@ def test_bytes_mode_duplicates_match_str_mode(rows: List[Tuple[str, str, int]], 
     """Few distinct ids, so many duplicates; interleaved queries; any block size and
     duplicate-filter chunk size."""
     data = "".join(f"{q} 0 {d} {v}\n" for q, d, v in rows).encode()
-    old = trec_io.BLOCK_SIZE, trec_io._DUP_CHUNK
-    trec_io.BLOCK_SIZE, trec_io._DUP_CHUNK = block, chunk
+    old = trec_io.BLOCK_SIZE, duplicates.DUP_CHUNK
+    trec_io.BLOCK_SIZE, duplicates.DUP_CHUNK = block, chunk
     try:
         assert assert_same_outcome(data) == 1  # read as qrels (and refused as a run)
     finally:
-        trec_io.BLOCK_SIZE, trec_io._DUP_CHUNK = old
+        trec_io.BLOCK_SIZE, duplicates.DUP_CHUNK = old
 
 
 def test_the_duplicate_filter_decides_speed_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -606,9 +607,8 @@ def test_the_duplicate_filter_decides_speed_only(tmp_path: Path, monkeypatch: py
     data = b"".join(b"q%d 0 d%d %d\n" % (i % 3, i % 17, i % 5) for i in range(200))  # 149 duplicates
     readings = [(source, reader) for source in (path, data) for reader in (read_run, read_qrels)]
     expected = [_outcome(source, reader, "str") for source, reader in readings]
-    for name in ("_K0", "_K1", "_K2"):
-        monkeypatch.setattr(trec_io, name, np.uint64(0))
-    monkeypatch.setattr(trec_io, "_DUP_CHUNK", 16)
+    monkeypatch.setattr(duplicates, "doc_keys", lambda docs, query: np.zeros(len(docs), dtype=np.uint64))
+    monkeypatch.setattr(duplicates, "DUP_CHUNK", 16)
     found = [_outcome(source, reader, "bytes") for source, reader in readings]
     for (want, want_warned), (got, got_warned) in zip(expected, found):
         assert got_warned == want_warned

@@ -1,0 +1,68 @@
+"""Array helpers shared by the ranking builder, the readers and the meta-evaluation core:
+CSR segment offsets, running sums within segments, and 64-bit keys of (query, bytes id) pairs."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def offsets_from_counts(counts: np.ndarray) -> np.ndarray:
+    """CSR offsets (length ``len(counts) + 1``, starting at 0) of segments of the given sizes."""
+    offsets = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    return offsets
+
+
+def cumsum_within(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Inclusive running sum of ``values`` restarting at every segment of ``offsets``."""
+    total = np.cumsum(values, dtype=np.float64)
+    if not len(total):
+        return total
+    before = np.concatenate([[0.0], total])[offsets[:-1]]
+    return total - np.repeat(before, np.diff(offsets))
+
+
+_M1 = np.uint64(0x9E3779B97F4A7C15)
+_M2 = np.uint64(0xBF58476D1CE4E5B9)
+_M3 = np.uint64(0x94D049BB133111EB)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser: a bijection of uint64 that spreads every input bit (in place:
+    ``x`` must be an array the caller owns)."""
+    tmp = np.empty_like(x)
+    for shift, factor in ((30, _M2), (27, _M3), (31, None)):
+        np.right_shift(x, np.uint64(shift), out=tmp)
+        np.bitwise_xor(x, tmp, out=x)
+        if factor is not None:
+            np.multiply(x, factor, out=x)
+    return x
+
+
+def doc_keys(docs: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """A 64-bit key per (document id as zero-padded bytes, query index).
+
+    The id's 8-byte words are folded in, trailing all-zero words skipped, so the key does not
+    depend on the array's width (ids hold no NUL byte). Equal keys are only candidates: every
+    match is confirmed by comparing the bytes and the query.
+    """
+    n, width = len(docs), docs.dtype.itemsize
+    words = -(-width // 8)
+    if width % 8 == 0 and docs.flags.c_contiguous:  # the reader's widths: no copy needed
+        w = docs.view(np.uint64).reshape(n, words)
+    else:
+        buf = np.zeros((n, words * 8), dtype=np.uint8)
+        buf[:, :width] = docs.view(np.uint8).reshape(n, width)
+        w = buf.view(np.uint64)
+    h = w[:, 0] * _M1
+    for j in range(1, words):
+        h = np.where(w[:, j] != 0, _mix(h ^ w[:, j]), h)
+    h += query.astype(np.uint64) * _M3
+    # a light finaliser (xor-shift, multiply, xor-shift: a bijection) brings the high bits the
+    # multiplications filled down to the low bits the bitmap filters read
+    tmp = h >> np.uint64(32)
+    h ^= tmp
+    h *= _M2
+    np.right_shift(h, np.uint64(29), out=tmp)
+    h ^= tmp
+    return h
