@@ -90,6 +90,7 @@ def _duplicates_bytes(codes: np.ndarray, docs: np.ndarray, nq: int) -> Optional[
     order, offsets = query_segments(codes, nq)
     bounds = offsets[np.unique(np.searchsorted(offsets, np.arange(0, n, DUP_CHUNK)))]
     bounds = np.unique(np.append(bounds, n)).tolist()
+    keys = doc_keys(docs, codes)  # one vectorised pass; the chunks below only read it
     slot = np.zeros(0, dtype=np.intp)
     mark = np.zeros(0, dtype=bool)
     found: List[np.ndarray] = []
@@ -97,7 +98,7 @@ def _duplicates_bytes(codes: np.ndarray, docs: np.ndarray, nq: int) -> Optional[
         if b - a < 2:
             continue
         lines = np.arange(a, b) if order is None else order[a:b]
-        h = doc_keys(docs[a:b] if order is None else docs[lines], codes[lines])
+        h = keys[a:b] if order is None else keys[lines]
         bits = max(10, (b - a).bit_length() + 4)
         if len(slot) < 1 << bits:
             slot = np.zeros(1 << bits, dtype=np.intp)
