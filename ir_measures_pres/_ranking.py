@@ -579,8 +579,10 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
     docs = cols.doc_ids[order]
     scores = _check_scores(np.asarray(cols.values)[order], docs.__getitem__, qids, offsets)
     # duplicates: the last line of a (query, doc) pair wins, as in ir_measures' dict conversion
-    qidx = np.repeat(np.arange(len(qids)), np.diff(offsets))
-    found = None if cols.unique_pairs else find_duplicates(qidx, docs, len(qids))
+    found = None
+    if not cols.unique_pairs:
+        qidx = np.repeat(np.arange(len(qids)), np.diff(offsets))
+        found = find_duplicates(qidx, docs, len(qids))
     if found is not None:
         keep_lines, dropped, first, _ = found
         doc = docs[first]
