@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, ClassVar, Dict, List, Optional, Tuple
 
 FORMATS = ("csv", "tsv", "json")
 PLOT_FORMATS = ("png", "svg")
@@ -41,3 +41,26 @@ def save_tables(
         plot(str(path))
         written.append(path)
     return written
+
+
+class SavedResult:
+    """Mixin of the experiments' result dataclasses: ``save()`` writes the tables named in
+    ``TABLES`` as ``<prefix>_<table>.<fmt>`` and the result's ``plot()`` as ``<prefix>.<format>``."""
+
+    TABLES: ClassVar[Tuple[str, ...]] = ()
+    PREFIX: ClassVar[str] = "result"
+
+    def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def save(self, outdir: str, fmt: str = "csv", plot_format: Optional[str] = "png",
+             prefix: Optional[str] = None) -> List[Path]:
+        """Write the tables and the plot to ``outdir``; returns the paths written."""
+        return save_tables(
+            outdir,
+            prefix or self.PREFIX,
+            {name: getattr(self, name) for name in self.TABLES},
+            fmt,
+            (lambda p: self.plot(p)) if plot_format else None,
+            plot_format,
+        )

@@ -17,12 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import combinations
-from pathlib import Path
 from typing import Any, List, Optional
 
 import numpy as np
 
 from ._core import Core, MeasureSpec, Scores, iter_pairs
+from ._output import SavedResult
 from ._progress import Progress
 from ._stats import ZERO_METHOD, kendall_tau, require, wilcoxon
 
@@ -36,7 +36,7 @@ def _cutoff(label: str) -> Optional[str]:
 
 
 @dataclass
-class AgreementResult:
+class AgreementResult(SavedResult):
     """Tables of an agreement experiment.
 
     * ``tau``: ``measure_a``, ``measure_b``, ``tau``, ``p_value`` for each pair of measures;
@@ -53,6 +53,9 @@ class AgreementResult:
     * ``means``: mean score of every run per measure.
     """
 
+    TABLES = ("tau", "pairs", "counts", "triples", "means")
+    PREFIX = "agreement"
+
     tau: Any
     pairs: Any
     counts: Any
@@ -66,26 +69,6 @@ class AgreementResult:
         from .plots import plot_tau_matrix
 
         return plot_tau_matrix(self, path, **kwargs)
-
-    def save(
-        self, outdir: str, fmt: str = "csv", plot_format: Optional[str] = "png", prefix: str = "agreement"
-    ) -> List[Path]:
-        from ._output import save_tables
-
-        return save_tables(
-            outdir,
-            prefix,
-            {
-                "tau": self.tau,
-                "pairs": self.pairs,
-                "counts": self.counts,
-                "triples": self.triples,
-                "means": self.means,
-            },
-            fmt,
-            (lambda p: self.plot(p)) if plot_format else None,
-            plot_format,
-        )
 
 
 def agreement(

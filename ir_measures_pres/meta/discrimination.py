@@ -39,12 +39,12 @@ E. M. Voorhees and C. Buckley. The Effect of Topic Set Size on Retrieval Experim
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
 from ._core import Core, MeasureSpec, Scores, iter_pairs
+from ._output import SavedResult
 from ._progress import Progress
 from ._stats import bootstrap_counts, bootstrap_test, require
 from .sampling import new_seed
@@ -53,7 +53,7 @@ DEFAULT_FUZZINESS_GRID = tuple(round(0.01 * i, 2) for i in range(21))
 
 
 @dataclass
-class DiscriminativePowerResult:
+class DiscriminativePowerResult(SavedResult):
     """Tables of Sakai's bootstrap experiment.
 
     * ``summary``: per measure ``pairs``, ``significant`` (ASL < alpha), ``discriminative_power``
@@ -63,6 +63,9 @@ class DiscriminativePowerResult:
       ``diff_required_unshifted`` (|mean(z*b)| of the same replicate, the spec's wording;
       ``estimated_diff_unshifted`` is its maximum).
     """
+
+    TABLES = ("summary", "pairs")
+    PREFIX = "discriminative_power"
 
     summary: Any
     pairs: Any
@@ -77,27 +80,9 @@ class DiscriminativePowerResult:
 
         return plot_asl(self, path, **kwargs)
 
-    def save(
-        self,
-        outdir: str,
-        fmt: str = "csv",
-        plot_format: Optional[str] = "png",
-        prefix: str = "discriminative_power",
-    ) -> List[Path]:
-        from ._output import save_tables
-
-        return save_tables(
-            outdir,
-            prefix,
-            {"summary": self.summary, "pairs": self.pairs},
-            fmt,
-            (lambda p: self.plot(p)) if plot_format else None,
-            plot_format,
-        )
-
 
 @dataclass
-class StabilityResult:
+class StabilityResult(SavedResult):
     """Tables of the split-half stability experiment.
 
     * ``summary``: per measure, at the chosen ``fuzziness``: ``error_rate``, ``tie_rate``,
@@ -106,6 +91,9 @@ class StabilityResult:
     * ``buckets``: per measure and bucket of |difference|: ``bucket_lo``, ``bucket_hi``,
       ``comparisons``, ``swaps``, ``swap_rate``.
     """
+
+    TABLES = ("summary", "error_ties", "buckets")
+    PREFIX = "stability"
 
     summary: Any
     error_ties: Any
@@ -120,20 +108,6 @@ class StabilityResult:
         from .plots import plot_stability
 
         return plot_stability(self, path, **kwargs)
-
-    def save(
-        self, outdir: str, fmt: str = "csv", plot_format: Optional[str] = "png", prefix: str = "stability"
-    ) -> List[Path]:
-        from ._output import save_tables
-
-        return save_tables(
-            outdir,
-            prefix,
-            {"summary": self.summary, "error_ties": self.error_ties, "buckets": self.buckets},
-            fmt,
-            (lambda p: self.plot(p)) if plot_format else None,
-            plot_format,
-        )
 
 
 def discriminative_power(

@@ -16,10 +16,10 @@ the systems the same way?
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
 from ._core import Core, MeasureSpec, measure_parts
+from ._output import SavedResult
 from ._progress import Progress
 from ._stats import kendall_tau, require
 from .sampling import check_fraction, f_qrels_mask, new_seed, sample_rng
@@ -28,7 +28,7 @@ DEFAULT_FRACTIONS = (0.2, 0.4, 0.6, 0.8)
 
 
 @dataclass
-class RobustnessResult:
+class RobustnessResult(SavedResult):
     """Tables of a robustness experiment.
 
     * ``samples``: one row per (measure, fraction, sample): ``tau``, ``p_value``,
@@ -38,6 +38,9 @@ class RobustnessResult:
     * ``scores``: mean score of every run under every qrels version: ``run``, ``measure``,
       ``fraction`` (1.0 = full qrels), ``sample`` (0 = full qrels), ``value``.
     """
+
+    TABLES = ("samples", "summary", "scores")
+    PREFIX = "robustness"
 
     samples: Any
     summary: Any
@@ -50,21 +53,6 @@ class RobustnessResult:
         from .plots import plot_robustness
 
         return plot_robustness(self, path, **kwargs)
-
-    def save(
-        self, outdir: str, fmt: str = "csv", plot_format: Optional[str] = "png", prefix: str = "robustness"
-    ) -> List[Path]:
-        """Write ``<prefix>_samples``, ``_summary``, ``_scores`` tables and the plot to ``outdir``."""
-        from ._output import save_tables
-
-        return save_tables(
-            outdir,
-            prefix,
-            {"samples": self.samples, "summary": self.summary, "scores": self.scores},
-            fmt,
-            (lambda p: self.plot(p)) if plot_format else None,
-            plot_format,
-        )
 
 
 def robustness(
