@@ -9,7 +9,7 @@ while ir_measures itself is still importing.
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Iterator, List
+from typing import Any, Dict, Iterable, Iterator, List
 
 from ir_measures.providers.base import Any as AnyValue
 from ir_measures.providers.base import Evaluator, Provider
@@ -38,6 +38,24 @@ class PresEvaluator(Evaluator):
                 continue
             for measure, values in zip(self.measures, columns):
                 yield Metric(query_id=qid, measure=measure, value=values[row])
+
+    def calc_aggregate(self, run: Any) -> Dict[Any, Any]:
+        """The same numbers as ir_measures' ``Evaluator.calc_aggregate`` (each measure's
+        aggregator fed the answered queries in run order, then the DEFAULT once per qrels query
+        left), without making a ``Metric`` per query and measure: for 5,000 queries and seven
+        measures that bookkeeping alone took longer than the measures."""
+        ranked = rank_run(run, self.qrels)
+        answered = ranked.lengths > 0
+        left = len(self.qrels.query_ids) - int(answered.sum())
+        result = {}
+        for measure in dict.fromkeys(self.measures):
+            agg = measure.aggregator()
+            for value in BY_NAME[measure.NAME].compute(measure, ranked)[answered].tolist():
+                agg.add(value)
+            for _ in range(left):
+                agg.add(measure.DEFAULT)
+            result[measure] = agg.result()
+        return result
 
 
 class PresProvider(Provider):

@@ -379,3 +379,28 @@ def test_duplicate_lines_in_a_dataframe_run_last_wins_with_one_warning() -> None
     ours = [w for w in caught if "duplicate" in str(w.message)]
     assert len(ours) == 1, [str(w.message) for w in caught]
     assert values == {(str(m), q): 1.0 for m in measures for q in ("q1", "q2")}
+
+
+def test_fast_calc_aggregate_equals_ir_measures_bookkeeping():
+    """PresEvaluator.calc_aggregate skips the per-query Metric objects; ir_measures' own
+    Evaluator.calc_aggregate (fed by iter_calc) must give identical numbers, including queries
+    the run lacks, an empty ranked list and a query the qrels lack."""
+    from ir_measures.providers.base import Evaluator
+
+    qrels = {"1": {"a": 1, "b": 0, "c": 2}, "2": {"x": 1}, "3": {"y": 1}, "4": {"z": 0}}
+    run = {"1": {"a": 0.5, "c": 0.7, "q": 0.9}, "2": {}, "5": {"a": 1.0}, "4": {"z": 1.0}}
+    measures = [PRES @ 10, R_norm(collection_size=100), R_norm(mode="bollmann", collection_size=100),
+                QMeasure, OMeasure @ 2, PMeasure, PPlusMeasure, Bpref10]
+    evaluator = ir_measures_pres.provider.PresProvider().evaluator(measures, qrels)
+    fast = evaluator.calc_aggregate(run)
+    slow = Evaluator.calc_aggregate(evaluator, run)
+    assert list(fast) == list(slow)
+    assert fast == slow
+    # a measure listed twice is one measure (ir_measures' bookkeeping would count its queries
+    # twice but its DEFAULTs once)
+    assert evaluator.calc_aggregate(run) == \
+        ir_measures_pres.provider.PresProvider().evaluator(measures + measures, qrels).calc_aggregate(run)
+    # and on a real collection, where run order and summation order matter to the last bit
+    qrels, run = read_qrels(QRELS_FILE), read_run(RUN_FILE)
+    evaluator = ir_measures.evaluator(OURS + [R_norm(collection_size=5000), PPlusMeasure], qrels)
+    assert evaluator.calc_aggregate(run) == Evaluator.calc_aggregate(evaluator, run)
