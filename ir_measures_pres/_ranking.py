@@ -130,8 +130,9 @@ def _as_columns(obj: Any, kind: str, value_col: str, what: str) -> Columns:
     return _tuple_columns(obj, value_col, what)
 
 
-def _group(cols: Columns) -> Tuple[List[str], np.ndarray, np.ndarray]:
-    """Stable grouping of lines by query: (query ids, line order, offsets)."""
+def _group(cols: Columns) -> Tuple[List[str], Optional[np.ndarray], np.ndarray]:
+    """Stable grouping of lines by query: (query ids, line order or None when the lines are
+    already grouped, offsets)."""
     if cols.query_codes is not None and cols.query_names is not None:
         return _group_codes(np.asarray(cols.query_codes, dtype=np.int64), list(cols.query_names))
     try:
@@ -150,10 +151,10 @@ def _group(cols: Columns) -> Tuple[List[str], np.ndarray, np.ndarray]:
     return _group_codes(np.asarray(codes, dtype=np.int64), uniques)
 
 
-def _group_codes(codes: np.ndarray, uniques: List[str]) -> Tuple[List[str], np.ndarray, np.ndarray]:
-    if len(codes) and np.all(codes[1:] >= codes[:-1]):
-        order = np.arange(len(codes))
-    else:
+def _group_codes(codes: np.ndarray, uniques: List[str]
+                 ) -> Tuple[List[str], Optional[np.ndarray], np.ndarray]:
+    order = None
+    if len(codes) and not np.all(codes[1:] >= codes[:-1]):
         order = np.argsort(codes, kind="stable")
     offsets = offsets_from_counts(np.bincount(codes, minlength=len(uniques)))
     return uniques, order, offsets
@@ -229,11 +230,12 @@ class Qrels:
     def from_columns(cls, cols: Columns) -> "Qrels":
         values = _integral_labels(cols.values)
         query_ids, order, offsets = _group(cols)
-        docs = cols.doc_ids[order]
-        if docs.dtype.kind == "S":  # the look-up tables are keyed by str
+        docs = _take(cols.doc_ids, order)
+        as_bytes = docs if docs.dtype.kind == "S" else None
+        if as_bytes is not None:  # the look-up tables are keyed by str
             docs = np.array([d.decode("utf-8", "surrogateescape") for d in docs.tolist()] + [""],
                             dtype=object)[:-1]
-        values = values[order]
+        values = _take(values, order)
         lookup = []
         for i in range(len(query_ids)):
             a, b = offsets[i], offsets[i + 1]
@@ -241,7 +243,10 @@ class Qrels:
         # a doc judged twice for one query: the last line wins, as in ir_measures' dicts
         if sum(map(len, lookup)) != len(values):
             return cls._from_lookup(query_ids, lookup)
-        return cls(query_ids, offsets, values, lookup)
+        qrels = cls(query_ids, offsets, values, lookup)
+        if as_bytes is not None:  # the ids by line, as the bytes hash index wants them
+            qrels._cache["doc_bytes"] = as_bytes
+        return qrels
 
     # -- per-query statistics used by the kernels (cached: they depend on the qrels only) --
 
@@ -452,32 +457,42 @@ class JudgedList:
         return queries, idx[first]
 
 
+def _take(values: np.ndarray, order: Optional[np.ndarray]) -> np.ndarray:
+    """``values`` in ``order`` (None: the order they are in, no copy)."""
+    return values if order is None else values[order]
+
+
 def _rank_segments(scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray],
-                   offsets: np.ndarray) -> np.ndarray:
-    """The trec_eval order of each segment (a permutation of all positions).
+                   offsets: np.ndarray) -> Optional[np.ndarray]:
+    """The trec_eval order of each segment (a permutation of all positions), or None when every
+    segment is in that order already (as a run written by a retrieval system usually is).
 
     Sorting is per query segment, so only a loop over queries runs in Python; a segment already
     in score order (as TREC files usually are) is not sorted at all. Documents tied on score are
     then ordered by id descending, all ties of the run in one vectorised pass.
     """
     n = len(scores)
-    order = np.arange(n)
     if n == 0:
-        return order
+        return None
     descending = scores[1:] <= scores[:-1]
     # a break in descending order inside a segment means that segment needs sorting
     boundary = np.zeros(n - 1, dtype=bool)
     inner = offsets[1:-1]
     boundary[inner[(inner > 0) & (inner < n)] - 1] = True
     unsorted = np.flatnonzero(~descending & ~boundary)
+    order = None
+    s = scores
     if len(unsorted):
+        order = np.arange(n)
         segs = np.unique(np.searchsorted(offsets, unsorted, side="right") - 1)
-        for s in segs.tolist():
-            a, b = offsets[s], offsets[s + 1]
+        for seg in segs.tolist():
+            a, b = offsets[seg], offsets[seg + 1]
             order[a:b] = a + np.argsort(-scores[a:b], kind="stable")
-    s = scores[order]
+        s = scores[order]
     tie = (s[1:] == s[:-1]) & ~boundary
     if tie.any():
+        if order is None:
+            order = np.arange(n)
         tied = np.zeros(n, dtype=bool)
         tied[:-1] |= tie
         tied[1:] |= tie
@@ -560,8 +575,8 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
         chain.from_iterable(map(lk.get, d, repeat(ABSENT)) for lk, d in zip(lookups, seg_docs)),
         dtype=np.int64, count=total)
     order = _rank_segments(scores, docs_at, offsets)
-    ranked = RankedRun(qrels, qpos_arr, offsets, labels[order])
-    ranked._docs_factory = lambda: all_docs()[order]
+    ranked = RankedRun(qrels, qpos_arr, offsets, _take(labels, order))
+    ranked._docs_factory = lambda: _take(all_docs(), order)
     return ranked
 
 
@@ -571,13 +586,13 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
     if len(qids) and (keep_q < 0).any():
         lengths = np.diff(offsets)
         line_keep = np.repeat(keep_q >= 0, lengths)
-        order = order[line_keep]
+        order = np.flatnonzero(line_keep) if order is None else order[line_keep]
         lengths = lengths[keep_q >= 0]
         qids = [q for q, k in zip(qids, keep_q.tolist()) if k >= 0]
         keep_q = keep_q[keep_q >= 0]
         offsets = offsets_from_counts(lengths)
-    docs = cols.doc_ids[order]
-    scores = _check_scores(np.asarray(cols.values)[order], docs.__getitem__, qids, offsets)
+    docs = _take(cols.doc_ids, order)
+    scores = _check_scores(_take(np.asarray(cols.values), order), docs.__getitem__, qids, offsets)
     # duplicates: the last line of a (query, doc) pair wins, as in ir_measures' dict conversion
     found = None
     if not cols.unique_pairs:
@@ -595,8 +610,7 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
 
 def _finish(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray,
             scores: np.ndarray) -> RankedRun:
-    order = _rank_segments(scores, docs.__getitem__, offsets)
-    docs = docs[order]
+    docs = _take(docs, _rank_segments(scores, docs.__getitem__, offsets))
     return RankedRun(qrels, qpos, offsets, _labels(qrels, qpos, offsets, docs), docs)
 
 
@@ -622,6 +636,16 @@ def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarra
 # --------------------------------------------------------------------------------------------
 # document ids as bytes: a vectorised hash join with the qrels
 # --------------------------------------------------------------------------------------------
+
+def _has_inner_nul(docs: np.ndarray) -> bool:
+    """Whether a bytes id holds a NUL before its last byte (numpy pads with NULs, so such an id
+    is not the id it was; the readers never make one)."""
+    width = docs.dtype.itemsize
+    if not len(docs) or width < 2:
+        return False
+    b = docs.view(np.uint8).reshape(len(docs), width)
+    return bool(((b[:, :-1] == 0) & (b[:, 1:] != 0)).any())
+
 
 @dataclass
 class DocIndex:
@@ -651,10 +675,12 @@ class DocIndex:
 
 
 def _make_doc_index(qrels: Qrels) -> Optional[DocIndex]:
-    encoded = [d.encode("utf-8", "surrogateescape") for lookup in qrels.lookup for d in lookup]
-    if b"\x00" in b"".join(encoded):
-        return None  # a NUL inside an id would not survive numpy's bytes arrays
-    docs = np.array(encoded, dtype="S") if encoded else np.zeros(0, dtype="S1")
+    docs = qrels._cache.get("doc_bytes")  # qrels read as bytes: the ids by line, as read
+    if docs is None or _has_inner_nul(docs):
+        encoded = [d.encode("utf-8", "surrogateescape") for lookup in qrels.lookup for d in lookup]
+        if b"\x00" in b"".join(encoded):
+            return None  # a NUL inside an id would not survive numpy's bytes arrays
+        docs = np.array(encoded, dtype="S") if encoded else np.zeros(0, dtype="S1")
     query = qrels.qidx
     keys = doc_keys(docs, query)
     line = np.argsort(keys)

@@ -428,9 +428,9 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         sys.stderr.write(f"{PROG}: error parsing measures\n{error}\n")
         return 2
     try:
-        # the run's document ids as one bytes array (no str per line: our provider joins them
-        # with the qrels vectorised); the small qrels keep str ids, which the core indexes itself
-        qrels = read_qrels(args.qrels)
+        # document ids as bytes arrays (no str per run line: our provider joins the run with the
+        # qrels by hashing the bytes, and indexes the qrels' bytes as read)
+        qrels = read_qrels(args.qrels, doc_ids="bytes")
         run = read_run(args.run, doc_ids="bytes")
         results = evaluate(measures, qrels, run, args.provider)
         if args.output_format == "trec":

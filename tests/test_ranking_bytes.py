@@ -45,6 +45,13 @@ def test_bytes_and_str_ids_give_the_same_ranking_and_labels(seed):
         as_bytes = rank_run(_columns(lines, True), prepared)
         assert as_bytes.labels.tolist() == as_str.labels.tolist()
         assert as_bytes.offsets.tolist() == as_str.offsets.tolist()
+        # qrels read as bytes too: their index is built from the bytes as given
+        qrels_lines = [(q, d, v) for q, docs in qrels.items() for d, v in docs.items()]
+        rnd.shuffle(qrels_lines)
+        from_bytes = Qrels.from_any(_columns(qrels_lines, True))
+        from_str = Qrels.from_any(_columns(qrels_lines, False))  # queries without lines are gone
+        assert rank_run(_columns(lines, True), from_bytes).labels.tolist() == \
+            rank_run(_columns(lines, False), from_str).labels.tolist()
         assert [d.decode("utf-8") for d in as_bytes.docs.tolist()] == as_str.docs.tolist()
         # and both follow the rule written out: score desc, then id desc as UTF-8 bytes
         for i, q in enumerate(as_str.qpos.tolist()):
@@ -83,3 +90,14 @@ def test_qrels_the_index_cannot_hold_fall_back_to_dict_lookups():
     ranked = rank_run(Columns(np.array(["q", "q"], dtype=object), np.array([b"c", b"zz"]),
                               np.array([2.0, 1.0])), qrels)
     assert ranked.labels.tolist() == [0, ABSENT]
+
+
+def test_bytes_qrels_with_a_nul_inside_an_id_are_indexed_from_their_str_form():
+    # numpy keeps a NUL inside a bytes id (only trailing ones are padding): such qrels columns
+    # cannot give their bytes to the index as they are
+    qrels = Qrels.from_any(Columns(np.array(["q", "q"], dtype=object), np.array([b"a\x00b", b"c"]),
+                                   np.array([1, 0])))
+    assert qrels.doc_index() is None
+    ranked = rank_run(Columns(np.array(["q", "q", "q"], dtype=object), np.array([b"c", b"a", b"zz"]),
+                              np.array([3.0, 2.0, 1.0])), qrels)
+    assert ranked.labels.tolist() == [0, ABSENT, ABSENT]
