@@ -647,6 +647,10 @@ def _has_inner_nul(docs: np.ndarray) -> bool:
     return bool(((b[:, :-1] == 0) & (b[:, 1:] != 0)).any())
 
 
+#: Lines joined with the qrels at a time (see :meth:`DocIndex.labels_of`).
+JOIN_CHUNK = 1 << 21
+
+
 @dataclass
 class DocIndex:
     """The qrels' (query, document) pairs as sorted 64-bit keys, for :func:`doc_keys` joins."""
@@ -660,10 +664,20 @@ class DocIndex:
     mask: np.uint64
 
     def labels_of(self, docs: np.ndarray, query: np.ndarray) -> np.ndarray:
-        """Label of each (bytes doc id, qrels query index); ``ABSENT`` where not judged."""
+        """Label of each (bytes doc id, qrels query index); ``ABSENT`` where not judged.
+
+        Done ``JOIN_CHUNK`` lines at a time: the temporaries (keys, candidates) stay small and
+        malloc hands the same memory back for every chunk, where whole-run temporaries would be
+        fresh pages each time (first touches of memory are a good part of a large run's time)."""
         out = np.full(len(docs), ABSENT, dtype=np.int64)
         if not len(docs) or not len(self.keys):
             return out
+        for a in range(0, len(docs), JOIN_CHUNK):
+            b = min(a + JOIN_CHUNK, len(docs))
+            self._labels_into(out[a:b], docs[a:b], query[a:b])
+        return out
+
+    def _labels_into(self, out: np.ndarray, docs: np.ndarray, query: np.ndarray) -> None:
         keys = doc_keys(docs, query)
         cand = np.flatnonzero(self.bitmap[(keys & self.mask).view(np.int64)])
         at = np.minimum(np.searchsorted(self.keys, keys[cand]), len(self.keys) - 1)
@@ -671,7 +685,6 @@ class DocIndex:
         cand, line = cand[hit], self.line[at[hit]]
         same = (self.docs[line] == docs[cand]) & (self.query[line] == query[cand])
         out[cand[same]] = self.labels[line[same]]
-        return out
 
 
 def _make_doc_index(qrels: Qrels) -> Optional[DocIndex]:

@@ -6,6 +6,7 @@ import random
 import numpy as np
 import pytest
 
+from ir_measures_pres import _ranking
 from ir_measures_pres._ranking import ABSENT, Columns, Qrels, doc_keys, rank_run
 
 ALPHABET = ["a", "b", "Z", "0", "1", "-", "é", "文", "😀"]
@@ -36,7 +37,9 @@ def _columns(lines, as_bytes: bool) -> Columns:
 
 
 @pytest.mark.parametrize("seed", range(5))
-def test_bytes_and_str_ids_give_the_same_ranking_and_labels(seed):
+@pytest.mark.parametrize("chunk", [1 << 21, 3])
+def test_bytes_and_str_ids_give_the_same_ranking_and_labels(seed, chunk, monkeypatch):
+    monkeypatch.setattr(_ranking, "JOIN_CHUNK", chunk)  # the hash join, whole or a few lines at a time
     rnd = random.Random(seed)
     for _ in range(40):
         qrels, lines = _random_case(rnd)
