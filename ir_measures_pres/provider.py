@@ -48,7 +48,8 @@ class PresEvaluator(Evaluator):
         answered = ranked.lengths > 0
         left = len(self.qrels.query_ids) - int(answered.sum())
         result = {}
-        for measure in dict.fromkeys(self.measures):
+        measures: List[Any] = list(dict.fromkeys(self.measures))  # a measure listed twice is one
+        for measure in measures:
             agg = measure.aggregator()
             for value in BY_NAME[measure.NAME].compute(measure, ranked)[answered].tolist():
                 agg.add(value)
