@@ -55,6 +55,10 @@ STANDARD = [AP, nDCG @ 10, R @ 1000, P @ 10]
 def collection(data: Path, nq: int) -> Tuple[Path, Path]:
     out = data / f"s{nq}"
     if not (out / "run.txt").exists():
+        if not MAKE_SYNTHETIC.exists():
+            sys.exit(f"bench_core: no collection in {out} and no generator at {MAKE_SYNTHETIC}; "
+                     "pass --make-synthetic PATH (shared/bench/make_synthetic.py) or --data DIR "
+                     f"holding s{nq}/qrels.txt and s{nq}/run.txt")
         print(f"generating {nq} x 1000 in {out} ...", file=sys.stderr)
         subprocess.run([sys.executable, str(MAKE_SYNTHETIC), str(out), str(nq), "1000"], check=True)
     return out / "qrels.txt", out / "run.txt"
@@ -226,7 +230,13 @@ def main() -> int:
     parser.add_argument("--sizes", default="1000,5000,10000", help="queries per scaling point")
     parser.add_argument("--only", default="check,dict,frame,cli,sweep,scaling")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--make-synthetic", type=Path, default=None,
+                        help="the collection generator (default: ../shared/bench/make_synthetic.py "
+                             "beside the repository)")
     args = parser.parse_args()
+    if args.make_synthetic is not None:
+        global MAKE_SYNTHETIC
+        MAKE_SYNTHETIC = args.make_synthetic
     only = set(args.only.split(","))
     results: Dict[str, Any] = {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
