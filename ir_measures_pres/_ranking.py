@@ -193,12 +193,24 @@ class Qrels:
     query_ids: List[str]
     offsets: np.ndarray
     labels: np.ndarray
-    lookup: List[Dict[str, int]]
+    #: see :attr:`lookup` (None: made from the bytes ids on first use)
+    _lookup: Optional[List[Dict[str, int]]]
     index: Dict[str, int] = field(init=False)
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.index = {q: i for i, q in enumerate(self.query_ids)}
+
+    @property
+    def lookup(self) -> List[Dict[str, int]]:
+        """Per query, ``{doc_id: label}`` in line order. Qrels read with bytes ids make it only
+        when a run with ``str`` ids needs it: bytes ids are labelled through :meth:`doc_index`."""
+        if self._lookup is None:
+            docs = _decoded(self._cache["doc_bytes"])
+            values = self.labels.tolist()
+            self._lookup = [dict(zip(docs[a:b], values[a:b]))
+                            for a, b in zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist())]
+        return self._lookup
 
     @classmethod
     def from_any(cls, qrels: Any) -> "Qrels":
@@ -231,11 +243,15 @@ class Qrels:
         values = _integral_labels(cols.values)
         query_ids, order, offsets = _group(cols)
         docs = _take(cols.doc_ids, order)
+        values = _take(values, order)
+        if docs.dtype.kind == "S" and cols.unique_pairs:
+            # a reader's bytes ids (each pair once): the look-up tables wait until needed
+            qrels = cls(query_ids, offsets, values, None)
+            qrels._cache["doc_bytes"] = docs
+            return qrels
         as_bytes = docs if docs.dtype.kind == "S" else None
         if as_bytes is not None:  # the look-up tables are keyed by str
-            docs = np.array([d.decode("utf-8", "surrogateescape") for d in docs.tolist()] + [""],
-                            dtype=object)[:-1]
-        values = _take(values, order)
+            docs = np.array(_decoded(docs) + [""], dtype=object)[:-1]
         lookup = []
         for i in range(len(query_ids)):
             a, b = offsets[i], offsets[i + 1]
@@ -457,6 +473,11 @@ class JudgedList:
         return queries, idx[first]
 
 
+def _decoded(docs: np.ndarray) -> List[str]:
+    """Bytes ids as ``str`` (UTF-8; invalid bytes kept as lone surrogates, as the readers do)."""
+    return [d.decode("utf-8", "surrogateescape") for d in docs.tolist()]
+
+
 def _take(values: np.ndarray, order: Optional[np.ndarray]) -> np.ndarray:
     """``values`` in ``order`` (None: the order they are in, no copy)."""
     return values if order is None else values[order]
@@ -620,8 +641,7 @@ def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarra
         index = qrels.doc_index()
         if index is not None:
             return index.labels_of(docs, np.repeat(qpos, np.diff(offsets)))
-        docs = np.array([d.decode("utf-8", "surrogateescape") for d in docs.tolist()] + [""],
-                        dtype=object)[:-1]
+        docs = np.array(_decoded(docs) + [""], dtype=object)[:-1]
     lookups = [qrels.lookup[i] for i in qpos.tolist()]
     return np.fromiter(
         chain.from_iterable(

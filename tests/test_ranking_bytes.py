@@ -104,3 +104,20 @@ def test_bytes_qrels_with_a_nul_inside_an_id_are_indexed_from_their_str_form():
     ranked = rank_run(Columns(np.array(["q", "q", "q"], dtype=object), np.array([b"c", b"a", b"zz"]),
                               np.array([3.0, 2.0, 1.0])), qrels)
     assert ranked.labels.tolist() == [0, ABSENT, ABSENT]
+
+
+def test_qrels_read_as_bytes_label_str_runs_too():
+    """The reader's bytes qrels make their str look-up tables only when a run with str ids
+    comes; the labels are those of the same qrels read as str (ids not valid UTF-8 included)."""
+    import io
+
+    from ir_measures_pres.io import read_qrels
+
+    data = "q1 0 a 1\nq1 0 é 2\nq2 0 b 0\nq2 0 c -1\nq1 0 文 0\n".encode() + b"q2 0 x\xff 3\n"
+    as_bytes = Qrels.from_any(read_qrels(io.BytesIO(data), doc_ids="bytes"))
+    as_str = Qrels.from_any(read_qrels(io.BytesIO(data)))
+    assert as_bytes._lookup is None  # not made yet
+    run = {"q1": {"文": 3.0, "é": 2.0, "zz": 1.0}, "q2": {"x\udcff": 2.0, "c": 1.0, "b": 0.5}}
+    assert rank_run(run, as_bytes).labels.tolist() == rank_run(run, as_str).labels.tolist() == \
+        [0, 2, ABSENT, 3, -1, 0]
+    assert as_bytes.lookup == as_str.lookup
