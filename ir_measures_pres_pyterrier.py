@@ -15,7 +15,7 @@ ERROR: BaseException | None = None
 
 try:
     from ir_measures_pres.pyterrier import *  # noqa: F401,F403
-    from ir_measures_pres.pyterrier import AVAILABLE, ERROR  # noqa: F811
+    from ir_measures_pres.pyterrier import AVAILABLE, ERROR  # noqa: F401,F811 - re-exported
 except Exception as error:  # noqa: BLE001 -- must never break ``import pyterrier``
     ERROR = error
     warnings.warn(

@@ -73,7 +73,8 @@ def oracle(kind: str, ranked: list[tuple[str, int | None]], xrelnum: list[int], 
     return cls(xrelnum, grades, beta).compute(ranked)
 
 
-def pyntcireval_list(docs: dict[str, float], judged: dict[str, int], judged_only: bool) -> list[tuple[str, int | None]]:
+def pyntcireval_list(docs: dict[str, float], judged: dict[str, int],
+                     judged_only: bool) -> list[tuple[str, int | None]]:
     """The run in trec_eval order as pyNTCIREVAL's ranked list."""
     out = []
     for doc in trec_order(docs):
@@ -121,7 +122,8 @@ def random_topics(seed: int, n_topics: int = 30) -> tuple[Qrels, Run]:
     return qrels, run
 
 
-def _measure(kind: str, beta: float, gains: dict[int, int] | None, cutoff: int | None, judged_only: bool) -> Any:
+def _measure(kind: str, beta: float, gains: dict[int, int] | None, cutoff: int | None,
+             judged_only: bool) -> Any:
     params: dict[str, Any] = {"beta": beta, "judged_only": judged_only}
     if gains is not None:
         params["gains"] = gains
@@ -228,7 +230,8 @@ _IDS = st.text(alphabet="aAzZ09_-é中", min_size=1, max_size=4)
     cutoff=st.sampled_from(CUTOFFS),
     judged_only=st.booleans(),
 )
-def test_matches_pyntcireval_property(judged: dict[str, int], extra: list[str], scores: list[int], beta: float,
+def test_matches_pyntcireval_property(judged: dict[str, int], extra: list[str], scores: list[int],
+                                      beta: float,
                                       gains: dict[int, int] | None, cutoff: int | None,
                                       judged_only: bool) -> None:
     docs = list(dict.fromkeys(list(judged) + extra))

@@ -189,7 +189,8 @@ def random_graded(seed: int, n_topics: int = 25) -> tuple[Qrels, Run]:
     return qrels, run
 
 
-def naive_list(docs: dict[str, float], judged: dict[str, int], judged_only: bool, cutoff: int | None) -> list[str]:
+def naive_list(docs: dict[str, float], judged: dict[str, int], judged_only: bool,
+               cutoff: int | None) -> list[str]:
     ranked = trec_order(docs, judged, judged_only)
     return ranked if cutoff is None else ranked[:cutoff]
 
@@ -292,8 +293,9 @@ def test_pres_naive(seed: int) -> None:
 
 def _collection_size(qrels: Qrels, run: Run, extra: int) -> int:
     """The smallest N that holds every query's run and its unretrieved relevant docs, plus extra."""
-    return extra + max(len(run.get(q, {})) + sum(v >= 1 and d not in run.get(q, {}) for d, v in judged.items())
-                       for q, judged in qrels.items())
+    return extra + max(
+        len(run.get(q, {})) + sum(v >= 1 and d not in run.get(q, {}) for d, v in judged.items())
+        for q, judged in qrels.items())
 
 
 @pytest.mark.parametrize("extra", (0, 1, 20))
