@@ -3,6 +3,8 @@ CSR segment offsets, running sums within segments, and 64-bit keys of (query, by
 
 from __future__ import annotations
 
+from itertools import repeat
+
 import numpy as np
 
 
@@ -66,3 +68,25 @@ def doc_keys(docs: np.ndarray, query: np.ndarray) -> np.ndarray:
     np.right_shift(h, np.uint64(29), out=tmp)
     h ^= tmp
     return h
+
+
+def ids_as_str(ids: np.ndarray) -> np.ndarray:
+    """Document ids as an object array of ``str``: a bytes array (``'S'``, as ``doc_ids="bytes"``
+    gives) is decoded as UTF-8 (``surrogateescape``, the readers' str mode); anything else is
+    returned unchanged."""
+    ids = np.asarray(ids)
+    if ids.dtype.kind != "S":
+        return ids
+    n, width = len(ids), ids.dtype.itemsize
+    out = np.empty(n, dtype=object)
+    ids = np.ascontiguousarray(ids)
+    raw = ids.view(np.uint8).reshape(n, width)
+    step = 1 << 20  # bounded temporary UCS4 copies
+    for a in range(0, n, step):
+        part = raw[a:a + step]
+        if (part < 128).all():  # ASCII: numpy makes the str objects as it assigns them
+            out[a:a + step] = part.astype(np.uint32).view(f"U{width}").ravel()
+        else:
+            out[a:a + step] = list(map(bytes.decode, ids[a:a + step].tolist(), repeat("utf-8"),
+                                       repeat("surrogateescape")))
+    return out

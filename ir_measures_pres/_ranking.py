@@ -23,7 +23,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from ._arrays import cumsum_within, doc_keys, offsets_from_counts
+from ._arrays import cumsum_within, doc_keys, ids_as_str, offsets_from_counts
 from ._duplicates import find_duplicates
 
 __all__ = ["ABSENT", "Columns", "DocIndex", "InputError", "JudgedList", "Qrels", "RankedRun",
@@ -206,7 +206,7 @@ class Qrels:
         """Per query, ``{doc_id: label}`` in line order. Qrels read with bytes ids make it only
         when a run with ``str`` ids needs it: bytes ids are labelled through :meth:`doc_index`."""
         if self._lookup is None:
-            docs = _decoded(self._cache["doc_bytes"])
+            docs = ids_as_str(self._cache["doc_bytes"]).tolist()
             values = self.labels.tolist()
             self._lookup = [dict(zip(docs[a:b], values[a:b]))
                             for a, b in zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist())]
@@ -251,7 +251,7 @@ class Qrels:
             return qrels
         as_bytes = docs if docs.dtype.kind == "S" else None
         if as_bytes is not None:  # the look-up tables are keyed by str
-            docs = np.array(_decoded(docs) + [""], dtype=object)[:-1]
+            docs = ids_as_str(docs)
         lookup = []
         for i in range(len(query_ids)):
             a, b = offsets[i], offsets[i + 1]
@@ -473,11 +473,6 @@ class JudgedList:
         return queries, idx[first]
 
 
-def _decoded(docs: np.ndarray) -> List[str]:
-    """Bytes ids as ``str`` (UTF-8; invalid bytes kept as lone surrogates, as the readers do)."""
-    return [d.decode("utf-8", "surrogateescape") for d in docs.tolist()]
-
-
 def _take(values: np.ndarray, order: Optional[np.ndarray]) -> np.ndarray:
     """``values`` in ``order`` (None: the order they are in, no copy)."""
     return values if order is None else values[order]
@@ -641,7 +636,7 @@ def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarra
         index = qrels.doc_index()
         if index is not None:
             return index.labels_of(docs, np.repeat(qpos, np.diff(offsets)))
-        docs = np.array(_decoded(docs) + [""], dtype=object)[:-1]
+        docs = ids_as_str(docs)
     lookups = [qrels.lookup[i] for i in qpos.tolist()]
     return np.fromiter(
         chain.from_iterable(

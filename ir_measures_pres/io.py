@@ -69,6 +69,7 @@ from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
+from ._arrays import ids_as_str
 from ._duplicates import find_duplicates
 from ._ranking import Columns, InputError
 
@@ -137,28 +138,6 @@ def read_run(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "
     array of the raw UTF-8 bytes: no Python object per line; see the module docstring).
     """
     return _read(source, _RUN, _doc_mode(doc_ids))
-
-
-def ids_as_str(ids: np.ndarray) -> np.ndarray:
-    """Document ids as an object array of ``str``: a bytes array (``'S'``, as ``doc_ids="bytes"``
-    gives) is decoded as UTF-8 (``surrogateescape``, the readers' str mode); anything else is
-    returned unchanged."""
-    ids = np.asarray(ids)
-    if ids.dtype.kind != "S":
-        return ids
-    n, width = len(ids), ids.dtype.itemsize
-    out = np.empty(n, dtype=object)
-    ids = np.ascontiguousarray(ids)
-    raw = ids.view(np.uint8).reshape(n, width)
-    step = 1 << 20  # bounded temporary UCS4 copies
-    for a in range(0, n, step):
-        part = raw[a:a + step]
-        if (part < 128).all():  # ASCII: numpy makes the str objects as it assigns them
-            out[a:a + step] = part.astype(np.uint32).view(f"U{width}").ravel()
-        else:
-            out[a:a + step] = list(map(bytes.decode, ids[a:a + step].tolist(), repeat("utf-8"),
-                                       repeat("surrogateescape")))
-    return out
 
 
 def _doc_mode(doc_ids: str) -> bool:

@@ -33,6 +33,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 import numpy as np
 
+from .._arrays import ids_as_str
 from .._ranking import ABSENT, Qrels, RankedRun, offsets_from_counts, rank_run
 from ._progress import Progress
 
@@ -335,20 +336,6 @@ def _readers() -> Tuple[Callable[[PathLike], Any], Callable[[PathLike], Any]]:
         )
 
 
-def _str_ids(docs: np.ndarray) -> np.ndarray:
-    """Document ids as ``str``: a bytes array (``'S'``, the readers' bytes mode) is decoded as
-    UTF-8 with ``surrogateescape``, as the readers' str mode decodes files."""
-    if docs.dtype.kind != "S":
-        return docs
-    try:
-        from ..io import ids_as_str
-
-        return ids_as_str(docs)  # type: ignore[no-any-return]
-    except ImportError:  # pragma: no cover - the package's io module is the normal path
-        return np.array([d.decode("utf-8", "surrogateescape") for d in docs.tolist()] + [""],
-                        dtype=object)[:-1]
-
-
 def run_name(path: PathLike) -> str:
     """A run's name from its file name: ``input.uwmtCR0.gz`` -> ``input.uwmtCR0``."""
     name = Path(path).name
@@ -625,7 +612,7 @@ class Core:
             for r in self.ranked:
                 d: Dict[str, Dict[str, float]] = {}
                 assert r.docs is not None  # kept whenever a fallback measure is asked for
-                docs = _str_ids(r.docs).tolist()  # bytes ids (fast readers) -> str, as qrels keys
+                docs = ids_as_str(r.docs).tolist()  # bytes ids (fast readers) -> str, as qrels keys
                 for qp, a, b in zip(r.qpos.tolist(), r.offsets[:-1].tolist(), r.offsets[1:].tolist()):
                     d[self.query_ids[qp]] = dict(zip(docs[a:b], map(float, range(b - a, 0, -1))))
                 dicts.append(d)
