@@ -9,7 +9,7 @@ while ir_measures itself is still importing.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterable, Iterator, List
+from typing import Any, Dict, Iterable, Iterator, List, Tuple
 
 from ir_measures.providers.base import Any as AnyValue
 from ir_measures.providers.base import Evaluator, Provider
@@ -26,17 +26,21 @@ class PresEvaluator(Evaluator):
         super().__init__(measures, qrels.query_ids)
         self.qrels = qrels
 
-    def _iter_calc(self, run: Any) -> Iterator[Metric]:
+    def _answered(self, run: Any, measures: List[Any]) -> Tuple[List[str], List[List[float]]]:
+        """(query ids, one list of values per measure) for the queries the run answers. A query
+        with an empty ranked list is one the run does not answer: like a missing query it gets
+        the measure's DEFAULT (filled in by the callers)."""
         ranked = rank_run(run, self.qrels)
-        qids = [self.qrels.query_ids[i] for i in ranked.qpos.tolist()]
-        columns = [BY_NAME[m.NAME].compute(m, ranked).tolist() for m in self.measures]  # type: ignore
-        # a query with an empty ranked list is a query the run does not answer: like a missing
-        # query it gets the measure's DEFAULT (filled in by ir_measures' Evaluator.iter_calc)
-        answered = (ranked.lengths > 0).tolist()
+        answered = ranked.lengths > 0
+        qids = [self.qrels.query_ids[i] for i in ranked.qpos[answered].tolist()]
+        return qids, [BY_NAME[m.NAME].compute(m, ranked)[answered].tolist() for m in measures]
+
+    def _iter_calc(self, run: Any) -> Iterator[Metric]:
+        # ir_measures' Evaluator.iter_calc adds the DEFAULT of every qrels query not yielded
+        measures: List[Any] = list(self.measures)
+        qids, columns = self._answered(run, measures)
         for row, qid in enumerate(qids):
-            if not answered[row]:
-                continue
-            for measure, values in zip(self.measures, columns):
+            for measure, values in zip(measures, columns):
                 yield Metric(query_id=qid, measure=measure, value=values[row])
 
     def calc_aggregate(self, run: Any) -> Dict[Any, Any]:
@@ -44,14 +48,13 @@ class PresEvaluator(Evaluator):
         aggregator fed the answered queries in run order, then the DEFAULT once per qrels query
         left), without making a ``Metric`` per query and measure: for 5,000 queries and seven
         measures that bookkeeping alone took longer than the measures."""
-        ranked = rank_run(run, self.qrels)
-        answered = ranked.lengths > 0
-        left = len(self.qrels.query_ids) - int(answered.sum())
-        result = {}
         measures: List[Any] = list(dict.fromkeys(self.measures))  # a measure listed twice is one
-        for measure in measures:
+        qids, columns = self._answered(run, measures)
+        left = len(self.qrels.query_ids) - len(qids)
+        result = {}
+        for measure, values in zip(measures, columns):
             agg = measure.aggregator()
-            for value in BY_NAME[measure.NAME].compute(measure, ranked)[answered].tolist():
+            for value in values:
                 agg.add(value)
             for _ in range(left):
                 agg.add(measure.DEFAULT)
