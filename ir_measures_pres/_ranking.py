@@ -704,7 +704,9 @@ class DocIndex:
 
 def _make_doc_index(qrels: Qrels) -> Optional[DocIndex]:
     docs = qrels._cache.get("doc_bytes")  # qrels read as bytes: the ids by line, as read
-    if docs is None or _has_inner_nul(docs):
+    if docs is not None and _has_inner_nul(docs):
+        return None  # a NUL inside an id would not survive numpy's bytes arrays
+    if docs is None:
         encoded = [d.encode("utf-8", "surrogateescape") for lookup in qrels.lookup for d in lookup]
         if b"\x00" in b"".join(encoded):
             return None  # a NUL inside an id would not survive numpy's bytes arrays
