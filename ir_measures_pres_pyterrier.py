@@ -21,4 +21,6 @@ except Exception as error:  # noqa: BLE001 -- must never break ``import pyterrie
     warnings.warn(
         f"ir_measures_pres could not register its measures with PyTerrier "
         f"({type(error).__name__}: {error}); import ir_measures_pres directly to see the full error.",
-        RuntimeWarning, stacklevel=1)
+        RuntimeWarning,
+        stacklevel=1,
+    )

@@ -47,8 +47,7 @@ sys.path.insert(0, str(HERE))
 import slow_reference as ref  # noqa: E402
 
 MAKE_SYNTHETIC = HERE.parents[1] / "shared" / "bench" / "make_synthetic.py"
-OURS = [PRES @ 1000, R_norm(collection_size=10_000_000), QMeasure, OMeasure, PMeasure, PPlusMeasure,
-        Bpref10]
+OURS = [PRES @ 1000, R_norm(collection_size=10_000_000), QMeasure, OMeasure, PMeasure, PPlusMeasure, Bpref10]
 STANDARD = [AP, nDCG @ 10, R @ 1000, P @ 10]
 
 
@@ -56,9 +55,11 @@ def collection(data: Path, nq: int) -> Tuple[Path, Path]:
     out = data / f"s{nq}"
     if not (out / "run.txt").exists():
         if not MAKE_SYNTHETIC.exists():
-            sys.exit(f"bench_core: no collection in {out} and no generator at {MAKE_SYNTHETIC}; "
-                     "pass --make-synthetic PATH (shared/bench/make_synthetic.py) or --data DIR "
-                     f"holding s{nq}/qrels.txt and s{nq}/run.txt")
+            sys.exit(
+                f"bench_core: no collection in {out} and no generator at {MAKE_SYNTHETIC}; "
+                "pass --make-synthetic PATH (shared/bench/make_synthetic.py) or --data DIR "
+                f"holding s{nq}/qrels.txt and s{nq}/run.txt"
+            )
         print(f"generating {nq} x 1000 in {out} ...", file=sys.stderr)
         subprocess.run([sys.executable, str(MAKE_SYNTHETIC), str(out), str(nq), "1000"], check=True)
     return out / "qrels.txt", out / "run.txt"
@@ -86,20 +87,30 @@ def paired_medians(a: Callable[[], Any], b: Callable[[], Any], reps: int) -> Tup
 
 
 def bench_dict(qrels: Dict, run: Dict, reps: int) -> Dict[str, float]:
-    ours, std = paired_medians(lambda: ir_measures.calc_aggregate(OURS, qrels, run),
-                               lambda: ir_measures.calc_aggregate(STANDARD, qrels, run), reps)
+    ours, std = paired_medians(
+        lambda: ir_measures.calc_aggregate(OURS, qrels, run),
+        lambda: ir_measures.calc_aggregate(STANDARD, qrels, run),
+        reps,
+    )
     return {"ours_s": ours, "standard_s": std, "ratio": ours / std, "target": 1.0}
 
 
 def bench_frame(qrels: Dict, run: Dict, reps: int) -> Dict[str, float]:
     import pandas as pd
 
-    run_df = pd.DataFrame([(q, d, s) for q, docs in run.items() for d, s in docs.items()],
-                          columns=["query_id", "doc_id", "score"])
-    qrels_df = pd.DataFrame([(q, d, v) for q, docs in qrels.items() for d, v in docs.items()],
-                            columns=["query_id", "doc_id", "relevance"])
-    ours, std = paired_medians(lambda: ir_measures.calc_aggregate(OURS, qrels_df, run_df),
-                               lambda: ir_measures.calc_aggregate(STANDARD, qrels_df, run_df), reps)
+    run_df = pd.DataFrame(
+        [(q, d, s) for q, docs in run.items() for d, s in docs.items()],
+        columns=["query_id", "doc_id", "score"],
+    )
+    qrels_df = pd.DataFrame(
+        [(q, d, v) for q, docs in qrels.items() for d, v in docs.items()],
+        columns=["query_id", "doc_id", "relevance"],
+    )
+    ours, std = paired_medians(
+        lambda: ir_measures.calc_aggregate(OURS, qrels_df, run_df),
+        lambda: ir_measures.calc_aggregate(STANDARD, qrels_df, run_df),
+        reps,
+    )
     return {"ours_s": ours, "standard_s": std, "ratio": ours / std, "target": 0.5}
 
 
@@ -113,16 +124,23 @@ _RUSAGE = (
 
 def run_command(cmd: List[str]) -> Tuple[float, float]:
     """(wall seconds, peak RSS MiB) of one command, measured by a fresh wrapper process."""
-    out = subprocess.run([sys.executable, "-c", _RUSAGE, *cmd], capture_output=True, text=True,
-                         check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", _RUSAGE, *cmd], capture_output=True, text=True, check=True
+    ).stdout.split()
     if out[2] != "0":
         raise RuntimeError(f"command failed: {' '.join(cmd)}")
     return float(out[0]), float(out[1]) / 1024
 
 
 def bench_cli(qrels_path: Path, run_path: Path, reps: int) -> Dict[str, float]:
-    ours_cmd = [sys.executable, "-m", "ir_measures_pres", str(qrels_path), str(run_path),
-                "PRES@1000 QMeasure Bpref10"]
+    ours_cmd = [
+        sys.executable,
+        "-m",
+        "ir_measures_pres",
+        str(qrels_path),
+        str(run_path),
+        "PRES@1000 QMeasure Bpref10",
+    ]
     stock_cmd = [sys.executable, "-m", "ir_measures", str(qrels_path), str(run_path), "AP"]
     ours_t, stock_t, ours_mem = [], [], []
     for _ in range(reps):
@@ -131,16 +149,21 @@ def bench_cli(qrels_path: Path, run_path: Path, reps: int) -> Dict[str, float]:
         ours_mem.append(mem)
         stock_t.append(run_command(stock_cmd)[0])
     ours, stock = statistics.median(ours_t), statistics.median(stock_t)
-    return {"ours_s": ours, "stock_ir_measures_AP_s": stock, "ratio": ours / stock, "target": 0.25,
-            "ours_peak_rss_mib": max(ours_mem), "rss_target_mib": 1024}
+    return {
+        "ours_s": ours,
+        "stock_ir_measures_AP_s": stock,
+        "ratio": ours / stock,
+        "target": 0.25,
+        "ours_peak_rss_mib": max(ours_mem),
+        "rss_target_mib": 1024,
+    }
 
 
 def bench_scaling(data: Path, sizes: List[int], reps: int) -> Dict[str, Any]:
     rows = []
     for nq in sizes:
         lines, med = _time_ours(*load_dicts(*collection(data, nq)), reps)
-        rows.append({"queries": nq, "run_lines": lines, "ours_s": med,
-                     "us_per_line": med / lines * 1e6})
+        rows.append({"queries": nq, "run_lines": lines, "ours_s": med, "us_per_line": med / lines * 1e6})
         gc.collect()
     per_line = [r["us_per_line"] for r in rows]
     return {"rows": rows, "max_over_min_us_per_line": max(per_line) / min(per_line)}
@@ -185,12 +208,23 @@ def bench_sweep(qrels: Dict, run: Dict, n_runs: int = 10) -> Dict[str, Any]:
     std_first, std_later = _reused(STANDARD, qrels, runs[:4])
     total = sum(map(len, run.values()))
     read_scores = statistics.median(
-        timed(lambda r=r: np.fromiter(chain.from_iterable(d.values() for d in r.values()),
-                                      dtype=np.float64, count=total)) for r in runs[1:4])
-    return {"first_call_s": first, "later_median_s": later, "ratio": later / first, "target": 0.5,
-            "read_scores_only_s": read_scores,
-            "standard_first_call_s": std_first, "standard_later_median_s": std_later,
-            "standard_ratio": std_later / std_first}
+        timed(
+            lambda r=r: np.fromiter(
+                chain.from_iterable(d.values() for d in r.values()), dtype=np.float64, count=total
+            )
+        )
+        for r in runs[1:4]
+    )
+    return {
+        "first_call_s": first,
+        "later_median_s": later,
+        "ratio": later / first,
+        "target": 0.5,
+        "read_scores_only_s": read_scores,
+        "standard_first_call_s": std_first,
+        "standard_later_median_s": std_later,
+        "standard_ratio": std_later / std_first,
+    }
 
 
 def check_values(qrels: Dict, run: Dict, sample: int = 200, seed: int = 0) -> Dict[str, Any]:
@@ -198,9 +232,10 @@ def check_values(qrels: Dict, run: Dict, sample: int = 200, seed: int = 0) -> Di
     qids = sorted(set(qrels) & set(run))
     chosen = random.Random(seed).sample(qids, min(sample, len(qids)))
     measures = OURS + [PRES @ 100, QMeasure @ 10, Bpref10(variant="old"), Bpref10(variant="paper")]
-    ours = {(m.query_id, str(m.measure)): m.value
-            for m in ir_measures.iter_calc(measures, {q: qrels[q] for q in chosen},
-                                           {q: run[q] for q in chosen})}
+    ours = {
+        (m.query_id, str(m.measure)): m.value
+        for m in ir_measures.iter_calc(measures, {q: qrels[q] for q in chosen}, {q: run[q] for q in chosen})
+    }
     worst = 0.0
     for q in chosen:
         ranking = ref.trec_order(run[q])
@@ -210,7 +245,10 @@ def check_values(qrels: Dict, run: Dict, sample: int = 200, seed: int = 0) -> Di
             "PRES@1000": ref.pres(ranking, qrels[q], 1000),
             "PRES@100": ref.pres(ranking, qrels[q], 100),
             "R_norm(collection_size=10000000)": ref.rnorm(ranking, qrels[q], 10_000_000),
-            "QMeasure": b["Q"], "OMeasure": b["O"], "PMeasure": b["P"], "PPlusMeasure": b["P+"],
+            "QMeasure": b["Q"],
+            "OMeasure": b["O"],
+            "PMeasure": b["P"],
+            "PPlusMeasure": b["P+"],
             "QMeasure@10": b10["Q"],
             "Bpref10": ref.bpref10(ranking, qrels[q]),
             "Bpref10(variant='old')": ref.bpref10(ranking, qrels[q], variant="old"),
@@ -222,27 +260,37 @@ def check_values(qrels: Dict, run: Dict, sample: int = 200, seed: int = 0) -> Di
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--data", type=Path, default=Path("/tmp/ir_measures_pres_bench"))
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--queries", type=int, default=5000, help="queries of the main collection")
     parser.add_argument("--sizes", default="1000,5000,10000", help="queries per scaling point")
     parser.add_argument("--only", default="check,dict,frame,cli,sweep,scaling")
     parser.add_argument("--json", type=Path, help="also write the results here")
-    parser.add_argument("--make-synthetic", type=Path, default=None,
-                        help="the collection generator (default: ../shared/bench/make_synthetic.py "
-                             "beside the repository)")
+    parser.add_argument(
+        "--make-synthetic",
+        type=Path,
+        default=None,
+        help="the collection generator (default: ../shared/bench/make_synthetic.py beside the repository)",
+    )
     args = parser.parse_args()
     if args.make_synthetic is not None:
         global MAKE_SYNTHETIC
         MAKE_SYNTHETIC = args.make_synthetic
     only = set(args.only.split(","))
     results: Dict[str, Any] = {
-        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(),
-                    "platform": platform.platform()},
-        "versions": {"ir_measures_pres": ir_measures_pres.__version__,
-                     "ir_measures": ir_measures.__version__, "numpy": np.__version__},
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "platform": platform.platform(),
+        },
+        "versions": {
+            "ir_measures_pres": ir_measures_pres.__version__,
+            "ir_measures": ir_measures.__version__,
+            "numpy": np.__version__,
+        },
     }
     try:
         from importlib.metadata import version

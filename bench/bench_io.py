@@ -50,32 +50,39 @@ print(json.dumps({"lines": n, "wall": time.perf_counter() - t0, "cpu": time.proc
 
 
 def run_script(code: str, *args: object) -> dict:
-    done = subprocess.run([sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True,
-                          check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", code, *map(str, args)], capture_output=True, text=True, check=True
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def run_command(*args: str) -> dict:
     """Wall time, CPU time and peak RSS of a command, measured by a small wrapper process (its
     children's rusage holds only this command)."""
-    code = ("import json, resource, subprocess, sys, time; t0 = time.perf_counter(); "
-            "done = subprocess.run(sys.argv[1:], capture_output=True, text=True, check=True); "
-            "wall = time.perf_counter() - t0; r = resource.getrusage(resource.RUSAGE_CHILDREN); "
-            "print(json.dumps({'wall': wall, 'cpu': r.ru_utime + r.ru_stime, 'rss_mb': r.ru_maxrss / 1024, "
-            "'output': done.stdout.strip()}))")
+    code = (
+        "import json, resource, subprocess, sys, time; t0 = time.perf_counter(); "
+        "done = subprocess.run(sys.argv[1:], capture_output=True, text=True, check=True); "
+        "wall = time.perf_counter() - t0; r = resource.getrusage(resource.RUSAGE_CHILDREN); "
+        "print(json.dumps({'wall': wall, 'cpu': r.ru_utime + r.ru_stime, 'rss_mb': r.ru_maxrss / 1024, "
+        "'output': done.stdout.strip()}))"
+    )
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("dir", type=Path)
     parser.add_argument("--repeat", type=int, default=3, help="runs of each measurement (best is reported)")
     parser.add_argument("--no-ir-measures", action="store_true", help="skip ir_measures' reader (slow)")
     parser.add_argument("--no-cli", action="store_true", help="skip the whole-CLI measurement")
-    parser.add_argument("--stock-cli", action="store_true",
-                        help="also time the stock 'python -m ir_measures QRELS RUN AP' (slow)")
+    parser.add_argument(
+        "--stock-cli",
+        action="store_true",
+        help="also time the stock 'python -m ir_measures QRELS RUN AP' (slow)",
+    )
     args = parser.parse_args()
     run, qrels = args.dir / "run.txt", args.dir / "qrels.txt"
     if not run.exists():
@@ -83,9 +90,11 @@ def main() -> None:
     size_mb = run.stat().st_size / 2**20
 
     def show(name: str, r: dict, lines: int) -> None:
-        print(f"{name:34s} wall {r['wall']:6.2f} s ({lines / r['wall'] / 1e6:4.2f} M lines/s)   "
-              f"cpu {r['cpu']:6.2f} s ({lines / r['cpu'] / 1e6:4.2f} M lines/s)   "
-              f"peak RSS {r['rss_mb']:6.0f} MB")
+        print(
+            f"{name:34s} wall {r['wall']:6.2f} s ({lines / r['wall'] / 1e6:4.2f} M lines/s)   "
+            f"cpu {r['cpu']:6.2f} s ({lines / r['cpu'] / 1e6:4.2f} M lines/s)   "
+            f"peak RSS {r['rss_mb']:6.0f} MB"
+        )
 
     def best(measure: Any, *measure_args: object) -> dict:
         return min((measure(*measure_args) for _ in range(args.repeat)), key=lambda r: r["wall"])
@@ -99,8 +108,15 @@ def main() -> None:
     if not args.no_ir_measures:
         show("ir_measures.read_trec_run", run_script(IR_MEASURES, run), lines)
     if not args.no_cli:
-        r = best(run_command, sys.executable, "-m", "ir_measures_pres", str(qrels), str(run),
-                 "PRES@1000 QMeasure Bpref10")
+        r = best(
+            run_command,
+            sys.executable,
+            "-m",
+            "ir_measures_pres",
+            str(qrels),
+            str(run),
+            "PRES@1000 QMeasure Bpref10",
+        )
         show("CLI PRES@1000 QMeasure Bpref10", r, lines)
         print(r["output"])
         if args.stock_cli:

@@ -39,9 +39,15 @@ def rnorm(ranking: List[str], qrels_q: Dict[str, int], collection_size: int, rel
     return 1 - (sum(ranks) - n * (n + 1) / 2) / (n * (big_n - n))
 
 
-def blended(ranking: List[str], qrels_q: Dict[str, int], beta: float = 1.0,
-            gains: Optional[Dict[int, float]] = None, cutoff: Optional[int] = None) -> Dict[str, float]:
+def blended(
+    ranking: List[str],
+    qrels_q: Dict[str, int],
+    beta: float = 1.0,
+    gains: Optional[Dict[int, float]] = None,
+    cutoff: Optional[int] = None,
+) -> Dict[str, float]:
     """Q, O, P, P+ for one query (gains default g(L) = L)."""
+
     def gain(level: int) -> float:
         if level < 1:
             return 0.0
@@ -80,8 +86,9 @@ def blended(ranking: List[str], qrels_q: Dict[str, int], beta: float = 1.0,
     return out
 
 
-def bpref10(ranking: List[str], qrels_q: Dict[str, int], rel: int = 1, variant: str = "trec",
-            offset: int = 10) -> float:
+def bpref10(
+    ranking: List[str], qrels_q: Dict[str, int], rel: int = 1, variant: str = "trec", offset: int = 10
+) -> float:
     big_r = sum(1 for v in qrels_q.values() if v >= rel)
     big_n = sum(1 for v in qrels_q.values() if 0 <= v < rel)
     if big_r == 0:

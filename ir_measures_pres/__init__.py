@@ -27,7 +27,23 @@ Bpref_10 = Bpref10
 register()
 
 __all__ = [
-    "PRES", "R_norm", "Rnorm", "QMeasure", "Q_measure", "OMeasure", "O_measure", "PMeasure",
-    "P_measure", "PPlusMeasure", "P_plus", "Bpref10", "Bpref_10", "MEASURES", "register",
-    "PresProvider", "MeasureParameterError", "InputError", "__version__",
+    "PRES",
+    "R_norm",
+    "Rnorm",
+    "QMeasure",
+    "Q_measure",
+    "OMeasure",
+    "O_measure",
+    "PMeasure",
+    "P_measure",
+    "PPlusMeasure",
+    "P_plus",
+    "Bpref10",
+    "Bpref_10",
+    "MEASURES",
+    "register",
+    "PresProvider",
+    "MeasureParameterError",
+    "InputError",
+    "__version__",
 ]

@@ -83,10 +83,11 @@ def ids_as_str(ids: np.ndarray) -> np.ndarray:
     raw = ids.view(np.uint8).reshape(n, width)
     step = 1 << 20  # bounded temporary UCS4 copies
     for a in range(0, n, step):
-        part = raw[a:a + step]
+        part = raw[a : a + step]
         if (part < 128).all():  # ASCII: numpy makes the str objects as it assigns them
-            out[a:a + step] = part.astype(np.uint32).view(f"U{width}").ravel()
+            out[a : a + step] = part.astype(np.uint32).view(f"U{width}").ravel()
         else:
-            out[a:a + step] = list(map(bytes.decode, ids[a:a + step].tolist(), repeat("utf-8"),
-                                       repeat("surrogateescape")))
+            out[a : a + step] = list(
+                map(bytes.decode, ids[a : a + step].tolist(), repeat("utf-8"), repeat("surrogateescape"))
+            )
     return out

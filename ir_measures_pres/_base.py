@@ -18,8 +18,9 @@ from ir_measures.measures.base import _NOT_PROVIDED, ParamInfo
 
 #: parameters several measures share, declared once
 REL_PARAM = ParamInfo(dtype=int, default=1, desc="minimum relevance level counted as relevant")
-JUDGED_ONLY_PARAM = ParamInfo(dtype=bool, default=False,
-                              desc="drop unjudged documents before ranking (condensed list)")
+JUDGED_ONLY_PARAM = ParamInfo(
+    dtype=bool, default=False, desc="drop unjudged documents before ranking (condensed list)"
+)
 
 
 class MeasureParameterError(ValueError):
@@ -27,8 +28,9 @@ class MeasureParameterError(ValueError):
 
 
 def _type_name(dtype: type) -> str:
-    return {float: "a number", int: "an integer", bool: "True or False", str: "a string",
-            dict: "a dict"}.get(dtype, dtype.__name__)
+    return {float: "a number", int: "an integer", bool: "True or False", str: "a string", dict: "a dict"}.get(
+        dtype, dtype.__name__
+    )
 
 
 class PluginMeasure(ir_measures.Measure):
@@ -67,14 +69,15 @@ class PluginMeasure(ir_measures.Measure):
         for param, value in self.params.items():
             if param not in self.SUPPORTED_PARAMS:
                 raise MeasureParameterError(
-                    f"{name} has no parameter {param!r}; its parameters are: {allowed}")
+                    f"{name} has no parameter {param!r}; its parameters are: {allowed}"
+                )
             self._check_one(param, value, self.SUPPORTED_PARAMS[param])
         if required:
             for param, info in self.SUPPORTED_PARAMS.items():
                 if info.required and param not in self.params:
                     raise MeasureParameterError(
-                        f"{name} requires the parameter {param!r} ({info.desc}), e.g. "
-                        f"{self._example(param)}")
+                        f"{name} requires the parameter {param!r} ({info.desc}), e.g. {self._example(param)}"
+                    )
         self._check_combination()
 
     def _check_one(self, param: str, value: Any, info: ParamInfo) -> None:
@@ -86,10 +89,12 @@ class PluginMeasure(ir_measures.Measure):
         if not ok:
             raise MeasureParameterError(
                 f"{name}: parameter {param!r} must be {_type_name(dtype)}, got {value!r} "
-                f"({type(value).__name__})")
+                f"({type(value).__name__})"
+            )
         if info.choices is not _NOT_PROVIDED and value not in info.choices:
             raise MeasureParameterError(
-                f"{name}: parameter {param!r} must be one of {list(info.choices)}, got {value!r}")
+                f"{name}: parameter {param!r} must be one of {list(info.choices)}, got {value!r}"
+            )
         if param in self._POSITIVE_INTS and value < 1:
             raise MeasureParameterError(f"{name}: parameter {param!r} must be >= 1, got {value!r}")
         if dtype is float and not (value == value and abs(value) != float("inf")):
@@ -117,7 +122,8 @@ class PluginMeasure(ir_measures.Measure):
     def _canonical_repr(self) -> str:
         result = self.__name__
         shown = sorted(
-            (k, v) for k, v in self.params.items()
+            (k, v)
+            for k, v in self.params.items()
             if k != self.AT_PARAM and not _same(v, self.SUPPORTED_PARAMS.get(k, ParamInfo()).default)
         )
         if shown:
@@ -160,20 +166,23 @@ def check_gains(name: str, gains: Dict[Any, Any]) -> None:
     non-decreasing for levels >= 1."""
     for level, gain in gains.items():
         if isinstance(level, bool) or not isinstance(level, int):
-            raise MeasureParameterError(
-                f"{name}: gains keys must be integer relevance levels, got {level!r}")
+            raise MeasureParameterError(f"{name}: gains keys must be integer relevance levels, got {level!r}")
         if isinstance(gain, bool) or not isinstance(gain, (int, float)) or gain != gain:
             raise MeasureParameterError(
-                f"{name}: gains values must be numbers, got {gain!r} for level {level}")
+                f"{name}: gains values must be numbers, got {gain!r} for level {level}"
+            )
         if level <= 0 and gain != 0:
             raise MeasureParameterError(
-                f"{name}: level {level} is non-relevant and must have gain 0, got {gain!r}")
+                f"{name}: level {level} is non-relevant and must have gain 0, got {gain!r}"
+            )
         if level >= 1 and not gain > 0:
             raise MeasureParameterError(
-                f"{name}: gains must be positive for relevant levels, got {gain!r} for level {level}")
+                f"{name}: gains must be positive for relevant levels, got {gain!r} for level {level}"
+            )
     positive = sorted((k, g) for k, g in gains.items() if k >= 1)
     for (l1, g1), (l2, g2) in zip(positive, positive[1:]):
         if g2 < g1:
             raise MeasureParameterError(
                 f"{name}: gains must not decrease with the level, got {g1!r} for level {l1} and "
-                f"{g2!r} for level {l2}")
+                f"{g2!r} for level {l2}"
+            )

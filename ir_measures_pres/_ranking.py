@@ -26,8 +26,19 @@ import numpy as np
 from ._arrays import cumsum_within, doc_keys, ids_as_str, offsets_from_counts
 from ._duplicates import find_duplicates
 
-__all__ = ["ABSENT", "Columns", "DocIndex", "InputError", "JudgedList", "Qrels", "RankedRun",
-           "cumsum_within", "doc_keys", "offsets_from_counts", "rank_run"]
+__all__ = [
+    "ABSENT",
+    "Columns",
+    "DocIndex",
+    "InputError",
+    "JudgedList",
+    "Qrels",
+    "RankedRun",
+    "cumsum_within",
+    "doc_keys",
+    "offsets_from_counts",
+    "rank_run",
+]
 
 #: Label given to a retrieved document that the qrels do not mention (unjudged).
 ABSENT = np.iinfo(np.int64).min
@@ -114,11 +125,11 @@ def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
             vals.append(getattr(item, value_col))
         except AttributeError:
             raise InputError(
-                f"{kind} items must be namedtuples with fields query_id, doc_id, {value_col}; "
-                f"found {item!r}"
+                f"{kind} items must be namedtuples with fields query_id, doc_id, {value_col}; found {item!r}"
             ) from None
-    return Columns(_str_column(np.array(qids, dtype=object)), _str_column(np.array(docs, dtype=object)),
-                   np.asarray(vals))
+    return Columns(
+        _str_column(np.array(qids, dtype=object)), _str_column(np.array(docs, dtype=object)), np.asarray(vals)
+    )
 
 
 def _as_columns(obj: Any, kind: str, value_col: str, what: str) -> Columns:
@@ -141,8 +152,9 @@ def _group(cols: Columns) -> Tuple[List[str], Optional[np.ndarray], np.ndarray]:
         codes, uniques = pd.factorize(cols.query_ids)
         uniques = list(uniques)
     except ImportError:  # a core install without pandas: namedtuple or columnar inputs
-        uniques_arr, first, codes = np.unique(cols.query_ids.astype(str), return_index=True,
-                                              return_inverse=True)
+        uniques_arr, first, codes = np.unique(
+            cols.query_ids.astype(str), return_index=True, return_inverse=True
+        )
         by_first = np.argsort(first)
         remap = np.empty_like(by_first)
         remap[by_first] = np.arange(len(by_first))
@@ -151,8 +163,7 @@ def _group(cols: Columns) -> Tuple[List[str], Optional[np.ndarray], np.ndarray]:
     return _group_codes(np.asarray(codes, dtype=np.int64), uniques)
 
 
-def _group_codes(codes: np.ndarray, uniques: List[str]
-                 ) -> Tuple[List[str], Optional[np.ndarray], np.ndarray]:
+def _group_codes(codes: np.ndarray, uniques: List[str]) -> Tuple[List[str], Optional[np.ndarray], np.ndarray]:
     order = None
     if len(codes) and not np.all(codes[1:] >= codes[:-1]):
         order = np.argsort(codes, kind="stable")
@@ -208,8 +219,10 @@ class Qrels:
         if self._lookup is None:
             docs = ids_as_str(self._cache["doc_bytes"]).tolist()
             values = self.labels.tolist()
-            self._lookup = [dict(zip(docs[a:b], values[a:b]))
-                            for a, b in zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist())]
+            self._lookup = [
+                dict(zip(docs[a:b], values[a:b]))
+                for a, b in zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist())
+            ]
         return self._lookup
 
     @classmethod
@@ -234,8 +247,9 @@ class Qrels:
     def _from_lookup(cls, query_ids: List[str], lookup: List[Dict[str, int]]) -> "Qrels":
         lengths = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
         offsets = offsets_from_counts(lengths)
-        labels = np.fromiter(chain.from_iterable(d.values() for d in lookup), dtype=np.int64,
-                             count=int(offsets[-1]))
+        labels = np.fromiter(
+            chain.from_iterable(d.values() for d in lookup), dtype=np.int64, count=int(offsets[-1])
+        )
         return cls(query_ids, offsets, labels, lookup)
 
     @classmethod
@@ -396,8 +410,9 @@ class RankedRun:
                 out.lengths = np.minimum(out.lengths, cutoff)
         else:
             pos = np.flatnonzero(self.labels >= 0)
-            counts = np.bincount(np.searchsorted(self.offsets, pos, side="right") - 1,
-                                 minlength=self.num_queries)
+            counts = np.bincount(
+                np.searchsorted(self.offsets, pos, side="right") - 1, minlength=self.num_queries
+            )
             offsets = offsets_from_counts(counts)
             rank = pos + 1 - np.repeat(self.offsets[:-1], counts)
             out = JudgedList(self.qpos, self.lengths, offsets, rank, self.labels[pos])
@@ -478,8 +493,9 @@ def _take(values: np.ndarray, order: Optional[np.ndarray]) -> np.ndarray:
     return values if order is None else values[order]
 
 
-def _rank_segments(scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray],
-                   offsets: np.ndarray) -> Optional[np.ndarray]:
+def _rank_segments(
+    scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray], offsets: np.ndarray
+) -> Optional[np.ndarray]:
     """The trec_eval order of each segment (a permutation of all positions), or None when every
     segment is in that order already (as a run written by a retrieval system usually is).
 
@@ -523,8 +539,9 @@ def _rank_segments(scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarra
     return order
 
 
-def _check_scores(scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray],
-                  qids: Sequence[str], offsets: np.ndarray) -> np.ndarray:
+def _check_scores(
+    scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray], qids: Sequence[str], offsets: np.ndarray
+) -> np.ndarray:
     try:
         scores = np.asarray(scores, dtype=np.float64)
     except (TypeError, ValueError):
@@ -584,12 +601,17 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
 
     scores = _check_scores(
         np.fromiter(chain.from_iterable(d.values() for d in seg_docs), dtype=np.float64, count=total),
-        docs_at, qids, offsets)
+        docs_at,
+        qids,
+        offsets,
+    )
     qpos_arr = np.asarray(qpos, dtype=np.int64)
     lookups = [qrels.lookup[i] for i in qpos]
     labels = np.fromiter(
         chain.from_iterable(map(lk.get, d, repeat(ABSENT)) for lk, d in zip(lookups, seg_docs)),
-        dtype=np.int64, count=total)
+        dtype=np.int64,
+        count=total,
+    )
     order = _rank_segments(scores, docs_at, offsets)
     ranked = RankedRun(qrels, qpos_arr, offsets, _take(labels, order))
     ranked._docs_factory = lambda: _take(all_docs(), order)
@@ -624,8 +646,9 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
     return _finish(qrels, keep_q, offsets, docs, scores)
 
 
-def _finish(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray,
-            scores: np.ndarray) -> RankedRun:
+def _finish(
+    qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray, scores: np.ndarray
+) -> RankedRun:
     docs = _take(docs, _rank_segments(scores, docs.__getitem__, offsets))
     return RankedRun(qrels, qpos, offsets, _labels(qrels, qpos, offsets, docs), docs)
 
@@ -651,6 +674,7 @@ def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarra
 # --------------------------------------------------------------------------------------------
 # document ids as bytes: a vectorised hash join with the qrels
 # --------------------------------------------------------------------------------------------
+
 
 def _has_inner_nul(docs: np.ndarray) -> bool:
     """Whether a bytes id holds a NUL before its last byte (numpy pads with NULs, so such an id

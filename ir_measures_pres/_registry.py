@@ -78,7 +78,8 @@ def register() -> None:
             elif existing.NAME != entry.measure.NAME:
                 raise RuntimeError(
                     f"ir_measures_pres cannot register {name!r}: ir_measures already has a "
-                    f"different measure under that name ({existing!r})")
+                    f"different measure under that name ({existing!r})"
+                )
     provider = im_providers.registry.get(PresProvider.NAME)
     if provider is None:
         provider = im_providers.register(PresProvider())

@@ -70,8 +70,11 @@ _OURS_BASE = {
     "PMeasure": "P-measure",
     "PPlusMeasure": "P-plus",
 }
-_BPREF10 = {"trec": "bpref_top10pRnonrel", "old": "old_bpref_top10pRnonrel",
-            "paper": "bpref_top10pRnonrel_paper"}
+_BPREF10 = {
+    "trec": "bpref_top10pRnonrel",
+    "old": "old_bpref_top10pRnonrel",
+    "paper": "bpref_top10pRnonrel_paper",
+}
 
 
 def _defaults_except(measure: Any, *allowed: str) -> bool:

@@ -111,8 +111,10 @@ def is_installed() -> bool:
     import ir_measures
     import ir_measures.util
 
-    return all(hasattr(getattr(owner, "parse_trec_measure", None), _MARK)
-               for owner in (ir_measures, ir_measures.util))
+    return all(
+        hasattr(getattr(owner, "parse_trec_measure", None), _MARK)
+        for owner in (ir_measures, ir_measures.util)
+    )
 
 
 def install() -> None:

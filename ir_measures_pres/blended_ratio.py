@@ -26,12 +26,14 @@ from ._base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
 from ._ranking import JudgedList, Qrels, RankedRun, cumsum_within, offsets_from_counts
 
 _COMMON_PARAMS = {
-    "beta": ParamInfo(dtype=float, default=1.0,
-                      desc="persistence beta of the blended ratio (0 gives AP-like binary values)"),
+    "beta": ParamInfo(
+        dtype=float, default=1.0, desc="persistence beta of the blended ratio (0 gives AP-like binary values)"
+    ),
     "gains": ParamInfo(dtype=dict, desc="gain of each relevance level {level: gain}; default g(L) = L"),
     "judged_only": JUDGED_ONLY_PARAM,
-    "rel": ParamInfo(dtype=int, default=1,
-                     desc="minimum level counted as relevant; lower levels count as L0 (default 1)"),
+    "rel": ParamInfo(
+        dtype=int, default=1, desc="minimum level counted as relevant; lower levels count as L0 (default 1)"
+    ),
 }
 
 _SAKAI_CITE = """
@@ -44,7 +46,8 @@ _SAKAI_CITE = """
 
 
 class _QMeasure(PluginMeasure):
-    __doc__ = """
+    __doc__ = (
+        """
     Q-measure: the graded analogue of average precision, the blended ratio averaged over the
     ranks of the relevant documents.
 
@@ -55,25 +58,29 @@ class _QMeasure(PluginMeasure):
 
     ``@k`` gives NTCIREVAL's Q@k: only relevant documents in the top k count and the sum is
     divided by min(k, R). beta = 0 gives AP. No relevant document scores 0.
-    """ + _SAKAI_CITE
+    """
+        + _SAKAI_CITE
+    )
 
     __name__ = "QMeasure"
     NAME = __name__
     PRETTY_NAME = "Q-measure"
     SHORT_DESC = "Graded average precision built on the blended ratio (Sakai)."
     SUPPORTED_PARAMS = {
-        "cutoff": ParamInfo(dtype=int, required=False,
-                            desc="Q@k: ranks up to k, normalised by min(k, R)"),
+        "cutoff": ParamInfo(dtype=int, required=False, desc="Q@k: ranks up to k, normalised by min(k, R)"),
         **_COMMON_PARAMS,
     }
 
 
 class _OMeasure(PluginMeasure):
-    __doc__ = """
+    __doc__ = (
+        """
     O-measure: the blended ratio at the rank r1 of the first relevant document,
     O = BR(r1). With beta = 0 and binary relevance it is the reciprocal rank.
     ``@k`` evaluates the top k only. No relevant document in the list scores 0.
-    """ + _SAKAI_CITE
+    """
+        + _SAKAI_CITE
+    )
 
     __name__ = "OMeasure"
     NAME = __name__
@@ -86,12 +93,15 @@ class _OMeasure(PluginMeasure):
 
 
 class _PMeasure(PluginMeasure):
-    __doc__ = """
+    __doc__ = (
+        """
     P-measure: the blended ratio at the preferred rank rp, the rank of the first document of
     the highest relevance *level* present in the list, P = BR(rp). It rewards finding one
     highly relevant document early. ``@k`` evaluates the top k only. No relevant document in
     the list scores 0.
-    """ + _SAKAI_CITE
+    """
+        + _SAKAI_CITE
+    )
 
     __name__ = "PMeasure"
     NAME = __name__
@@ -104,11 +114,14 @@ class _PMeasure(PluginMeasure):
 
 
 class _PPlusMeasure(PluginMeasure):
-    __doc__ = """
+    __doc__ = (
+        """
     P+ (P-plus): the blended ratio averaged over the relevant documents down to the preferred
     rank rp, P+ = (1 / count(rp)) sum over relevant r <= rp of BR(r). ``@k`` evaluates the top
     k only. No relevant document in the list scores 0.
-    """ + _SAKAI_CITE
+    """
+        + _SAKAI_CITE
+    )
 
     __name__ = "PPlusMeasure"
     NAME = __name__
@@ -131,8 +144,7 @@ PPlusMeasure = _PPlusMeasure()
 # --------------------------------------------------------------------------------------------
 
 
-def gain_of(labels: np.ndarray, gains: Optional[Dict[int, float]], measure: str,
-            rel: int = 1) -> np.ndarray:
+def gain_of(labels: np.ndarray, gains: Optional[Dict[int, float]], measure: str, rel: int = 1) -> np.ndarray:
     """Gain of each label: 0 for levels <= 0 (and unjudged), g(L) = L by default, else gains[L]."""
     relevant = labels >= rel
     if gains is None:
@@ -143,7 +155,8 @@ def gain_of(labels: np.ndarray, gains: Optional[Dict[int, float]], measure: str,
     if len(missing):
         raise MeasureParameterError(
             f"{measure}: the qrels have relevance level {int(missing[0])} but gains "
-            f"{ {k: gains[k] for k in levels.tolist()} } gives it no gain")
+            f"{ {k: gains[k] for k in levels.tolist()} } gives it no gain"
+        )
     values = np.array([gains[k] for k in levels.tolist()], dtype=np.float64)
     out = np.zeros(len(labels))
     if len(levels):
@@ -151,8 +164,9 @@ def gain_of(labels: np.ndarray, gains: Optional[Dict[int, float]], measure: str,
     return out
 
 
-def ideal_cumulative_gain(qrels: Qrels, gains: Optional[Dict[int, float]],
-                          measure: str, rel: int = 1) -> Tuple[np.ndarray, np.ndarray]:
+def ideal_cumulative_gain(
+    qrels: Qrels, gains: Optional[Dict[int, float]], measure: str, rel: int = 1
+) -> Tuple[np.ndarray, np.ndarray]:
     """(offsets, cgI): per qrels query, the cumulative gains of its relevant documents by gain
     descending. Depends on the qrels only, so it is cached on them."""
     key = ("ideal", rel, None if gains is None else tuple(sorted(gains.items())))
@@ -179,8 +193,14 @@ class _Blended:
     n_rel: np.ndarray  # R per ranked query
 
 
-def blended_ratio(judged: JudgedList, qrels: Qrels, beta: float, gains: Optional[Dict[int, float]],
-                  measure: str, rel: int = 1) -> _Blended:
+def blended_ratio(
+    judged: JudgedList,
+    qrels: Qrels,
+    beta: float,
+    gains: Optional[Dict[int, float]],
+    measure: str,
+    rel: int = 1,
+) -> _Blended:
     """BR(r) = (beta cg(r) + count(r)) / (beta cgI(r) + r) at the retrieved relevant documents;
     only they enter any of the four measures, so nothing else is computed."""
     ioffsets, icum = ideal_cumulative_gain(qrels, gains, measure, rel)
@@ -257,8 +277,14 @@ def _blended(measure: PluginMeasure, ranked: RankedRun) -> _Blended:
     gains = measure.params.get("gains")
     beta = float(measure["beta"])
     rel = measure["rel"]
-    key = ("blended", measure["judged_only"], cutoff, beta, rel,
-           None if gains is None else tuple(sorted(gains.items())))
+    key = (
+        "blended",
+        measure["judged_only"],
+        cutoff,
+        beta,
+        rel,
+        None if gains is None else tuple(sorted(gains.items())),
+    )
     if key not in ranked._cache:
         judged = ranked.judged_list(judged_only=measure["judged_only"], cutoff=cutoff)
         ranked._cache[key] = blended_ratio(judged, ranked.qrels, beta, gains, str(measure), rel)

@@ -45,17 +45,26 @@ class _Bpref10(PluginMeasure):
     SHORT_DESC = "Bpref with a floor of 10 + R non-relevant documents (Buckley & Voorhees)."
     SUPPORTED_PARAMS = {
         "rel": REL_PARAM,
-        "variant": ParamInfo(dtype=str, choices=["trec", "old", "paper"], default="trec",
-                             desc="denominator: 'trec' min(N, 10+R), 'old' min(N_ret, 10+R), "
-                                  "'paper' 10+R"),
+        "variant": ParamInfo(
+            dtype=str,
+            choices=["trec", "old", "paper"],
+            default="trec",
+            desc="denominator: 'trec' min(N, 10+R), 'old' min(N_ret, 10+R), 'paper' 10+R",
+        ),
     }
 
 
 Bpref10 = _Bpref10()
 
 
-def bpref_kernel(judged: Union[JudgedList, RankedRun], n_relevant: np.ndarray,
-                 n_nonrelevant: np.ndarray, rel: int, variant: str, offset: int = 10) -> np.ndarray:
+def bpref_kernel(
+    judged: Union[JudgedList, RankedRun],
+    n_relevant: np.ndarray,
+    n_nonrelevant: np.ndarray,
+    rel: int,
+    variant: str,
+    offset: int = 10,
+) -> np.ndarray:
     """Bpref with ``offset + R`` non-relevant documents per query (offset 10: Bpref-10).
 
     ``n_relevant`` and ``n_nonrelevant`` are R and N per ranked query, from the qrels. Unjudged

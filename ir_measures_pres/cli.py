@@ -48,17 +48,47 @@ SUMMARY_QID = "all"
 # trec names (that function's regular expression is not anchored at the end: it reads 'P_10abc'
 # as P@10) and for suggestions
 _TREC_BASES = (
-    "ndcg", "P", "map_cut", "Rndcg", "num_nonrel_judged_ret", "set_map", "11pt_avg", "relative_P",
-    "gm_map", "binG", "set_P", "infAP", "bpref", "num_rel_ret", "ndcg_rel", "recip_rank", "recall",
-    "set_recall", "utility", "set_relative_P", "num_ret", "num_rel", "ndcg_cut", "Rprec",
-    "Rprec_mult", "relstring", "gm_bpref", "num_q", "map", "G", "success", "set_F", "iprec_at_recall",
+    "ndcg",
+    "P",
+    "map_cut",
+    "Rndcg",
+    "num_nonrel_judged_ret",
+    "set_map",
+    "11pt_avg",
+    "relative_P",
+    "gm_map",
+    "binG",
+    "set_P",
+    "infAP",
+    "bpref",
+    "num_rel_ret",
+    "ndcg_rel",
+    "recip_rank",
+    "recall",
+    "set_recall",
+    "utility",
+    "set_relative_P",
+    "num_ret",
+    "num_rel",
+    "ndcg_cut",
+    "Rprec",
+    "Rprec_mult",
+    "relstring",
+    "gm_bpref",
+    "num_q",
+    "map",
+    "G",
+    "success",
+    "set_F",
+    "iprec_at_recall",
 )
 _TREC_ARGS = r"(?:[._]\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?)*)?"
 # the order in which trec_eval prints its measures (out.test.a), for nicknames such as 'official'
 _TREC_ORDER = (
     "num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P recall infAP "
     "gm_bpref Rprec_mult utility 11pt_avg binG G ndcg ndcg_rel Rndcg ndcg_cut map_cut relative_P success "
-    "set_P set_relative_P set_recall set_map set_F num_nonrel_judged_ret").split()
+    "set_P set_relative_P set_recall set_map set_F num_nonrel_judged_ret"
+).split()
 _LEADING_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
 
 
@@ -81,7 +111,8 @@ def _parser() -> argparse.ArgumentParser:
             "R_norm, QMeasure, OMeasure, PMeasure, PPlusMeasure, Bpref10) next to every standard "
             "ir_measures measure. Measures are written in ir_measures syntax (AP nDCG@10 "
             "PRES@1000 'QMeasure(beta=0.5)') or in trec_eval syntax (map P.10 ndcg_cut.10 "
-            "recall.1000), mixed freely."),
+            "recall.1000), mixed freely."
+        ),
         epilog=(
             "meta-evaluation subcommands (see '%(prog)s COMMAND --help'):\n"
             "  robustness            how measures change when judgements are removed\n"
@@ -89,24 +120,43 @@ def _parser() -> argparse.ArgumentParser:
             "  discriminative-power  how often measures separate pairs of runs\n\n"
             "QRELS and RUN may be gzipped; '-' reads one of them from standard input.\n"
             "--format trec prints trec_eval's 'measure<TAB>qid<TAB>value' lines, averaging over "
-            "every qrels query (trec_eval -c)."),
+            "every qrels query (trec_eval -c)."
+        ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("qrels", metavar="QRELS", help="qrels file (qid iter docno relevance)")
     parser.add_argument("run", metavar="RUN", help="run file (qid iter docno rank score tag)")
-    parser.add_argument("measures", metavar="MEASURE", nargs="+",
-                        help="measures; one argument may hold several separated by blanks")
-    parser.add_argument("--places", "-p", type=int, default=DEFAULT_PLACES,
-                        help="decimal places (default 4; -1: all digits)")
+    parser.add_argument(
+        "measures",
+        metavar="MEASURE",
+        nargs="+",
+        help="measures; one argument may hold several separated by blanks",
+    )
+    parser.add_argument(
+        "--places", "-p", type=int, default=DEFAULT_PLACES, help="decimal places (default 4; -1: all digits)"
+    )
     parser.add_argument("--by_query", "-q", action="store_true", help="also print per-query values")
-    parser.add_argument("--no_summary", "-n", action="store_true",
-                        help="with -q: do not print the 'all' rows")
-    parser.add_argument("--output_format", "-o", choices=("tsv", "jsonl", "trec"), default="tsv",
-                        help="tsv (ir_measures' format, default), jsonl, or trec (as --format trec)")
-    parser.add_argument("--format", dest="trec_format", choices=("trec",),
-                        help="trec: trec_eval's output lines 'measure<TAB>qid<TAB>value'")
-    parser.add_argument("--provider", choices=sorted(ir_measures.providers.registry.keys()),
-                        help="compute every measure with this provider")
+    parser.add_argument(
+        "--no_summary", "-n", action="store_true", help="with -q: do not print the 'all' rows"
+    )
+    parser.add_argument(
+        "--output_format",
+        "-o",
+        choices=("tsv", "jsonl", "trec"),
+        default="tsv",
+        help="tsv (ir_measures' format, default), jsonl, or trec (as --format trec)",
+    )
+    parser.add_argument(
+        "--format",
+        dest="trec_format",
+        choices=("trec",),
+        help="trec: trec_eval's output lines 'measure<TAB>qid<TAB>value'",
+    )
+    parser.add_argument(
+        "--provider",
+        choices=sorted(ir_measures.providers.registry.keys()),
+        help="compute every measure with this provider",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -151,7 +201,7 @@ def _parse_one(token: str) -> List[Any]:
     except (NameError, ValueError, TypeError, AssertionError, SyntaxError) as error:
         found = _LEADING_NAME.match(token)
         name = found.group() if found else ""
-        rest = token[len(name):]
+        rest = token[len(name) :]
         if name in ir_measures.measures.registry and (not rest or rest[0] in "(@"):
             invalid = UsageError(f"invalid measure {token!r}: {_describe(error)}")
     else:
@@ -176,7 +226,8 @@ def _parse_trec(token: str) -> Optional[List[Any]]:
     import pytrec_eval
 
     known = token in getattr(pytrec_eval, "supported_nicknames", {}) or any(
-        re.fullmatch(re.escape(base) + _TREC_ARGS, token) for base in _TREC_BASES)
+        re.fullmatch(re.escape(base) + _TREC_ARGS, token) for base in _TREC_BASES
+    )
     try:
         # parse_trec_measure prints the nickname members it skips; keep stdout for results
         with contextlib.redirect_stdout(sys.stderr):
@@ -233,7 +284,7 @@ def suggest(token: str) -> List[str]:
     """Close measure names for an unknown ``token`` (``Bpref-10`` -> ``Bpref10``)."""
     found = re.match(r"[^@(]*", token)
     base = found.group() if found else token
-    rest = token[len(base):]
+    rest = token[len(base) :]
 
     def key(s: str) -> str:
         return re.sub(r"[^a-z0-9]", "", s.lower())
@@ -342,8 +393,9 @@ def _fmt(value: float, places: int) -> str:
     return f"{value:{'' if places == -1 else f'.{places}f'}}"
 
 
-def _write_ir_measures(args: argparse.Namespace, measures: Sequence[Any], results: Iterable[Any],
-                       out: Any) -> None:
+def _write_ir_measures(
+    args: argparse.Namespace, measures: Sequence[Any], results: Iterable[Any], out: Any
+) -> None:
     """Exactly the stock ir_measures CLI output (tsv or jsonl)."""
     if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
         sys.stderr.write("--places is ignored when using --output jsonl\n")
@@ -369,8 +421,13 @@ def _write_ir_measures(args: argparse.Namespace, measures: Sequence[Any], result
             emit(SUMMARY_QID, m, aggs[m].result())
 
 
-def _write_trec(args: argparse.Namespace, measures: Sequence[Any], results: Iterable[Any],
-                fixes: Dict[Tuple[Any, str], float], out: Any) -> None:
+def _write_trec(
+    args: argparse.Namespace,
+    measures: Sequence[Any],
+    results: Iterable[Any],
+    fixes: Dict[Tuple[Any, str], float],
+    out: Any,
+) -> None:
     """trec_eval's format: per-query lines (-q) by query id then measure, then the 'all' rows."""
     from ._trec_format import format_line, format_value, trec_names
 
@@ -401,8 +458,9 @@ def _write_trec(args: argparse.Namespace, measures: Sequence[Any], results: Iter
 # --------------------------------------------------------------------------------------------
 
 
-def _show_warning(message: Any, category: Any, filename: str, lineno: int, file: Any = None,
-                  line: Optional[str] = None) -> None:
+def _show_warning(
+    message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Optional[str] = None
+) -> None:
     sys.stderr.write(f"{PROG}: warning: {message}\n")
 
 
@@ -441,8 +499,11 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     except (InputError, OSError, ValueError) as error:
         if isinstance(error, BrokenPipeError):
             raise
-        detail = f"{error.filename}: {error.strerror}" if isinstance(error, OSError) and error.filename \
+        detail = (
+            f"{error.filename}: {error.strerror}"
+            if isinstance(error, OSError) and error.filename
             else str(error)
+        )
         sys.stderr.write(f"{PROG}: error: {detail}\n")
         return 1
     return 0

@@ -18,9 +18,18 @@ import ir_measures
 import ir_measures_pres  # noqa: F401  (registers the measures)
 
 MEASURES = [
-    "AP", "nDCG@10", "R@1000",
-    "PRES@100", "PRES@1000", "R_norm(collection_size=500000)",
-    "QMeasure", "OMeasure", "PMeasure", "PPlusMeasure", "Bpref10", "Bpref10(variant='old')",
+    "AP",
+    "nDCG@10",
+    "R@1000",
+    "PRES@100",
+    "PRES@1000",
+    "R_norm(collection_size=500000)",
+    "QMeasure",
+    "OMeasure",
+    "PMeasure",
+    "PPlusMeasure",
+    "Bpref10",
+    "Bpref10(variant='old')",
 ]
 
 

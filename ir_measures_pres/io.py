@@ -216,7 +216,7 @@ def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
             carry += block
             continue
         chunk = carry + block[: cut + 1] if carry else block[: cut + 1]
-        carry = block[cut + 1:]
+        carry = block[cut + 1 :]
         yield chunk
     if carry:
         yield carry + b"\n"
@@ -255,7 +255,7 @@ class _Reader:
     @staticmethod
     def line_text(chunk: bytes, nl: np.ndarray, line_idx: int) -> str:
         start = 0 if line_idx == 0 else int(nl[line_idx - 1]) + 1
-        text = chunk[start: int(nl[line_idx])].rstrip(b"\r").decode("utf-8", "replace")
+        text = chunk[start : int(nl[line_idx])].rstrip(b"\r").decode("utf-8", "replace")
         return repr(text if len(text) <= 120 else text[:117] + "...")
 
     # -- one block -----------------------------------------------------------------------------
@@ -273,8 +273,12 @@ class _Reader:
         if n_cr and n_cr != chunk.count(b"\r\n"):
             cr = np.flatnonzero(a == 13)
             lone = cr[a[np.minimum(cr + 1, len(a) - 1)] != 10]
-            raise self.error(first_line, int(np.searchsorted(nl, lone[0])),
-                             "lines ending with LF or CRLF", "a lone carriage return (CR) inside a line")
+            raise self.error(
+                first_line,
+                int(np.searchsorted(nl, lone[0])),
+                "lines ending with LF or CRLF",
+                "a lone carriage return (CR) inside a line",
+            )
         # whitespace as C isspace(): space, \t \n \v \f \r; `a <= 32` is the same test unless
         # the block holds other control characters (kept inside tokens, as trec_eval does)
         ws = a <= 32
@@ -291,8 +295,7 @@ class _Reader:
         # structure: the common case (every line has exactly min_tokens tokens) is checked
         # without a search; otherwise count the tokens of every line
         m = kind.min_tokens
-        if (len(starts) == m * len(nl) and (starts[m - 1::m] < nl).all()
-                and (starts[m::m] > nl[:-1]).all()):
+        if len(starts) == m * len(nl) and (starts[m - 1 :: m] < nl).all() and (starts[m::m] > nl[:-1]).all():
             entry_lines = None
             f = np.arange(0, len(starts), m)
         else:
@@ -309,15 +312,24 @@ class _Reader:
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 at_least = "" if kind.max_tokens is not None else "at least "
-                raise self.error(first_line, i, f"{at_least}{kind.min_tokens} columns ({kind.columns})",
-                                 f"{counts[i]}: {self.line_text(chunk, nl, i)}")
+                raise self.error(
+                    first_line,
+                    i,
+                    f"{at_least}{kind.min_tokens} columns ({kind.columns})",
+                    f"{counts[i]}: {self.line_text(chunk, nl, i)}",
+                )
             entry_lines = None if entry.all() else np.flatnonzero(entry)
             f = first if entry_lines is None else first[entry_lines]
         skipped = len(nl) - len(f)
         if not len(f):
-            return _Block(np.zeros(0, np.int32), np.zeros(0, "S1" if self.as_bytes else object),
-                          np.zeros(0, np.int64 if kind.integer else np.float64),
-                          first_line, entry_lines, skipped), len(nl)
+            return _Block(
+                np.zeros(0, np.int32),
+                np.zeros(0, "S1" if self.as_bytes else object),
+                np.zeros(0, np.int64 if kind.integer else np.float64),
+                first_line,
+                entry_lines,
+                skipped,
+            ), len(nl)
 
         def local_line(k: int) -> int:
             return int(k) if entry_lines is None else int(entry_lines[k])
@@ -326,7 +338,7 @@ class _Reader:
         # window (a row's bytes past the token's end are then zeroed)
         buf = np.empty(len(a) + _MAX_WIDTH, dtype=np.uint8)
         buf[: len(a)] = a
-        buf[len(a):] = 0
+        buf[len(a) :] = 0
         cut = _Cutter(chunk, buf)
 
         # query ids: codes through one shared dictionary, a str made once per distinct id of the
@@ -345,7 +357,9 @@ class _Reader:
         uniq, inverse = np.unique(qbytes[heads], return_inverse=True)
         codes_u = np.fromiter(
             (self._code(u.decode("utf-8", "surrogateescape")) for u in uniq.tolist()),
-            dtype=np.int32, count=len(uniq))
+            dtype=np.int32,
+            count=len(uniq),
+        )
         run_len = np.diff(np.append(heads, len(f)))
         qid_codes = np.repeat(codes_u[inverse.reshape(-1)], run_len)
 
@@ -366,8 +380,9 @@ class _Reader:
             self.qnames.append(qid)
         return code
 
-    def _values(self, cut: "_Cutter", s: np.ndarray, e: np.ndarray, first_line: int,
-                local_line: Any) -> np.ndarray:
+    def _values(
+        self, cut: "_Cutter", s: np.ndarray, e: np.ndarray, first_line: int, local_line: Any
+    ) -> np.ndarray:
         kind = self.kind
         n = len(s)
         win = cut.window(s, e)
@@ -392,21 +407,26 @@ class _Reader:
                 # find the first bad token, for the message (or convert the few very wide ones)
                 conv = int if kind.integer else float
                 for k in rest.tolist():
-                    token = cut.chunk[int(s[k]):int(e[k])]
+                    token = cut.chunk[int(s[k]) : int(e[k])]
                     try:
                         if b"_" in token or not token.isascii():
                             raise ValueError
                         values[k] = conv(token)
                     except (ValueError, OverflowError):
                         what = "an integer" if kind.integer else "a number"
-                        raise self.error(first_line, local_line(k), f"{what} in {col}",
-                                         _show(token)) from None
+                        raise self.error(
+                            first_line, local_line(k), f"{what} in {col}", _show(token)
+                        ) from None
         if not kind.integer:
             finite = np.isfinite(values)
             if not finite.all():
                 k = int(np.flatnonzero(~finite)[0])
-                raise self.error(first_line, local_line(k), f"a finite number in {col}",
-                                 _show(cut.chunk[int(s[k]):int(e[k])]))
+                raise self.error(
+                    first_line,
+                    local_line(k),
+                    f"a finite number in {col}",
+                    _show(cut.chunk[int(s[k]) : int(e[k])]),
+                )
         return values
 
 
@@ -455,8 +475,9 @@ class _Cutter:
         too wide)."""
         words = self.words(s, e)
         if words is None:
-            return np.array([self.chunk[i:j] for i, j in zip(s.tolist(), e.tolist())] + [b""],
-                            dtype=object)[:-1]
+            return np.array([self.chunk[i:j] for i, j in zip(s.tolist(), e.tolist())] + [b""], dtype=object)[
+                :-1
+            ]
         return words.view(f"S{8 * words.shape[1]}").ravel()
 
     def strings(self, s: np.ndarray, e: np.ndarray, ascii_only: bool) -> np.ndarray:
@@ -464,8 +485,10 @@ class _Cutter:
         out = np.empty(len(s), dtype=object)
         long = (e - s) > _MAX_WIDTH
         if long.any():
-            out[long] = [self.chunk[i:j].decode("utf-8", "surrogateescape")
-                         for i, j in zip(s[long].tolist(), e[long].tolist())]
+            out[long] = [
+                self.chunk[i:j].decode("utf-8", "surrogateescape")
+                for i, j in zip(s[long].tolist(), e[long].tolist())
+            ]
             short = np.flatnonzero(~long)
             s, e = s[short], e[short]
         else:
@@ -539,16 +562,20 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
-        raise TrecFormatError(name, None, f"a readable {kind.label} file", f"{type(exc).__name__}: {exc}") \
-            from exc
+        raise TrecFormatError(
+            name, None, f"a readable {kind.label} file", f"{type(exc).__name__}: {exc}"
+        ) from exc
     finally:
         for f in to_close:
             f.close()
     total = sum(len(b.docs) for b in blocks)
     if total == 0:
         skipped = sum(b.skipped for b in blocks)
-        found = ("an empty file" if skipped == 0
-                 else f"no {kind.label} line, only {skipped} comment or blank line(s)")
+        found = (
+            "an empty file"
+            if skipped == 0
+            else f"no {kind.label} line, only {skipped} comment or blank line(s)"
+        )
         raise TrecFormatError(name, None, f"{kind.label} lines ({kind.columns})", found)
     line_map = _LineMap(blocks)
     if as_bytes and any(b.docs.dtype == object for b in blocks):
@@ -564,8 +591,9 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
         codes, docs, values = codes[keep], docs[keep], values[keep]
     qnames = np.empty(len(reader.qnames), dtype=object)
     qnames[:] = reader.qnames
-    return Columns(qnames[codes], docs, values, unique_pairs=True, query_codes=codes,
-                   query_names=list(reader.qnames))
+    return Columns(
+        qnames[codes], docs, values, unique_pairs=True, query_codes=codes, query_names=list(reader.qnames)
+    )
 
 
 def _join(blocks: List[_Block], field: str) -> np.ndarray:
@@ -599,8 +627,9 @@ class _LineMap:
         return b.first_line + (local if b.entry_lines is None else int(b.entry_lines[local]))
 
 
-def _last_wins(codes: np.ndarray, docs: np.ndarray, qnames: List[str], kind: _Kind, name: str,
-               line_of: _LineMap) -> Optional[np.ndarray]:
+def _last_wins(
+    codes: np.ndarray, docs: np.ndarray, qnames: List[str], kind: _Kind, name: str, line_of: _LineMap
+) -> Optional[np.ndarray]:
     """Mask keeping the last line of each duplicate (query, doc), or None when there is none.
 
     ``str`` ids: one C-level ``set`` per query (a loop over queries, not lines); bytes ids: a
@@ -624,5 +653,3 @@ def _last_wins(codes: np.ndarray, docs: np.ndarray, qnames: List[str], kind: _Ki
         stacklevel=3,
     )
     return keep
-
-

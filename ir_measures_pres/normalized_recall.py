@@ -42,20 +42,26 @@ class _PRES(PluginMeasure):
     PRETTY_NAME = "Patent Retrieval Evaluation Score"
     SHORT_DESC = "Recall-oriented score: normalized recall with a worst case just beyond N_max."
     SUPPORTED_PARAMS = {
-        "cutoff": ParamInfo(dtype=int, required=False, default=1000,
-                            desc="N_max, the number of documents the user checks (default 1000)"),
+        "cutoff": ParamInfo(
+            dtype=int,
+            required=False,
+            default=1000,
+            desc="N_max, the number of documents the user checks (default 1000)",
+        ),
         "rel": REL_PARAM,
         "judged_only": JUDGED_ONLY_PARAM,
-        "estimate": ParamInfo(dtype=bool, default=False,
-                              desc="rescale by min(1, N_max / n) (PRES_est, the paper's section 6.4)"),
+        "estimate": ParamInfo(
+            dtype=bool, default=False, desc="rescale by min(1, N_max / n) (PRES_est, the paper's section 6.4)"
+        ),
     }
 
 
 PRES = _PRES()
 
 
-def pres_kernel(judged: JudgedList, n_relevant: np.ndarray, rel: int, n_max: int,
-                estimate: bool) -> np.ndarray:
+def pres_kernel(
+    judged: JudgedList, n_relevant: np.ndarray, rel: int, n_max: int, estimate: bool
+) -> np.ndarray:
     """PRES per ranked query; ``judged`` holds the judged documents of the top ``n_max``
     (condensed first if asked) and ``n_relevant`` n per ranked query (from the qrels)."""
     is_rel = judged.label >= rel
@@ -101,13 +107,18 @@ class _RNorm(PluginMeasure):
     PRETTY_NAME = "Normalized Recall"
     SHORT_DESC = "Area between the actual and worst recall curves over the area between best and worst."
     SUPPORTED_PARAMS = {
-        "collection_size": ParamInfo(dtype=int, required=True,
-                                     desc="N, the number of documents in the collection"),
+        "collection_size": ParamInfo(
+            dtype=int, required=True, desc="N, the number of documents in the collection"
+        ),
         "cutoff": ParamInfo(dtype=int, required=False, desc="evaluate the top k documents only"),
         "rel": REL_PARAM,
         "judged_only": JUDGED_ONLY_PARAM,
-        "mode": ParamInfo(dtype=str, choices=["pessimistic", "bollmann"], default="pessimistic",
-                          desc="'pessimistic' (classical) or 'bollmann' (pairwise, graded)"),
+        "mode": ParamInfo(
+            dtype=str,
+            choices=["pessimistic", "bollmann"],
+            default="pessimistic",
+            desc="'pessimistic' (classical) or 'bollmann' (pairwise, graded)",
+        ),
     }
 
     @property  # type: ignore[override]
@@ -121,8 +132,9 @@ class _RNorm(PluginMeasure):
 R_norm = _RNorm()
 
 
-def check_collection_size(judged: JudgedList, n_relevant: np.ndarray, collection_size: int,
-                          rel: int, qrels: Qrels, measure: str) -> None:
+def check_collection_size(
+    judged: JudgedList, n_relevant: np.ndarray, collection_size: int, rel: int, qrels: Qrels, measure: str
+) -> None:
     """N must hold the retrieved documents and the relevant ones that were not retrieved."""
     found = judged.sum((judged.label >= rel).astype(np.float64)).astype(np.int64)
     needed = judged.lengths + (n_relevant - found)
@@ -132,11 +144,13 @@ def check_collection_size(judged: JudgedList, n_relevant: np.ndarray, collection
         raise MeasureParameterError(
             f"{measure}: collection_size={collection_size} is too small for this run: query {qid!r} "
             f"has {int(judged.lengths[i])} retrieved documents and {int(n_relevant[i] - found[i])} "
-            f"relevant ones not retrieved, so N must be at least {int(needed[i])}")
+            f"relevant ones not retrieved, so N must be at least {int(needed[i])}"
+        )
 
 
-def rnorm_pessimistic_kernel(judged: JudgedList, n_relevant: np.ndarray, rel: int,
-                             collection_size: int) -> np.ndarray:
+def rnorm_pessimistic_kernel(
+    judged: JudgedList, n_relevant: np.ndarray, rel: int, collection_size: int
+) -> np.ndarray:
     """Classical R_norm, unretrieved relevant documents ranked last."""
     is_rel = judged.label >= rel
     k = judged.sum(is_rel.astype(np.float64))
@@ -150,8 +164,9 @@ def rnorm_pessimistic_kernel(judged: JudgedList, n_relevant: np.ndarray, rel: in
     return np.where(n > 0, value, 0.0)
 
 
-def rnorm_bollmann_kernel(judged: JudgedList, grade_counts: np.ndarray, levels: np.ndarray,
-                          rel: int, collection_size: int) -> np.ndarray:
+def rnorm_bollmann_kernel(
+    judged: JudgedList, grade_counts: np.ndarray, levels: np.ndarray, rel: int, collection_size: int
+) -> np.ndarray:
     """Bollmann's pairwise R_norm.
 
     ``levels`` are the relevant grades (ascending, each >= rel) and ``grade_counts[i, j]`` the
@@ -194,7 +209,7 @@ def rnorm_bollmann_kernel(judged: JudgedList, grade_counts: np.ndarray, levels: 
     better_below = better_total - higher_above
     diff = s_zero + sub.sum(worse_below - better_below)
     total = np.concatenate([(big_n - n_rel)[:, None], counts], axis=1)
-    s_max = (total.sum(axis=1) ** 2 - (total ** 2).sum(axis=1)) / 2  # pairs of different grades
+    s_max = (total.sum(axis=1) ** 2 - (total**2).sum(axis=1)) / 2  # pairs of different grades
     with np.errstate(divide="ignore", invalid="ignore"):
         value = 0.5 * (1.0 + diff / s_max)
     value = np.where(s_max > 0, value, np.where(n_rel >= big_n, 1.0, 0.0))

@@ -81,7 +81,8 @@ class PresProvider(Provider):
             ours = ", ".join(str(e.measure.NAME) for e in MEASURES)
             raise ValueError(
                 f"provider {self.NAME} does not support {', '.join(map(str, foreign))}; it provides "
-                f"only {ours} (leave the provider unset to get the others from their own backends)")
+                f"only {ours} (leave the provider unset to get the others from their own backends)"
+            )
         for m in measures:
             m.validate_params()
         prepared = Qrels.from_any(qrels)

@@ -44,7 +44,23 @@ except Exception as error:  # noqa: BLE001 -- must never break ``import pyterrie
         f"ir_measures_pres could not register its measures with PyTerrier "
         f"({type(error).__name__}: {error}); PRES, QMeasure ... will not be available in "
         f"pt.Experiment. Import ir_measures_pres directly to see the full error.",
-        RuntimeWarning, stacklevel=1)
+        RuntimeWarning,
+        stacklevel=1,
+    )
 
-__all__ = [name for name in ("AVAILABLE", "ERROR", "PRES", "R_norm", "Rnorm", "QMeasure", "OMeasure",
-                              "PMeasure", "PPlusMeasure", "Bpref10") if name in globals()]
+__all__ = [
+    name
+    for name in (
+        "AVAILABLE",
+        "ERROR",
+        "PRES",
+        "R_norm",
+        "Rnorm",
+        "QMeasure",
+        "OMeasure",
+        "PMeasure",
+        "PPlusMeasure",
+        "Bpref10",
+    )
+    if name in globals()
+]

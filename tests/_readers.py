@@ -138,8 +138,9 @@ def _level(text: str) -> int:
     return int(text[1:])
 
 
-def trec_order(docs: dict[str, float], qrels: dict[str, int] | None = None,
-               judged_only: bool = False) -> list[str]:
+def trec_order(
+    docs: dict[str, float], qrels: dict[str, int] | None = None, judged_only: bool = False
+) -> list[str]:
     """Doc ids of one query's run in trec_eval order (score desc, doc id desc), written with
     Python's ``sorted`` as an independent check of the package's order; ``judged_only`` drops docs
     absent from ``qrels`` or labelled < 0."""

@@ -33,14 +33,21 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def cli(*args: str, stdin: bytes = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "ir_measures_pres", *args], input=stdin,
-                          capture_output=True, cwd=REPO, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "ir_measures_pres", *args],
+        input=stdin,
+        capture_output=True,
+        cwd=REPO,
+        timeout=300,
+    )
 
 
 def stock_cli(*args: str) -> subprocess.CompletedProcess:
     """The stock ir_measures CLI, with our package imported so that it knows our measures."""
-    code = ("import sys, ir_measures_pres; from ir_measures.__main__ import main_cli; "
-            "sys.argv = ['ir_measures'] + sys.argv[1:]; main_cli()")
+    code = (
+        "import sys, ir_measures_pres; from ir_measures.__main__ import main_cli; "
+        "sys.argv = ['ir_measures'] + sys.argv[1:]; main_cli()"
+    )
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, cwd=REPO, timeout=300)
 
 
@@ -70,12 +77,15 @@ def trec_lines(path: Path) -> Dict[Tuple[str, str], str]:
 #: 0.10 and 0.60 differ here); runid, relstring, gm_*, Rprec_mult, relative_P, utility, 11pt_avg,
 #: binG, G, ndcg_rel, Rndcg, num_nonrel_judged_ret, rbp*, unj_* (no ir_measures provider computes
 #: them: parse_trec_measure skips them).
-SHARED = ("num_q num_ret num_rel num_rel_ret map Rprec bpref recip_rank P recall infAP ndcg ndcg_cut "
-          "map_cut success set_P set_relative_P set_recall set_map set_F").split()
+SHARED = (
+    "num_q num_ret num_rel num_rel_ret map Rprec bpref recip_rank P recall infAP ndcg ndcg_cut "
+    "map_cut success set_P set_relative_P set_recall set_map set_F"
+).split()
 
 
-@pytest.mark.parametrize("expected, run", [("out.test.aq", "results.test"),
-                                           ("out.test.aqc", "results.trunc")])
+@pytest.mark.parametrize(
+    "expected, run", [("out.test.aq", "results.test"), ("out.test.aqc", "results.trunc")]
+)
 def test_trec_format_equals_trec_eval_line_by_line(expected: str, run: str) -> None:
     # out.test.aq = trec_eval -m all_trec -q; out.test.aqc = the same with -c on results.trunc,
     # which lacks topic 302 and has text after the sixth column on some lines
@@ -89,19 +99,32 @@ def test_trec_format_equals_trec_eval_line_by_line(expected: str, run: str) -> N
         assert reference[(name.strip(), qid)] == line
         compared += 1
     # every (measure, query) trec_eval prints for these measures is there, and nothing more
-    wanted = {k for k in reference if k[0].split("_")[0] in {s.split("_")[0] for s in SHARED}
-              and not k[0].startswith(("iprec", "relative_P", "Rprec_mult", "num_nonrel", "ndcg_rel"))}
+    wanted = {
+        k
+        for k in reference
+        if k[0].split("_")[0] in {s.split("_")[0] for s in SHARED}
+        and not k[0].startswith(("iprec", "relative_P", "Rprec_mult", "num_nonrel", "ndcg_rel"))
+    }
     assert {(line.split("\t")[0].strip(), line.split("\t")[1]) for line in ours} == wanted
     assert compared == len(wanted) == 213  # 53 measures x (3 queries + all) + num_q all
 
 
 def test_trec_format_order_is_trec_evals() -> None:
-    done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "map", "P.5", "num_q", "--format", "trec",
-               "-q")
+    done = cli(
+        str(TE / "qrels.test"), str(TE / "results.test"), "map", "P.5", "num_q", "--format", "trec", "-q"
+    )
     names = [tuple(line.split("\t")[:2]) for line in done.stdout.decode().splitlines()]
     assert [(n.strip(), q) for n, q in names] == [
-        ("map", "301"), ("P_5", "301"), ("map", "302"), ("P_5", "302"), ("map", "303"), ("P_5", "303"),
-        ("map", "all"), ("P_5", "all"), ("num_q", "all")]  # num_q only in the summary, as trec_eval
+        ("map", "301"),
+        ("P_5", "301"),
+        ("map", "302"),
+        ("P_5", "302"),
+        ("map", "303"),
+        ("P_5", "303"),
+        ("map", "all"),
+        ("P_5", "all"),
+        ("num_q", "all"),
+    ]  # num_q only in the summary, as trec_eval
 
 
 def test_trec_format_without_q_is_the_summary() -> None:
@@ -117,15 +140,23 @@ def test_official_nickname_prints_trec_evals_lines_in_its_order() -> None:
     done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "official", "--format", "trec")
     assert done.returncode == 0
     assert done.stderr.decode() == "skipped ['gm_map']: measures not yet supported\n"
-    expected = [line for line in (TE / "out.test").read_text().splitlines()
-                if not line.startswith(("runid", "gm_map", "iprec_at_recall"))]
+    expected = [
+        line
+        for line in (TE / "out.test").read_text().splitlines()
+        if not line.startswith(("runid", "gm_map", "iprec_at_recall"))
+    ]
     assert [line for line in done.stdout.decode().splitlines() if not line.startswith("iprec")] == expected
 
 
 def test_comment_lines_and_hashes_in_docnos() -> None:
     # out.comment.test = trec_eval 10.0 on qrels.comment.test / results.comment.test (docnos with '#')
-    done = cli(str(TE / "qrels.comment.test"), str(TE / "results.comment.test"),
-               "num_q num_ret num_rel num_rel_ret map Rprec bpref recip_rank P", "--format", "trec")
+    done = cli(
+        str(TE / "qrels.comment.test"),
+        str(TE / "results.comment.test"),
+        "num_q num_ret num_rel num_rel_ret map Rprec bpref recip_rank P",
+        "--format",
+        "trec",
+    )
     assert done.returncode == 0, done.stderr
     reference = trec_lines(TE / "out.comment.test")
     lines = done.stdout.decode().splitlines()
@@ -137,8 +168,15 @@ def test_comment_lines_and_hashes_in_docnos() -> None:
 
 def test_bpref10_is_trec_eval_8_bpref_top10pRnonrel() -> None:
     # trec_eval 8.1 -a -q printed bpref_top10pRnonrel and old_bpref_top10pRnonrel (float32, 4 places)
-    done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "Bpref10", "Bpref10(variant='old')",
-               "--format", "trec", "-q")
+    done = cli(
+        str(TE / "qrels.test"),
+        str(TE / "results.test"),
+        "Bpref10",
+        "Bpref10(variant='old')",
+        "--format",
+        "trec",
+        "-q",
+    )
     reference = {}
     for line in (TE / "v8.1" / "out.test.aq").read_text().splitlines():
         name, qid, value = line.split("\t")
@@ -152,17 +190,27 @@ def test_bpref10_is_trec_eval_8_bpref_top10pRnonrel() -> None:
 
 def test_sakai_example_against_ntcireval() -> None:
     # NTCIREVAL on Sakai's example: run X gives O=0.5000 P=0.8571 P-plus=0.6786 Q=0.4524 Q@1=0.5
-    done = cli(str(SAKAI / "qrels.trec"), str(SAKAI / "run_X.trec"),
-               "QMeasure OMeasure PMeasure PPlusMeasure QMeasure@1 QMeasure@2", "--format", "trec")
+    done = cli(
+        str(SAKAI / "qrels.trec"),
+        str(SAKAI / "run_X.trec"),
+        "QMeasure OMeasure PMeasure PPlusMeasure QMeasure@1 QMeasure@2",
+        "--format",
+        "trec",
+    )
     got = {line.split("\t")[0].strip(): line.split("\t")[2] for line in done.stdout.decode().splitlines()}
     nev = {}
     for line in (SAKAI / "X.g123.out").read_text().splitlines():
         if "=" in line and " # " not in line:
             key, value = line.split(None, 1)[1].split("=")
             nev[key.strip()] = value.strip()
-    assert got == {"Q-measure": nev["Q-measure"], "O-measure": nev["O-measure"],
-                   "P-measure": nev["P-measure"], "P-plus": nev["P-plus"],
-                   "Q-measure_cut_1": nev["Q@0001"], "Q-measure_cut_2": nev["Q@0002"]}
+    assert got == {
+        "Q-measure": nev["Q-measure"],
+        "O-measure": nev["O-measure"],
+        "P-measure": nev["P-measure"],
+        "P-plus": nev["P-plus"],
+        "Q-measure_cut_1": nev["Q@0001"],
+        "Q-measure_cut_2": nev["Q@0002"],
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -172,8 +220,10 @@ def test_sakai_example_against_ntcireval() -> None:
 MIXED = ["AP nDCG@10 P@5", "PRES@1000 QMeasure Bpref10 RR R@1000 NumRet NumQ"]
 
 
-@pytest.mark.parametrize("options", [[], ["-p", "6"], ["-o", "jsonl"], ["-q"], ["-q", "-n"],
-                                     ["-q", "-p", "-1"], ["-q", "-o", "jsonl"]])
+@pytest.mark.parametrize(
+    "options",
+    [[], ["-p", "6"], ["-o", "jsonl"], ["-q"], ["-q", "-n"], ["-q", "-p", "-1"], ["-q", "-o", "jsonl"]],
+)
 def test_same_output_as_the_stock_ir_measures_cli(options: List[str]) -> None:
     args = [str(TE / "qrels.test"), str(TE / "results.test"), *MIXED, *options]
     ours, stock = cli(*args), stock_cli(*args)
@@ -191,13 +241,21 @@ def test_same_output_as_the_stock_ir_measures_cli(options: List[str]) -> None:
 
 def test_trec_syntax_and_ir_measures_syntax_mix() -> None:
     assert parse_measures(["map P.5,10 ndcg_cut.10", "recall.1000 P_20 AP", "nDCG@10 PRES Q-measure"]) == [
-        ir_measures.AP, ir_measures.P @ 5, ir_measures.P @ 10, ir_measures.nDCG @ 10, ir_measures.R @ 1000,
-        ir_measures.P @ 20, PRES, QMeasure]
+        ir_measures.AP,
+        ir_measures.P @ 5,
+        ir_measures.P @ 10,
+        ir_measures.nDCG @ 10,
+        ir_measures.R @ 1000,
+        ir_measures.P @ 20,
+        PRES,
+        QMeasure,
+    ]
 
 
 def test_unknown_measure_suggests_close_names() -> None:
-    done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "map Bpref-10", "Q-measure@10", "ndgc@10",
-               "P_10abc")
+    done = cli(
+        str(TE / "qrels.test"), str(TE / "results.test"), "map Bpref-10", "Q-measure@10", "ndgc@10", "P_10abc"
+    )
     assert done.returncode == 2
     assert done.stdout == b""
     assert done.stderr.decode().splitlines() == [
@@ -215,8 +273,9 @@ def test_invalid_parameters_and_unsupported_trec_names() -> None:
     assert done.returncode == 2
     lines = done.stderr.decode().splitlines()
     assert lines[0] == "ir_measures_pres: error parsing measures"
-    assert lines[1] == ("invalid measure 'PRES(estimate=1)': PRES: parameter 'estimate' must be True or "
-                        "False, got 1 (int)")
+    assert lines[1] == (
+        "invalid measure 'PRES(estimate=1)': PRES: parameter 'estimate' must be True or False, got 1 (int)"
+    )
     assert lines[2].startswith("invalid measure 'R_norm': R_norm requires the parameter 'collection_size'")
     assert lines[3] == "unsupported trec_eval measure 'gm_map': known trec name gm_map, but not yet supported"
     assert len(lines) == 4
@@ -244,17 +303,30 @@ def test_gzip_and_stdin_give_the_same_output(tmp_path: Path) -> None:
     assert b"only one of QRELS and RUN can be read from standard input" in both.stderr
 
 
-@pytest.mark.parametrize("data, message", [
-    (b"301 Q0 d 1 1.0 t\n301 Q0 e 2 x t\n",
-     "ir_measures_pres: error: <stdin>, line 2: expected a number in column 5 (score), found 'x'\n"),
-    (b"301 Q0 d 1\n",
-     "ir_measures_pres: error: <stdin>, line 1: expected at least 6 columns (qid iter docno rank score tag), "
-     "found 4: '301 Q0 d 1'\n"),
-    (b"301 Q0 d 1 nan t\n",
-     "ir_measures_pres: error: <stdin>, line 1: expected a finite number in column 5 (score), found 'nan'\n"),
-    (b"", "ir_measures_pres: error: <stdin>: expected run lines (qid iter docno rank score tag), found an "
-          "empty file\n"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (
+            b"301 Q0 d 1 1.0 t\n301 Q0 e 2 x t\n",
+            "ir_measures_pres: error: <stdin>, line 2: expected a number in column 5 (score), found 'x'\n",
+        ),
+        (
+            b"301 Q0 d 1\n",
+            "ir_measures_pres: error: <stdin>, line 1: expected at least 6 columns "
+            "(qid iter docno rank score tag), found 4: '301 Q0 d 1'\n",
+        ),
+        (
+            b"301 Q0 d 1 nan t\n",
+            "ir_measures_pres: error: <stdin>, line 1: expected a finite number in column 5 (score), "
+            "found 'nan'\n",
+        ),
+        (
+            b"",
+            "ir_measures_pres: error: <stdin>: expected run lines (qid iter docno rank score tag), found an "
+            "empty file\n",
+        ),
+    ],
+)
 def test_malformed_run_stops_with_the_message(data: bytes, message: str) -> None:
     done = cli(str(TE / "qrels.test"), "-", "map", "PRES", stdin=data)
     assert (done.returncode, done.stdout, done.stderr.decode()) == (1, b"", message)
@@ -265,11 +337,14 @@ def test_malformed_qrels_and_missing_file(tmp_path: Path) -> None:
     bad.write_bytes(b"301 0 d 1\n301 0 e 0.5\n")
     done = cli(str(bad), str(TE / "results.test"), "map")
     assert (done.returncode, done.stderr.decode()) == (
-        1, f"ir_measures_pres: error: {bad}, line 2: expected an integer in column 4 (relevance), found "
-           "'0.5'\n")
+        1,
+        f"ir_measures_pres: error: {bad}, line 2: expected an integer in column 4 (relevance), found '0.5'\n",
+    )
     done = cli(str(tmp_path / "absent"), str(TE / "results.test"), "map")
     assert (done.returncode, done.stderr.decode()) == (
-        1, f"ir_measures_pres: error: {tmp_path / 'absent'}: No such file or directory\n")
+        1,
+        f"ir_measures_pres: error: {tmp_path / 'absent'}: No such file or directory\n",
+    )
 
 
 def test_duplicates_warn_on_stderr_and_the_evaluation_goes_on() -> None:
@@ -279,7 +354,8 @@ def test_duplicates_warn_on_stderr_and_the_evaluation_goes_on() -> None:
     assert done.returncode == 0
     err = done.stderr.decode().splitlines()
     assert len(err) == 1 and err[0].startswith(
-        f"ir_measures_pres: warning: {path}: 311 duplicate (query, document) result line(s) dropped")
+        f"ir_measures_pres: warning: {path}: 311 duplicate (query, document) result line(s) dropped"
+    )
     assert [line.split("\t")[0] for line in done.stdout.decode().splitlines()] == ["AP", "PRES@1000"]
 
 
@@ -328,7 +404,8 @@ def test_provider_option() -> None:
     wrong = cli(*args, "AP", "--provider", "ir_measures_pres")
     assert wrong.returncode == 1
     assert wrong.stderr.decode().startswith(
-        "ir_measures_pres: error: provider ir_measures_pres does not support AP")
+        "ir_measures_pres: error: provider ir_measures_pres does not support AP"
+    )
 
 
 def test_console_script() -> None:
@@ -338,8 +415,11 @@ def test_console_script() -> None:
         if os.environ.get("CI"):
             pytest.fail(f"the console script is not installed at {script}")
         pytest.skip("console script not installed in this environment (install the package again)")
-    done = subprocess.run([str(script), str(TE / "qrels.test"), str(TE / "results.test"), "map", "--format",
-                           "trec"], capture_output=True, timeout=300)
+    done = subprocess.run(
+        [str(script), str(TE / "qrels.test"), str(TE / "results.test"), "map", "--format", "trec"],
+        capture_output=True,
+        timeout=300,
+    )
     assert done.stdout.decode().splitlines() == [trec_lines(TE / "out.test")[("map", "all")]]
 
 
@@ -366,20 +446,36 @@ def test_subcommands_go_to_the_meta_cli(monkeypatch: pytest.MonkeyPatch) -> None
 # --------------------------------------------------------------------------------------------
 
 NAMES = [
-    (PRES, "PRES_1000"), (PRES @ 100, "PRES_100"), (PRES(estimate=True) @ 50, "PRES_est_50"),
+    (PRES, "PRES_1000"),
+    (PRES @ 100, "PRES_100"),
+    (PRES(estimate=True) @ 50, "PRES_est_50"),
     (PRES(rel=2) @ 100, "PRES(rel=2)@100"),
-    (R_norm(collection_size=1000), "Rnorm"), (R_norm(collection_size=1000) @ 10, "Rnorm_cut_10"),
+    (R_norm(collection_size=1000), "Rnorm"),
+    (R_norm(collection_size=1000) @ 10, "Rnorm_cut_10"),
     (R_norm(collection_size=1000, mode="bollmann"), "Rnorm_bollmann"),
-    (QMeasure, "Q-measure"), (QMeasure @ 10, "Q-measure_cut_10"), (QMeasure(beta=0.5), "QMeasure(beta=0.5)"),
-    (OMeasure, "O-measure"), (PMeasure @ 5, "P-measure_cut_5"), (PPlusMeasure, "P-plus"),
-    (Bpref10, "bpref_top10pRnonrel"), (Bpref10(variant="old"), "old_bpref_top10pRnonrel"),
-    (Bpref10(variant="paper"), "bpref_top10pRnonrel_paper"), (Bpref10(rel=2), "Bpref10(rel=2)"),
-    (ir_measures.AP, "map"), (ir_measures.AP @ 10, "map_cut_10"), (ir_measures.P @ 5, "P_5"),
-    (ir_measures.nDCG, "ndcg"), (ir_measures.nDCG @ 10, "ndcg_cut_10"), (ir_measures.R @ 1000, "recall_1000"),
-    (ir_measures.RR, "recip_rank"), (ir_measures.NumRet(rel=1), "num_rel_ret"),
+    (QMeasure, "Q-measure"),
+    (QMeasure @ 10, "Q-measure_cut_10"),
+    (QMeasure(beta=0.5), "QMeasure(beta=0.5)"),
+    (OMeasure, "O-measure"),
+    (PMeasure @ 5, "P-measure_cut_5"),
+    (PPlusMeasure, "P-plus"),
+    (Bpref10, "bpref_top10pRnonrel"),
+    (Bpref10(variant="old"), "old_bpref_top10pRnonrel"),
+    (Bpref10(variant="paper"), "bpref_top10pRnonrel_paper"),
+    (Bpref10(rel=2), "Bpref10(rel=2)"),
+    (ir_measures.AP, "map"),
+    (ir_measures.AP @ 10, "map_cut_10"),
+    (ir_measures.P @ 5, "P_5"),
+    (ir_measures.nDCG, "ndcg"),
+    (ir_measures.nDCG @ 10, "ndcg_cut_10"),
+    (ir_measures.R @ 1000, "recall_1000"),
+    (ir_measures.RR, "recip_rank"),
+    (ir_measures.NumRet(rel=1), "num_rel_ret"),
     (ir_measures.NumRet, "num_ret"),
-    (ir_measures.IPrec @ 0.1, "iprec_at_recall_0.10"), (ir_measures.AP(rel=2), "AP(rel=2)"),
-    (ir_measures.RR @ 10, "RR@10"), (ir_measures.nDCG(dcg="exp-log2") @ 10, "nDCG(dcg='exp-log2')@10"),
+    (ir_measures.IPrec @ 0.1, "iprec_at_recall_0.10"),
+    (ir_measures.AP(rel=2), "AP(rel=2)"),
+    (ir_measures.RR @ 10, "RR@10"),
+    (ir_measures.nDCG(dcg="exp-log2") @ 10, "nDCG(dcg='exp-log2')@10"),
 ]
 
 
@@ -389,9 +485,14 @@ def test_trec_names(measure: object, name: str) -> None:
     assert " " not in name
 
 
-@pytest.mark.parametrize("measure, name", [(m, n) for m, n in NAMES
-                                           if ir_measures_pres.cli._is_ours(m) and not n.startswith("Rnorm")
-                                           and "(" not in n])
+@pytest.mark.parametrize(
+    "measure, name",
+    [
+        (m, n)
+        for m, n in NAMES
+        if ir_measures_pres.cli._is_ours(m) and not n.startswith("Rnorm") and "(" not in n
+    ],
+)
 def test_our_trec_names_read_back(measure: object, name: str) -> None:
     (parsed,) = parse_trec_name(name)
     assert trec_name(parsed) == name
@@ -412,8 +513,10 @@ def test_trec_names_that_would_collide_keep_the_canonical_form() -> None:
 
 def test_trec_robust_2003_official_map() -> None:
     folder = shared_data("real", "trec-robust-2003")
-    official = dict(line.split("\t") for line in (folder / "expected" / "nist_official_map.tsv").read_text()
-                    .splitlines()[1:])
+    official = dict(
+        line.split("\t")
+        for line in (folder / "expected" / "nist_official_map.tsv").read_text().splitlines()[1:]
+    )
     assert len(official) == 17
     qrels = str(folder / "qrels" / "robust03_qrels.txt")
     for run_id, expected in official.items():

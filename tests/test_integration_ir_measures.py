@@ -61,7 +61,7 @@ def naive_q(labels: dict[str, int], order: list[str], cutoff: int | None = None,
         if level >= 1:
             cg += level
             count += 1
-            cgi = sum(ideal[:min(r, big_r)])
+            cgi = sum(ideal[: min(r, big_r)])
             total += (beta * cg + count) / (beta * cgi + r)
     return total / (big_r if cutoff is None else min(cutoff, big_r))
 
@@ -150,8 +150,10 @@ PARSE_CASES = [
     ("R_norm(collection_size=1000)", R_norm(collection_size=1000)),
     ("Rnorm(collection_size=1000)", R_norm(collection_size=1000)),
     ("R_norm(collection_size=1000,mode='bollmann')@100", R_norm(collection_size=1000, mode="bollmann") @ 100),
-    ("Rnorm(mode=\"bollmann\", judged_only=False, collection_size=1000)",
-     R_norm(collection_size=1000, mode="bollmann")),
+    (
+        'Rnorm(mode="bollmann", judged_only=False, collection_size=1000)',
+        R_norm(collection_size=1000, mode="bollmann"),
+    ),
     ("QMeasure", QMeasure),
     ("Q_measure", QMeasure),
     ("QMeasure@10", QMeasure @ 10),
@@ -213,13 +215,21 @@ def test_canonical_strings_stay_identical(text: str) -> None:
 
 
 def test_spellings_of_one_measure_are_one_dict_key() -> None:
-    spellings = ["PRES(judged_only=True,estimate=True)@100", "PRES(estimate=True,judged_only=True)@100",
-                 "PRES(cutoff=100,estimate=True,judged_only=True,rel=1)"]
+    spellings = [
+        "PRES(judged_only=True,estimate=True)@100",
+        "PRES(estimate=True,judged_only=True)@100",
+        "PRES(cutoff=100,estimate=True,judged_only=True,rel=1)",
+    ]
     keys = {ir_measures.parse_measure(s) for s in spellings}
     assert len(keys) == 1
-    gains = {ir_measures.parse_measure(s) for s in ["QMeasure(gains={0: 0, 1: 1, 2: 4})",
-                                                    "QMeasure(gains={2: 4, 1: 1})",
-                                                    "Q_measure(gains={1: 1.0, 2: 4.0})"]}
+    gains = {
+        ir_measures.parse_measure(s)
+        for s in [
+            "QMeasure(gains={0: 0, 1: 1, 2: 4})",
+            "QMeasure(gains={2: 4, 1: 1})",
+            "Q_measure(gains={1: 1.0, 2: 4.0})",
+        ]
+    }
     assert len(gains) == 1
 
 
@@ -275,13 +285,17 @@ def test_an_evaluator_reused_on_two_runs_and_twice_on_one(qrels: Qrels, run: Run
 
 
 def _qrels_frame(qrels: Qrels) -> pd.DataFrame:
-    return pd.DataFrame([(q, d, v) for q, docs in qrels.items() for d, v in docs.items()],
-                        columns=["query_id", "doc_id", "relevance"])
+    return pd.DataFrame(
+        [(q, d, v) for q, docs in qrels.items() for d, v in docs.items()],
+        columns=["query_id", "doc_id", "relevance"],
+    )
 
 
 def _run_frame(run: Run) -> pd.DataFrame:
-    return pd.DataFrame([(q, d, s) for q, docs in run.items() for d, s in docs.items()],
-                        columns=["query_id", "doc_id", "score"])
+    return pd.DataFrame(
+        [(q, d, s) for q, docs in run.items() for d, s in docs.items()],
+        columns=["query_id", "doc_id", "score"],
+    )
 
 
 def _run_tuples(run: Run) -> list[ScoredDoc]:
@@ -301,8 +315,10 @@ INPUT_KINDS = {
     "frame": (_qrels_frame, _run_frame),
     "namedtuples": (_qrels_tuples, _run_tuples),
     "generator": (lambda q: _one_shot(_qrels_tuples(q)), lambda r: _one_shot(_run_tuples(r))),
-    "trec_file_readers": (lambda q: ir_measures.read_trec_qrels(str(QRELS_FILE)),
-                          lambda r: ir_measures.read_trec_run(str(RUN_FILE))),
+    "trec_file_readers": (
+        lambda q: ir_measures.read_trec_qrels(str(QRELS_FILE)),
+        lambda r: ir_measures.read_trec_run(str(RUN_FILE)),
+    ),
 }
 
 
@@ -354,13 +370,23 @@ def test_integer_ids_in_a_dataframe_work_for_our_measures() -> None:
     run = pd.DataFrame({"query_id": [1, 1, 1, 3], "doc_id": [10, 9, 11, 5], "score": [1.0, 1.0, 0.5, 2.0]})
     measures = [PRES @ 10, QMeasure, Bpref10]
     values = per_query(ir_measures.iter_calc(measures, qrels, run))
-    assert values == pytest.approx({
-        ("PRES@10", "1"): 0.95, ("QMeasure", "1"): ((1 + 1) / (2 + 1) + (3 + 2) / (3 + 3)) / 2,
-        ("Bpref10", "1"): 0.5,
-        ("PRES@10", "2"): 0.0, ("QMeasure", "2"): 0.0, ("Bpref10", "2"): 0.0,
-    })
-    as_text = per_query(ir_measures.iter_calc(measures, qrels.astype(str).astype({"relevance": int}),
-                                              run.astype({"query_id": str, "doc_id": str})))
+    assert values == pytest.approx(
+        {
+            ("PRES@10", "1"): 0.95,
+            ("QMeasure", "1"): ((1 + 1) / (2 + 1) + (3 + 2) / (3 + 3)) / 2,
+            ("Bpref10", "1"): 0.5,
+            ("PRES@10", "2"): 0.0,
+            ("QMeasure", "2"): 0.0,
+            ("Bpref10", "2"): 0.0,
+        }
+    )
+    as_text = per_query(
+        ir_measures.iter_calc(
+            measures,
+            qrels.astype(str).astype({"relevance": int}),
+            run.astype({"query_id": str, "doc_id": str}),
+        )
+    )
     assert as_text == values
 
 
@@ -369,9 +395,13 @@ def test_duplicate_lines_in_a_dataframe_run_last_wins_with_one_warning() -> None
     d1, d2, d3 and every measure is perfect (first-wins would put d1 third: PRES@10 = 0.8,
     AP = 1/3)."""
     qrels = {"q1": {"d1": 1, "d2": 0, "d3": 0}, "q2": {"x": 1}}
-    run = pd.DataFrame({"query_id": ["q1", "q1", "q1", "q1", "q2", "q2"],
-                        "doc_id": ["d1", "d2", "d3", "d1", "x", "x"],
-                        "score": [1.0, 3.0, 2.0, 5.0, 2.0, 1.0]})
+    run = pd.DataFrame(
+        {
+            "query_id": ["q1", "q1", "q1", "q1", "q2", "q2"],
+            "doc_id": ["d1", "d2", "d3", "d1", "x", "x"],
+            "score": [1.0, 3.0, 2.0, 5.0, 2.0, 1.0],
+        }
+    )
     measures = [PRES @ 10, QMeasure, Bpref10, AP]
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -389,8 +419,16 @@ def test_fast_calc_aggregate_equals_ir_measures_bookkeeping():
 
     qrels = {"1": {"a": 1, "b": 0, "c": 2}, "2": {"x": 1}, "3": {"y": 1}, "4": {"z": 0}}
     run = {"1": {"a": 0.5, "c": 0.7, "q": 0.9}, "2": {}, "5": {"a": 1.0}, "4": {"z": 1.0}}
-    measures = [PRES @ 10, R_norm(collection_size=100), R_norm(mode="bollmann", collection_size=100),
-                QMeasure, OMeasure @ 2, PMeasure, PPlusMeasure, Bpref10]
+    measures = [
+        PRES @ 10,
+        R_norm(collection_size=100),
+        R_norm(mode="bollmann", collection_size=100),
+        QMeasure,
+        OMeasure @ 2,
+        PMeasure,
+        PPlusMeasure,
+        Bpref10,
+    ]
     evaluator = ir_measures_pres.provider.PresProvider().evaluator(measures, qrels)
     fast = evaluator.calc_aggregate(run)
     slow = Evaluator.calc_aggregate(evaluator, run)
@@ -398,8 +436,9 @@ def test_fast_calc_aggregate_equals_ir_measures_bookkeeping():
     assert fast == slow
     # a measure listed twice is one measure (ir_measures' bookkeeping would count its queries
     # twice but its DEFAULTs once)
-    assert evaluator.calc_aggregate(run) == \
-        ir_measures_pres.provider.PresProvider().evaluator(measures + measures, qrels).calc_aggregate(run)
+    assert evaluator.calc_aggregate(run) == ir_measures_pres.provider.PresProvider().evaluator(
+        measures + measures, qrels
+    ).calc_aggregate(run)
     # and on a real collection, where run order and summation order matter to the last bit
     qrels, run = read_qrels(QRELS_FILE), read_run(RUN_FILE)
     evaluator = ir_measures.evaluator(OURS + [R_norm(collection_size=5000), PPlusMeasure], qrels)

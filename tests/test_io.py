@@ -93,8 +93,9 @@ def test_sample_run_equals_ir_measures_reader() -> None:
 def test_sample_qrels_equal_ir_measures_reader() -> None:
     cols = read_qrels(TE / "qrels.test")
     assert cols.values.dtype == np.int64
-    expected = [(q.query_id, q.doc_id, q.relevance)
-                for q in ir_measures.read_trec_qrels(str(TE / "qrels.test"))]
+    expected = [
+        (q.query_id, q.doc_id, q.relevance) for q in ir_measures.read_trec_qrels(str(TE / "qrels.test"))
+    ]
     assert as_list(cols) == expected
 
 
@@ -126,18 +127,21 @@ PLAIN = b"q1 Q0 d1 1 3.5 t\nq1 Q0 d2 2 2.25 t\nq2 Q0 d1 1 -1 t\n"
 EXPECTED = [("q1", "d1", 3.5), ("q1", "d2", 2.25), ("q2", "d1", -1.0)]
 
 
-@pytest.mark.parametrize("data", [
-    PLAIN,
-    PLAIN.replace(b" ", b"\t"),  # tabs
-    PLAIN.replace(b"\n", b"\r\n"),  # CRLF
-    PLAIN.rstrip(b"\n"),  # no final newline
-    PLAIN.replace(b"\n", b"\r\n").rstrip(b"\r\n"),
-    b"\n# a comment\n   \n" + PLAIN.replace(b"\n", b"\n\n", 1) + b"  # indented comment\n\n",
-    b"  " + PLAIN.replace(b" ", b"  \t "),  # leading and repeated blanks
-    PLAIN.replace(b"Q0", b"AFS"),  # column 2 is not Q0
-    PLAIN.replace(b" t\n", b" tag with  spaces\n"),  # anything after the 6th column
-    b"q1 Q0 d1 0 3.5 t\nq1 Q0 d2 0 2.25 t\nq2 Q0 d1 0 -1 t\n",  # ranks from 0, all equal
-])
+@pytest.mark.parametrize(
+    "data",
+    [
+        PLAIN,
+        PLAIN.replace(b" ", b"\t"),  # tabs
+        PLAIN.replace(b"\n", b"\r\n"),  # CRLF
+        PLAIN.rstrip(b"\n"),  # no final newline
+        PLAIN.replace(b"\n", b"\r\n").rstrip(b"\r\n"),
+        b"\n# a comment\n   \n" + PLAIN.replace(b"\n", b"\n\n", 1) + b"  # indented comment\n\n",
+        b"  " + PLAIN.replace(b" ", b"  \t "),  # leading and repeated blanks
+        PLAIN.replace(b"Q0", b"AFS"),  # column 2 is not Q0
+        PLAIN.replace(b" t\n", b" tag with  spaces\n"),  # anything after the 6th column
+        b"q1 Q0 d1 0 3.5 t\nq1 Q0 d2 0 2.25 t\nq2 Q0 d1 0 -1 t\n",  # ranks from 0, all equal
+    ],
+)
 def test_layouts(data: bytes) -> None:
     assert as_list(read_bytes(data)) == EXPECTED
 
@@ -148,11 +152,30 @@ def test_qrels_layouts() -> None:
     assert as_list(read_bytes(data, run=False)) == expected
 
 
-@pytest.mark.parametrize("token", [
-    b"0", b"-0", b"7", b"0.1", b"-0.1", b".5", b"5.", b"+3", b"1e-05", b"1E+300", b"-2.5e-3",
-    b"49.19109429178723", b"0.30000000000000004", b"123456789012345", b"1234567890123456789",
-    b"0.000000000000000000001", b"626487.645259", b"-2.97316", b"1" * 70,
-])
+@pytest.mark.parametrize(
+    "token",
+    [
+        b"0",
+        b"-0",
+        b"7",
+        b"0.1",
+        b"-0.1",
+        b".5",
+        b"5.",
+        b"+3",
+        b"1e-05",
+        b"1E+300",
+        b"-2.5e-3",
+        b"49.19109429178723",
+        b"0.30000000000000004",
+        b"123456789012345",
+        b"1234567890123456789",
+        b"0.000000000000000000001",
+        b"626487.645259",
+        b"-2.97316",
+        b"1" * 70,
+    ],
+)
 def test_scores_parse_as_python_float(token: bytes) -> None:
     cols = read_bytes(b"q Q0 d 1 " + token + b" t\n")
     assert cols.values[0] == float(token)
@@ -160,8 +183,10 @@ def test_scores_parse_as_python_float(token: bytes) -> None:
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=30),
-       st.sampled_from(["repr", ".4f", ".17g", ".1f", ".15f", "e"]))
+@given(
+    st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=30),
+    st.sampled_from(["repr", ".4f", ".17g", ".1f", ".15f", "e"]),
+)
 def test_scores_are_exactly_float_of_the_token(values: List[float], spec: str) -> None:
     tokens = [repr(v) if spec == "repr" else format(v, spec) for v in values]
     data = "".join(f"q Q0 d{i} {i} {t} run\n" for i, t in enumerate(tokens)).encode()
@@ -232,46 +257,75 @@ def test_not_a_gzip_stream(tmp_path: Path) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("data, expected", [
-    (b"q Q0 d1 1 2.0 t\nq Q0 d2 2 1.0\n",
-     "x.txt, line 2: expected at least 6 columns (qid iter docno rank score tag), found 5: "
-     "'q Q0 d2 2 1.0'"),
-    (b"# header\n\nq Q0 d1 1\r\n",
-     "x.txt, line 3: expected at least 6 columns (qid iter docno rank score tag), found 4: 'q Q0 d1 1'"),
-    (b"q Q0 d1 1 abc t\n", "x.txt, line 1: expected a number in column 5 (score), found 'abc'"),
-    (b"q Q0 d1 1 2,5 t\n", "x.txt, line 1: expected a number in column 5 (score), found '2,5'"),
-    (b"q Q0 d1 1 1_000 t\n", "x.txt, line 1: expected a number in column 5 (score), found '1_000'"),
-    (b"q Q0 d1 1 0x10 t\n", "x.txt, line 1: expected a number in column 5 (score), found '0x10'"),
-    (b"q Q0 d1 1 1 t\nq Q0 d2 2 NaN t\n",
-     "x.txt, line 2: expected a finite number in column 5 (score), found 'NaN'"),
-    (b"q Q0 d1 1 inf t\n", "x.txt, line 1: expected a finite number in column 5 (score), found 'inf'"),
-    (b"q Q0 d1 1 -Infinity t\n",
-     "x.txt, line 1: expected a finite number in column 5 (score), found '-Infinity'"),
-    (b"q Q0 d1 1 1e999 t\n", "x.txt, line 1: expected a finite number in column 5 (score), found '1e999'"),
-    (b"q Q0 d1 1 1 t\nq Q0 d\x002 2 1 t\n", "x.txt, line 2: expected text, found a NUL byte"),
-    (b"q Q0 d1 1 1 t\rq Q0 d2 2 1 t\n",
-     "x.txt, line 1: expected lines ending with LF or CRLF, found a lone carriage return (CR) inside a line"),
-    (b"", "x.txt: expected run lines (qid iter docno rank score tag), found an empty file"),
-    (b"# only\n\n   \n# comments\n",
-     "x.txt: expected run lines (qid iter docno rank score tag), found no run line, only 4 comment or "
-     "blank line(s)"),
-])
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (
+            b"q Q0 d1 1 2.0 t\nq Q0 d2 2 1.0\n",
+            "x.txt, line 2: expected at least 6 columns (qid iter docno rank score tag), found 5: "
+            "'q Q0 d2 2 1.0'",
+        ),
+        (
+            b"# header\n\nq Q0 d1 1\r\n",
+            "x.txt, line 3: expected at least 6 columns (qid iter docno rank score tag), "
+            "found 4: 'q Q0 d1 1'",
+        ),
+        (b"q Q0 d1 1 abc t\n", "x.txt, line 1: expected a number in column 5 (score), found 'abc'"),
+        (b"q Q0 d1 1 2,5 t\n", "x.txt, line 1: expected a number in column 5 (score), found '2,5'"),
+        (b"q Q0 d1 1 1_000 t\n", "x.txt, line 1: expected a number in column 5 (score), found '1_000'"),
+        (b"q Q0 d1 1 0x10 t\n", "x.txt, line 1: expected a number in column 5 (score), found '0x10'"),
+        (
+            b"q Q0 d1 1 1 t\nq Q0 d2 2 NaN t\n",
+            "x.txt, line 2: expected a finite number in column 5 (score), found 'NaN'",
+        ),
+        (b"q Q0 d1 1 inf t\n", "x.txt, line 1: expected a finite number in column 5 (score), found 'inf'"),
+        (
+            b"q Q0 d1 1 -Infinity t\n",
+            "x.txt, line 1: expected a finite number in column 5 (score), found '-Infinity'",
+        ),
+        (
+            b"q Q0 d1 1 1e999 t\n",
+            "x.txt, line 1: expected a finite number in column 5 (score), found '1e999'",
+        ),
+        (b"q Q0 d1 1 1 t\nq Q0 d\x002 2 1 t\n", "x.txt, line 2: expected text, found a NUL byte"),
+        (
+            b"q Q0 d1 1 1 t\rq Q0 d2 2 1 t\n",
+            "x.txt, line 1: expected lines ending with LF or CRLF, "
+            "found a lone carriage return (CR) inside a line",
+        ),
+        (b"", "x.txt: expected run lines (qid iter docno rank score tag), found an empty file"),
+        (
+            b"# only\n\n   \n# comments\n",
+            "x.txt: expected run lines (qid iter docno rank score tag), found no run line, only 4 comment or "
+            "blank line(s)",
+        ),
+    ],
+)
 def test_malformed_run(data: bytes, expected: str) -> None:
     assert message(data) == expected
 
 
-@pytest.mark.parametrize("data, expected", [
-    (b"1 0 d1 1\n1 0 d2\n",
-     "x.txt, line 2: expected 4 columns (qid iter docno relevance), found 3: '1 0 d2'"),
-    (b"1 0 d1 1 extra\n",
-     "x.txt, line 1: expected 4 columns (qid iter docno relevance), found 5: '1 0 d1 1 extra'"),
-    (b"1 0 d1 1.0\n", "x.txt, line 1: expected an integer in column 4 (relevance), found '1.0'"),
-    (b"1 0 d1 yes\n", "x.txt, line 1: expected an integer in column 4 (relevance), found 'yes'"),
-    (b"1 0 d1 1_0\n", "x.txt, line 1: expected an integer in column 4 (relevance), found '1_0'"),
-    (b"1 0 d1 99999999999999999999\n",
-     "x.txt, line 1: expected an integer in column 4 (relevance), found '99999999999999999999'"),
-    (b"", "x.txt: expected qrels lines (qid iter docno relevance), found an empty file"),
-])
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        (
+            b"1 0 d1 1\n1 0 d2\n",
+            "x.txt, line 2: expected 4 columns (qid iter docno relevance), found 3: '1 0 d2'",
+        ),
+        (
+            b"1 0 d1 1 extra\n",
+            "x.txt, line 1: expected 4 columns (qid iter docno relevance), found 5: '1 0 d1 1 extra'",
+        ),
+        (b"1 0 d1 1.0\n", "x.txt, line 1: expected an integer in column 4 (relevance), found '1.0'"),
+        (b"1 0 d1 yes\n", "x.txt, line 1: expected an integer in column 4 (relevance), found 'yes'"),
+        (b"1 0 d1 1_0\n", "x.txt, line 1: expected an integer in column 4 (relevance), found '1_0'"),
+        (
+            b"1 0 d1 99999999999999999999\n",
+            "x.txt, line 1: expected an integer in column 4 (relevance), found '99999999999999999999'",
+        ),
+        (b"", "x.txt: expected qrels lines (qid iter docno relevance), found an empty file"),
+    ],
+)
 def test_malformed_qrels(data: bytes, expected: str) -> None:
     assert message(data, run=False) == expected
 
@@ -283,7 +337,11 @@ def test_error_attributes_and_path_in_message(tmp_path: Path) -> None:
         read_run(path)
     error = info.value
     assert (error.source, error.line, error.expected, error.found) == (
-        str(path), 4, "a number in column 5 (score)", "'oops'")
+        str(path),
+        4,
+        "a number in column 5 (score)",
+        "'oops'",
+    )
     assert str(error) == f"{path}, line 4: expected a number in column 5 (score), found 'oops'"
 
 
@@ -300,8 +358,7 @@ def test_long_lines_are_shortened_in_messages() -> None:
 
 
 def test_duplicate_run_lines_warn_once_and_the_last_wins() -> None:
-    data = (b"q1 Q0 a 1 1 t\nq1 Q0 b 2 2 t\n# c\nq1 Q0 a 3 3 t\nq2 Q0 a 1 1 t\n"
-            b"q1 Q0 b 4 5 t\nq1 Q0 a 5 6 t\n")
+    data = b"q1 Q0 a 1 1 t\nq1 Q0 b 2 2 t\n# c\nq1 Q0 a 3 3 t\nq2 Q0 a 1 1 t\nq1 Q0 b 4 5 t\nq1 Q0 a 5 6 t\n"
     stream = io.BytesIO(data)
     stream.name = "dup.run"  # type: ignore[attr-defined]
     with warnings.catch_warnings(record=True) as caught:
@@ -309,7 +366,8 @@ def test_duplicate_run_lines_warn_once_and_the_last_wins() -> None:
         cols = read_run(stream)
     assert [str(w.message) for w in caught] == [
         "dup.run: 3 duplicate (query, document) result line(s) dropped, the last line of each is used "
-        "(as in ir_measures); first: query 'q1', document 'a' on lines 1, 4, 7"]
+        "(as in ir_measures); first: query 'q1', document 'a' on lines 1, 4, 7"
+    ]
     assert caught[0].category is TrecFormatWarning
     expected = [("q2", "a", 1.0), ("q1", "b", 5.0), ("q1", "a", 6.0)]
     assert as_list(cols) == reference(data, run=True) == expected
@@ -329,7 +387,8 @@ def test_duplicate_judgements_warn() -> None:
         cols = read_qrels(stream)
     assert str(caught[0].message) == (
         "q.txt: 1 duplicate (query, document) judgement line(s) dropped, the last line of each is used "
-        "(as in ir_measures); first: query '1', document 'a' on lines 1, 2")
+        "(as in ir_measures); first: query '1', document 'a' on lines 1, 2"
+    )
     assert as_list(cols) == [("1", "a", 0)]
 
 
@@ -349,19 +408,29 @@ def test_interleaved_queries_are_kept_in_file_order() -> None:
 # --------------------------------------------------------------------------------------------
 
 lines = st.one_of(
-    st.tuples(st.sampled_from(["q1", "q2", "long-query-id", "é"]), st.sampled_from(["Q0", "0", "AF"]),
-              st.sampled_from(["d1", "d2", "d3", "D" * 80, "x#y", "ü"]), st.integers(0, 9),
-              st.one_of(st.floats(allow_nan=False, allow_infinity=False).map(repr),
-                        st.integers(-5, 5).map(str), st.sampled_from(["1e-3", ".5", "+2"])),
-              st.sampled_from(["t", "t extra words", "t\t"]))
-    .map(lambda t: " ".join(map(str, t))),
+    st.tuples(
+        st.sampled_from(["q1", "q2", "long-query-id", "é"]),
+        st.sampled_from(["Q0", "0", "AF"]),
+        st.sampled_from(["d1", "d2", "d3", "D" * 80, "x#y", "ü"]),
+        st.integers(0, 9),
+        st.one_of(
+            st.floats(allow_nan=False, allow_infinity=False).map(repr),
+            st.integers(-5, 5).map(str),
+            st.sampled_from(["1e-3", ".5", "+2"]),
+        ),
+        st.sampled_from(["t", "t extra words", "t\t"]),
+    ).map(lambda t: " ".join(map(str, t))),
     st.sampled_from(["", "# comment", "   ", "\t# indented comment"]),
 )
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(lines, min_size=1, max_size=40), st.sampled_from(["\n", "\r\n"]), st.booleans(),
-       st.integers(1, 200))
+@given(
+    st.lists(lines, min_size=1, max_size=40),
+    st.sampled_from(["\n", "\r\n"]),
+    st.booleans(),
+    st.integers(1, 200),
+)
 def test_any_block_size_reads_like_the_reference(body: List[str], eol: str, final: bool, block: int) -> None:
     data = (eol.join(body) + (eol if final else "")).encode()
     expected = reference(data, run=True)
@@ -381,8 +450,10 @@ def test_any_block_size_reads_like_the_reference(body: List[str], eol: str, fina
 def test_line_numbers_across_blocks(block: int, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(trec_io, "BLOCK_SIZE", block)
     body = b"".join(b"q Q0 d%d %d 1.5 t\n" % (i, i) if i % 7 else b"# c\n" for i in range(300))
-    assert message(body + b"q Q0 dx 1 nan t\n") == \
-        "x.txt, line 301: expected a finite number in column 5 (score), found 'nan'"
+    assert (
+        message(body + b"q Q0 dx 1 nan t\n")
+        == "x.txt, line 301: expected a finite number in column 5 (score), found 'nan'"
+    )
     with pytest.warns(TrecFormatWarning, match=r"first: query 'q', document 'd1' on lines 2, 301"):
         read_run(io.BytesIO(body + b"q Q0 d1 1 1 t\n"))
 
@@ -406,14 +477,31 @@ def test_columns_feed_the_core() -> None:
 
 
 def _real_files() -> List[str]:
-    return [f"clef-tar-2017/runs/{p}" for p in (
-        "amc.run.gz", "ecnu.run2.gz", "ecnu.run3.gz", "iiit.run1.gz", "padua.ims_iafapc_m10p10f0t150p2m10.gz",
-        "padua.ims_iafapc_m10p20f0t150p2m10.gz", "padua.ims_iafapc_m10p20f0t300p2m10.gz",
-        "padua.ims_iafapc_m10p5f0t0p2m10.gz", "qut.result_bool_es_test.gz", "qut.result_pico_es_test.gz",
-        "uos.sis.AL30Q_BM25.gz", "uos.sis.TMAL30Q_BM25.gz", "waterloo.A-rank-cost.gz",
-        "waterloo.A-rank-normal.gz", "waterloo.A-thresh-cost.gz", "waterloo.A-thresh-normal.gz",
-        "waterloo.B-rank-cost.gz", "waterloo.B-rank-normal.gz", "waterloo.B-thresh-cost.gz",
-        "waterloo.B-thresh-normal.gz")]
+    return [
+        f"clef-tar-2017/runs/{p}"
+        for p in (
+            "amc.run.gz",
+            "ecnu.run2.gz",
+            "ecnu.run3.gz",
+            "iiit.run1.gz",
+            "padua.ims_iafapc_m10p10f0t150p2m10.gz",
+            "padua.ims_iafapc_m10p20f0t150p2m10.gz",
+            "padua.ims_iafapc_m10p20f0t300p2m10.gz",
+            "padua.ims_iafapc_m10p5f0t0p2m10.gz",
+            "qut.result_bool_es_test.gz",
+            "qut.result_pico_es_test.gz",
+            "uos.sis.AL30Q_BM25.gz",
+            "uos.sis.TMAL30Q_BM25.gz",
+            "waterloo.A-rank-cost.gz",
+            "waterloo.A-rank-normal.gz",
+            "waterloo.A-thresh-cost.gz",
+            "waterloo.A-thresh-normal.gz",
+            "waterloo.B-rank-cost.gz",
+            "waterloo.B-rank-normal.gz",
+            "waterloo.B-thresh-cost.gz",
+            "waterloo.B-thresh-normal.gz",
+        )
+    ]
 
 
 @pytest.mark.parametrize("name", _real_files())
@@ -474,8 +562,9 @@ def assert_same_columns(as_str: Columns, as_bytes: Columns) -> None:
     widest = max(len(d.encode("utf-8", "surrogateescape")) for d in as_str.doc_ids.tolist())
     if widest <= 64:
         assert as_bytes.doc_ids.dtype.kind == "S"
-        assert [d.decode("utf-8", "surrogateescape") for d in as_bytes.doc_ids.tolist()] == \
-            as_str.doc_ids.tolist()
+        assert [
+            d.decode("utf-8", "surrogateescape") for d in as_bytes.doc_ids.tolist()
+        ] == as_str.doc_ids.tolist()
     else:  # an id too wide for a fixed-width array: str ids, as in str mode
         assert as_bytes.doc_ids.dtype == object
     assert ids_as_str(as_bytes.doc_ids).tolist() == as_str.doc_ids.tolist()
@@ -524,10 +613,18 @@ def test_bytes_and_str_ids_agree_on_every_real_file() -> None:
 def _messy(tmp_path: Path) -> Path:
     """Non-ASCII and non-UTF-8 ids, ties, duplicates, CRLF, comments, interleaved queries."""
     rows = [
-        "# a run written by hand", "",
-        "q1 Q0 dé 1 2.5 t", "q1 Q0 文書-1 2 2.5 t", "q1 Q0 😀x 3 2.5 t", "q1 Q0 de 4 1 t",
-        "qé Q0 dé 1 3 t", "  # indented comment", "q1 Q0 dé 5 0.5 t",  # duplicate (q1, dé)
-        "qé Q0 Ω 2 3 t", "q1 Q0 e\u0301 6 0.25 t", "qé Q0 dé 3 -1 t",  # duplicate (qé, dé)
+        "# a run written by hand",
+        "",
+        "q1 Q0 dé 1 2.5 t",
+        "q1 Q0 文書-1 2 2.5 t",
+        "q1 Q0 😀x 3 2.5 t",
+        "q1 Q0 de 4 1 t",
+        "qé Q0 dé 1 3 t",
+        "  # indented comment",
+        "q1 Q0 dé 5 0.5 t",  # duplicate (q1, dé)
+        "qé Q0 Ω 2 3 t",
+        "q1 Q0 e\u0301 6 0.25 t",
+        "qé Q0 dé 3 -1 t",  # duplicate (qé, dé)
     ]
     data = "\r\n".join(rows).encode("utf-8") + b"\r\n"
     data += b"q1 Q0 bad\xffutf8 7 0.1 t\r\nq1 Q0 bad\xfeutf8 8 0.1 t\r\n"
@@ -546,13 +643,15 @@ def test_bytes_mode_non_ascii_ids_duplicates_crlf_gzip(tmp_path: Path) -> None:
             warnings.simplefilter("always")
             cols = read_run(source, doc_ids="bytes")
         assert cols.doc_ids.dtype.kind == "S"
-        assert list(zip(cols.query_ids.tolist(), ids_as_str(cols.doc_ids).tolist(), cols.values.tolist())) \
-            == reference(data, run=True)
+        assert list(
+            zip(cols.query_ids.tolist(), ids_as_str(cols.doc_ids).tolist(), cols.values.tolist())
+        ) == reference(data, run=True)
         assert "bad\xffutf8".encode("latin-1") in cols.doc_ids.tolist()  # the raw bytes
         assert "😀x".encode() in cols.doc_ids.tolist()
         assert [str(w.message) for w in caught] == [
             f"{source}: 2 duplicate (query, document) result line(s) dropped, the last line of each is "
-            "used (as in ir_measures); first: query 'q1', document 'dé' on lines 3, 9"]
+            "used (as in ir_measures); first: query 'q1', document 'dé' on lines 3, 9"
+        ]
         assert_same_outcome(source)
 
 
@@ -575,8 +674,9 @@ def test_blocks_of_different_widths_and_empty_blocks_join_as_bytes(monkeypatch: 
     data = b"".join(short + comments + wide + comments)
     cols = read_run(io.BytesIO(data), doc_ids="bytes")
     assert cols.doc_ids.dtype == np.dtype("S32")  # 27 bytes, in 8-byte words
-    assert cols.doc_ids.tolist() == [b"d%d" % i for i in range(5)] + \
-        [b"a-rather-long-document-id-%d" % i for i in range(3)]
+    assert cols.doc_ids.tolist() == [b"d%d" % i for i in range(5)] + [
+        b"a-rather-long-document-id-%d" % i for i in range(3)
+    ]
     assert_same_columns(read_run(io.BytesIO(data)), cols)
 
 
@@ -584,11 +684,18 @@ ids = st.text(alphabet=["a", "b", "Z", "0", "-", "é", "文", "😀"], min_size=
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(["q1", "q2", "q3-long-query", "é"]), ids,
-                          st.integers(-3, 3)), min_size=1, max_size=60),
-       st.integers(16, 400), st.sampled_from([2, 3, 1 << 15]))
-def test_bytes_mode_duplicates_match_str_mode(rows: List[Tuple[str, str, int]], block: int,
-                                              chunk: int) -> None:
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["q1", "q2", "q3-long-query", "é"]), ids, st.integers(-3, 3)),
+        min_size=1,
+        max_size=60,
+    ),
+    st.integers(16, 400),
+    st.sampled_from([2, 3, 1 << 15]),
+)
+def test_bytes_mode_duplicates_match_str_mode(
+    rows: List[Tuple[str, str, int]], block: int, chunk: int
+) -> None:
     """Few distinct ids, so many duplicates; interleaved queries; any block size and
     duplicate-filter chunk size."""
     data = "".join(f"{q} 0 {d} {v}\n" for q, d, v in rows).encode()
@@ -625,7 +732,7 @@ def test_a_parse_error_before_a_read_error_is_the_one_reported(monkeypatch: pyte
     data = body[:cut] + b"q Q0 bad 1 x t\n" + body[cut:]
     broken = gzip.compress(data)[:-4]  # the trailer cut: every line reads, then the end fails
     monkeypatch.setattr(trec_io, "BLOCK_SIZE", 64)
-    line = data[:data.index(b"bad")].count(b"\n") + 1
+    line = data[: data.index(b"bad")].count(b"\n") + 1
     assert message(broken) == f"x.txt, line {line}: expected a number in column 5 (score), found 'x'"
     assert "expected a readable run file, found EOFError" in message(broken[:40])  # the read error alone
 
@@ -670,13 +777,16 @@ def test_meta_evaluation_scores_do_not_depend_on_the_id_mode(monkeypatch: pytest
     assert all(np.array_equal(a, b) for a, b in zip(scores["bytes"], scores["str"]))
 
 
-@pytest.mark.parametrize("data, first", [
-    # each query contiguous, not in sorted order: the first query of the file is the example
-    (b"q2 0 a 1\nq2 0 a 0\nq1 0 b 1\nq1 0 b 2\n", "query 'q2', document 'a' on lines 1, 2"),
-    # interleaved queries: the example follows the query codes, as for str ids
-    (b"q2 0 a 1\nq1 0 b 1\nq2 0 x 0\nq1 0 b 2\nq2 0 a 0\n", "query 'q1', document 'b' on lines 2, 4"),
-    (b"z 0 d 1\ny 0 d 1\nz 0 d 2\ny 0 d 2\ny 0 d 3\n", "query 'y', document 'd' on lines 2, 4, 5"),
-])
+@pytest.mark.parametrize(
+    "data, first",
+    [
+        # each query contiguous, not in sorted order: the first query of the file is the example
+        (b"q2 0 a 1\nq2 0 a 0\nq1 0 b 1\nq1 0 b 2\n", "query 'q2', document 'a' on lines 1, 2"),
+        # interleaved queries: the example follows the query codes, as for str ids
+        (b"q2 0 a 1\nq1 0 b 1\nq2 0 x 0\nq1 0 b 2\nq2 0 a 0\n", "query 'q1', document 'b' on lines 2, 4"),
+        (b"z 0 d 1\ny 0 d 1\nz 0 d 2\ny 0 d 2\ny 0 d 3\n", "query 'y', document 'd' on lines 2, 4, 5"),
+    ],
+)
 def test_the_duplicate_example_is_the_same_for_bytes_and_str_ids(data: bytes, first: str) -> None:
     for mode in ("str", "bytes"):
         _, warned = _outcome(data, read_qrels, mode)

@@ -56,8 +56,14 @@ def grades_of(gains: dict[int, int] | None) -> list[float]:
     return [float(level if gains is None else gains[level]) for level in range(1, LMAX + 1)]
 
 
-def oracle(kind: str, ranked: list[tuple[str, int | None]], xrelnum: list[int], gains: dict[int, int] | None,
-           beta: float, cutoff: int | None) -> float:
+def oracle(
+    kind: str,
+    ranked: list[tuple[str, int | None]],
+    xrelnum: list[int],
+    gains: dict[int, int] | None,
+    beta: float,
+    cutoff: int | None,
+) -> float:
     """pyNTCIREVAL's value on a ranked list of (doc id, level or None)."""
     grades = grades_of(gains)
     if kind == "Q":
@@ -68,13 +74,13 @@ def oracle(kind: str, ranked: list[tuple[str, int | None]], xrelnum: list[int], 
         ranked = ranked[:cutoff]
     if not ranked:
         return 0.0
-    cls = {"O": pyntcireval.OMeasure, "P": pyntcireval.PMeasure,
-           "P+": pyntcireval.PPlusMeasure}[kind]
+    cls = {"O": pyntcireval.OMeasure, "P": pyntcireval.PMeasure, "P+": pyntcireval.PPlusMeasure}[kind]
     return cls(xrelnum, grades, beta).compute(ranked)
 
 
-def pyntcireval_list(docs: dict[str, float], judged: dict[str, int],
-                     judged_only: bool) -> list[tuple[str, int | None]]:
+def pyntcireval_list(
+    docs: dict[str, float], judged: dict[str, int], judged_only: bool
+) -> list[tuple[str, int | None]]:
     """The run in trec_eval order as pyNTCIREVAL's ranked list."""
     out = []
     for doc in trec_order(docs):
@@ -122,8 +128,9 @@ def random_topics(seed: int, n_topics: int = 30) -> tuple[Qrels, Run]:
     return qrels, run
 
 
-def _measure(kind: str, beta: float, gains: dict[int, int] | None, cutoff: int | None,
-             judged_only: bool) -> Any:
+def _measure(
+    kind: str, beta: float, gains: dict[int, int] | None, cutoff: int | None, judged_only: bool
+) -> Any:
     params: dict[str, Any] = {"beta": beta, "judged_only": judged_only}
     if gains is not None:
         params["gains"] = gains
@@ -189,8 +196,16 @@ def test_random_topics_exercise_the_edges() -> None:
                 kinds.add("top level not retrieved")
             if len(docs) > 20:
                 kinds.add("longer than the largest cutoff")
-    assert kinds == {"missing query", "empty run", "unjudged retrieved", "pool-unjudged retrieved", "ties",
-                     "no relevant", "top level not retrieved", "longer than the largest cutoff"}
+    assert kinds == {
+        "missing query",
+        "empty run",
+        "unjudged retrieved",
+        "pool-unjudged retrieved",
+        "ties",
+        "no relevant",
+        "top level not retrieved",
+        "longer than the largest cutoff",
+    }
 
 
 def test_cutoff_is_top_k_not_pyntcireval_cutoff_attribute() -> None:
@@ -230,10 +245,15 @@ _IDS = st.text(alphabet="aAzZ09_-é中", min_size=1, max_size=4)
     cutoff=st.sampled_from(CUTOFFS),
     judged_only=st.booleans(),
 )
-def test_matches_pyntcireval_property(judged: dict[str, int], extra: list[str], scores: list[int],
-                                      beta: float,
-                                      gains: dict[int, int] | None, cutoff: int | None,
-                                      judged_only: bool) -> None:
+def test_matches_pyntcireval_property(
+    judged: dict[str, int],
+    extra: list[str],
+    scores: list[int],
+    beta: float,
+    gains: dict[int, int] | None,
+    cutoff: int | None,
+    judged_only: bool,
+) -> None:
     docs = list(dict.fromkeys(list(judged) + extra))
     run = {"q": {d: float(s) for d, s in zip(docs, scores)}}
     qrels = {"q": judged}

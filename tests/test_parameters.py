@@ -46,32 +46,44 @@ def test_the_error_is_a_value_error() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("make", "words"), [
-    (lambda: QMeasure(beta="x"), ["beta", "number", "'x'"]),
-    (lambda: OMeasure(beta=[1]), ["beta", "number"]),
-    (lambda: PRES(judged_only="yes"), ["judged_only", "True or False", "'yes'"]),
-    (lambda: PRES(estimate=1), ["estimate", "True or False"]),
-    (lambda: PRES(rel=1.5), ["rel", "integer", "1.5"]),
-    (lambda: PRES(cutoff=10.0), ["cutoff", "integer", "10.0"]),
-    (lambda: R_norm(collection_size="1000"), ["collection_size", "integer", "'1000'"]),
-    (lambda: Bpref10(variant="new"), ["variant", "'trec'", "'old'", "'paper'", "'new'"]),
-    (lambda: Bpref10(variant=1), ["variant"]),
-    (lambda: R_norm(collection_size=10, mode="optimistic"),
-     ["mode", "'pessimistic'", "'bollmann'", "'optimistic'"]),
-    (lambda: QMeasure(beta=-1), ["beta", ">= 0", "-1"]),
-    (lambda: QMeasure(beta=float("nan")), ["beta", "finite"]),
-    (lambda: PMeasure(beta=float("inf")), ["beta", "finite"]),
-    (lambda: PRES(cutoff=-3), ["cutoff", ">= 1", "-3"]),
-    (lambda: R_norm(collection_size=0), ["collection_size", ">= 1", "0"]),
-    (lambda: Bpref10(rel=0), ["rel", ">= 1", "0"]),
-    (lambda: QMeasure(gains="abc"), ["gains", "dict", "'abc'"]),
-])
+@pytest.mark.parametrize(
+    ("make", "words"),
+    [
+        (lambda: QMeasure(beta="x"), ["beta", "number", "'x'"]),
+        (lambda: OMeasure(beta=[1]), ["beta", "number"]),
+        (lambda: PRES(judged_only="yes"), ["judged_only", "True or False", "'yes'"]),
+        (lambda: PRES(estimate=1), ["estimate", "True or False"]),
+        (lambda: PRES(rel=1.5), ["rel", "integer", "1.5"]),
+        (lambda: PRES(cutoff=10.0), ["cutoff", "integer", "10.0"]),
+        (lambda: R_norm(collection_size="1000"), ["collection_size", "integer", "'1000'"]),
+        (lambda: Bpref10(variant="new"), ["variant", "'trec'", "'old'", "'paper'", "'new'"]),
+        (lambda: Bpref10(variant=1), ["variant"]),
+        (
+            lambda: R_norm(collection_size=10, mode="optimistic"),
+            ["mode", "'pessimistic'", "'bollmann'", "'optimistic'"],
+        ),
+        (lambda: QMeasure(beta=-1), ["beta", ">= 0", "-1"]),
+        (lambda: QMeasure(beta=float("nan")), ["beta", "finite"]),
+        (lambda: PMeasure(beta=float("inf")), ["beta", "finite"]),
+        (lambda: PRES(cutoff=-3), ["cutoff", ">= 1", "-3"]),
+        (lambda: R_norm(collection_size=0), ["collection_size", ">= 1", "0"]),
+        (lambda: Bpref10(rel=0), ["rel", ">= 1", "0"]),
+        (lambda: QMeasure(gains="abc"), ["gains", "dict", "'abc'"]),
+    ],
+)
 def test_a_wrong_type_or_value_names_the_parameter_and_what_is_allowed(make, words) -> None:
     raises(make, *words)
 
 
-@pytest.mark.parametrize("text", ["QMeasure(beta='x')", "Bpref10(variant='new')", "PRES(rel=1.5)@10",
-                                  "R_norm(collection_size=1000,mode='x')"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "QMeasure(beta='x')",
+        "Bpref10(variant='new')",
+        "PRES(rel=1.5)@10",
+        "R_norm(collection_size=1000,mode='x')",
+    ],
+)
 def test_parse_measure_reports_the_same_errors(text: str) -> None:
     name = text.split("(")[0]
     raises(lambda: ir_measures.parse_measure(text), name)
@@ -90,33 +102,45 @@ def test_an_int_is_accepted_where_a_float_is_expected() -> None:
     assert by_int == pytest.approx((5 / 8 + 8 / 9) / 2)
 
 
-@pytest.mark.parametrize(("make", "param", "value"), [
-    (lambda: PRES(cutoff=True), "cutoff", "True"),
-    (lambda: PRES @ True, "cutoff", "True"),
-    (lambda: PRES(rel=False), "rel", "False"),
-    (lambda: R_norm(collection_size=True), "collection_size", "True"),
-    (lambda: QMeasure @ True, "cutoff", "True"),
-    (lambda: QMeasure(beta=True), "beta", "True"),
-])
+@pytest.mark.parametrize(
+    ("make", "param", "value"),
+    [
+        (lambda: PRES(cutoff=True), "cutoff", "True"),
+        (lambda: PRES @ True, "cutoff", "True"),
+        (lambda: PRES(rel=False), "rel", "False"),
+        (lambda: R_norm(collection_size=True), "collection_size", "True"),
+        (lambda: QMeasure @ True, "cutoff", "True"),
+        (lambda: QMeasure(beta=True), "beta", "True"),
+    ],
+)
 def test_a_bool_is_rejected_for_a_number(make, param: str, value: str) -> None:
     raises(make, param, value, "bool")
 
 
-@pytest.mark.parametrize("make", [
-    lambda: PRES @ 0, lambda: ir_measures.parse_measure("PRES@0"), lambda: PRES(cutoff=0),
-    lambda: QMeasure @ 0, lambda: R_norm(collection_size=10) @ 0,
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: PRES @ 0,
+        lambda: ir_measures.parse_measure("PRES@0"),
+        lambda: PRES(cutoff=0),
+        lambda: QMeasure @ 0,
+        lambda: R_norm(collection_size=10) @ 0,
+    ],
+)
 def test_a_cutoff_of_zero_is_rejected(make) -> None:
     raises(make, "cutoff", ">= 1", "0")
 
 
-@pytest.mark.parametrize(("make", "unknown", "allowed"), [
-    (lambda: PRES(foo=1), "foo", ["cutoff", "rel", "judged_only", "estimate"]),
-    (lambda: Bpref10(judged_only=True), "judged_only", ["rel", "variant"]),
-    (lambda: QMeasure(level=2), "level", ["cutoff", "beta", "gains", "judged_only", "rel"]),
-    (lambda: R_norm(N=1000), "N", ["collection_size", "cutoff", "rel", "judged_only", "mode"]),
-    (lambda: ir_measures.parse_measure("PMeasure(gain={1: 1})"), "gain", ["beta", "gains"]),
-])
+@pytest.mark.parametrize(
+    ("make", "unknown", "allowed"),
+    [
+        (lambda: PRES(foo=1), "foo", ["cutoff", "rel", "judged_only", "estimate"]),
+        (lambda: Bpref10(judged_only=True), "judged_only", ["rel", "variant"]),
+        (lambda: QMeasure(level=2), "level", ["cutoff", "beta", "gains", "judged_only", "rel"]),
+        (lambda: R_norm(N=1000), "N", ["collection_size", "cutoff", "rel", "judged_only", "mode"]),
+        (lambda: ir_measures.parse_measure("PMeasure(gain={1: 1})"), "gain", ["beta", "gains"]),
+    ],
+)
 def test_an_unknown_parameter_names_the_allowed_ones(make, unknown: str, allowed: list[str]) -> None:
     raises(make, f"'{unknown}'", *allowed)
 
@@ -124,6 +148,7 @@ def test_an_unknown_parameter_names_the_allowed_ones(make, unknown: str, allowed
 # --------------------------------------------------------------------------------------------
 # R_norm's collection size
 # --------------------------------------------------------------------------------------------
+
 
 def ir_measures_pres_provider() -> ir_measures.providers.Provider:
     return ir_measures.providers.registry["ir_measures_pres"]
@@ -133,13 +158,16 @@ QRELS = {"q1": {"a": 1, "b": 1, "c": 0}}
 RUN = {"q1": {"a": 4.0, "x": 3.0, "y": 2.0, "z": 1.0}}
 
 
-@pytest.mark.parametrize("make", [
-    lambda: ir_measures.calc_aggregate([R_norm], QRELS, RUN),
-    lambda: ir_measures.calc_aggregate([ir_measures.parse_measure("R_norm@100")], QRELS, RUN),
-    lambda: ir_measures.calc_aggregate([R_norm(mode="bollmann"), PRES], QRELS, RUN),
-    lambda: ir_measures.evaluator([R_norm], QRELS),
-    lambda: ir_measures_pres_provider().evaluator([R_norm @ 10], QRELS),
-])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: ir_measures.calc_aggregate([R_norm], QRELS, RUN),
+        lambda: ir_measures.calc_aggregate([ir_measures.parse_measure("R_norm@100")], QRELS, RUN),
+        lambda: ir_measures.calc_aggregate([R_norm(mode="bollmann"), PRES], QRELS, RUN),
+        lambda: ir_measures.evaluator([R_norm], QRELS),
+        lambda: ir_measures_pres_provider().evaluator([R_norm @ 10], QRELS),
+    ],
+)
 def test_r_norm_without_collection_size_says_it_is_required(make) -> None:
     raises(make, "R_norm", "requires", "collection_size")
 
@@ -147,8 +175,12 @@ def test_r_norm_without_collection_size_says_it_is_required(make) -> None:
 @pytest.mark.parametrize("mode", ["pessimistic", "bollmann"])
 def test_r_norm_with_a_collection_too_small_for_the_run_says_so(mode: str) -> None:
     """4 documents retrieved for q1 and relevant b not retrieved: N must be at least 5."""
-    message = raises(lambda: ir_measures.calc_aggregate([R_norm(collection_size=4, mode=mode)], QRELS, RUN),
-                     "collection_size=4", "at least 5", "q1")
+    message = raises(
+        lambda: ir_measures.calc_aggregate([R_norm(collection_size=4, mode=mode)], QRELS, RUN),
+        "collection_size=4",
+        "at least 5",
+        "q1",
+    )
     assert "too small" in message
 
 
@@ -181,21 +213,25 @@ def test_gains_missing_a_level_of_the_qrels_name_it(base) -> None:
 
 
 @pytest.mark.parametrize("base", SAKAI, ids=str)
-@pytest.mark.parametrize(("gains", "words"), [
-    ({1: 0, 2: 1}, ["gains", "positive", "level 1"]),
-    ({1: -1}, ["gains", "positive", "level 1"]),
-    ({1: 1, 2: 0.0, 3: 2}, ["positive", "level 2"]),
-    ({1: 2, 2: 1}, ["gains", "decrease", "level 1", "level 2"]),
-    ({1: 1, 2: 4, 3: 3}, ["decrease", "level 2", "level 3"]),
-    ({0: 1, 1: 1}, ["level 0", "gain 0"]),
-    ({0: 0.5, 1: 1, 2: 2}, ["level 0", "gain 0"]),
-    ({-1: 1, 1: 1}, ["level -1", "gain 0"]),
-    ({1.0: 1}, ["gains", "integer", "1.0"]),
-    ({"1": 1}, ["gains", "integer", "'1'"]),
-    ({1: "one"}, ["gains", "number", "'one'"]),
-    ({1: True}, ["gains", "number", "True"]),
-    ({1: float("nan")}, ["gains", "nan"]),
-], ids=str)
+@pytest.mark.parametrize(
+    ("gains", "words"),
+    [
+        ({1: 0, 2: 1}, ["gains", "positive", "level 1"]),
+        ({1: -1}, ["gains", "positive", "level 1"]),
+        ({1: 1, 2: 0.0, 3: 2}, ["positive", "level 2"]),
+        ({1: 2, 2: 1}, ["gains", "decrease", "level 1", "level 2"]),
+        ({1: 1, 2: 4, 3: 3}, ["decrease", "level 2", "level 3"]),
+        ({0: 1, 1: 1}, ["level 0", "gain 0"]),
+        ({0: 0.5, 1: 1, 2: 2}, ["level 0", "gain 0"]),
+        ({-1: 1, 1: 1}, ["level -1", "gain 0"]),
+        ({1.0: 1}, ["gains", "integer", "1.0"]),
+        ({"1": 1}, ["gains", "integer", "'1'"]),
+        ({1: "one"}, ["gains", "number", "'one'"]),
+        ({1: True}, ["gains", "number", "True"]),
+        ({1: float("nan")}, ["gains", "nan"]),
+    ],
+    ids=str,
+)
 def test_bad_gains_say_what_is_wrong(base, gains: dict, words: list[str]) -> None:
     raises(lambda: base(gains=gains), *words)
 

@@ -105,12 +105,16 @@ CASES: list[Case] = [
     Case(R_norm(collection_size=N, judged_only=True)),
     Case(R_norm(collection_size=N, rel=2), relevant_from=2),
     Case(R_norm(collection_size=N, mode="bollmann"), default=0.5, swap=SWAP_NOT_BELOW),
-    Case(R_norm(collection_size=N, mode="bollmann") @ 5, default=0.5, swap=SWAP_NOT_BELOW,
-         ideal=_one_if_all_fit(5)),
-    Case(R_norm(collection_size=N, mode="bollmann", judged_only=True), default=0.5,
-         swap=SWAP_NOT_BELOW),
-    Case(R_norm(collection_size=N, mode="bollmann", rel=2), default=0.5, relevant_from=2,
-         swap=SWAP_NOT_BELOW),
+    Case(
+        R_norm(collection_size=N, mode="bollmann") @ 5,
+        default=0.5,
+        swap=SWAP_NOT_BELOW,
+        ideal=_one_if_all_fit(5),
+    ),
+    Case(R_norm(collection_size=N, mode="bollmann", judged_only=True), default=0.5, swap=SWAP_NOT_BELOW),
+    Case(
+        R_norm(collection_size=N, mode="bollmann", rel=2), default=0.5, relevant_from=2, swap=SWAP_NOT_BELOW
+    ),
     # Sakai's blended-ratio family (spec §3): an ideal list has BR(r) = 1 at every relevant rank
     Case(QMeasure, swap=SWAP_NOT_BELOW),
     Case(QMeasure @ 3, swap=SWAP_NOT_BELOW),  # Q@k divides by min(k, R): ideal is 1
@@ -184,8 +188,9 @@ QIDS = ["q1", "10", "9"]
 Labels = dict[str, int]
 Topic = tuple[Labels, list[str]]
 
-SETTINGS = settings(max_examples=10, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+SETTINGS = settings(
+    max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much]
+)
 
 
 @st.composite
@@ -313,7 +318,7 @@ def _monotone_swaps(case: Case, labels: Labels, order: list[str]) -> list[tuple[
         for i in range(j):
             if grades[i] != 0:
                 continue
-            between = grades[i + 1:j]
+            between = grades[i + 1 : j]
             if case.swap == SWAP_NOT_BELOW and any(g > gj for g in between):
                 continue
             if case.swap == SWAP_NO_RELEVANT_BETWEEN and any(between):
@@ -325,8 +330,9 @@ def _monotone_swaps(case: Case, labels: Labels, order: list[str]) -> list[tuple[
 @case_param
 @settings(SETTINGS, max_examples=20)
 @given(topic=topics(), data=st.data())
-def test_moving_a_relevant_document_up_never_lowers_the_score(case: Case, topic: Topic,
-                                                               data: st.DataObject) -> None:
+def test_moving_a_relevant_document_up_never_lowers_the_score(
+    case: Case, topic: Topic, data: st.DataObject
+) -> None:
     labels, order = topic
     pairs = _monotone_swaps(case, labels, order)
     assume(pairs)
@@ -385,9 +391,13 @@ def test_a_query_missing_from_the_run_gets_the_default(case: Case, collection, d
 @case_param
 def test_an_empty_run_gets_the_default_for_every_query(case: Case) -> None:
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 2, "d": 1}}
-    empty_frame = pd.DataFrame({"query_id": pd.Series([], dtype=object),
-                                "doc_id": pd.Series([], dtype=object),
-                                "score": pd.Series([], dtype=float)})
+    empty_frame = pd.DataFrame(
+        {
+            "query_id": pd.Series([], dtype=object),
+            "doc_id": pd.Series([], dtype=object),
+            "score": pd.Series([], dtype=float),
+        }
+    )
     runs: list[object] = [{}, [], empty_frame, {"q1": {}, "q2": {}}]
     for run in runs:
         assert evaluate(case.measure, qrels, run) == {"q1": case.default, "q2": case.default}
@@ -416,10 +426,14 @@ def test_queries_only_in_the_run_are_ignored(case: Case, collection, extra: Topi
 
 @case_param
 @SETTINGS
-@given(collection=collections(), qrels_kind=st.sampled_from(["dict", "tuples", "frame"]),
-       run_kind=st.sampled_from(["dict", "tuples", "frame", "generator"]))
-def test_dict_frame_and_namedtuple_inputs_agree(case: Case, collection, qrels_kind: str,
-                                                run_kind: str) -> None:
+@given(
+    collection=collections(),
+    qrels_kind=st.sampled_from(["dict", "tuples", "frame"]),
+    run_kind=st.sampled_from(["dict", "tuples", "frame", "generator"]),
+)
+def test_dict_frame_and_namedtuple_inputs_agree(
+    case: Case, collection, qrels_kind: str, run_kind: str
+) -> None:
     qrels, run = collection
     expected = evaluate(case.measure, qrels, run)
     q_in = qrels if qrels_kind == "dict" else as_type(qrels_kind, qrels_tuples(qrels), Qrel._fields)
@@ -442,8 +456,10 @@ def test_dict_frame_and_namedtuple_inputs_agree(case: Case, collection, qrels_ki
 def test_ties_agree_with_pytrec_eval_through_q_and_o_at_beta_zero(collection) -> None:
     qrels, run = collection
     binary = {q: {d: min(v, 1) for d, v in docs.items()} for q, docs in qrels.items()}
-    reference = {(m.query_id, str(m.measure)): m.value
-                 for m in ir_measures.pytrec_eval.iter_calc([AP, RR], binary, run)}
+    reference = {
+        (m.query_id, str(m.measure)): m.value
+        for m in ir_measures.pytrec_eval.iter_calc([AP, RR], binary, run)
+    }
     q0 = evaluate(QMeasure(beta=0.0), binary, run)
     o0 = evaluate(OMeasure(beta=0.0), binary, run)
     for qid in binary:

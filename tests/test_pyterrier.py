@@ -81,12 +81,15 @@ def hand_collection() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     q2 has four relevant documents (PRES paper, Table 2, N_max = 100): X finds only r1, at rank 1,
     among 100 retrieved; Y ranks all four first.
     """
-    qrels = qrels_frame([("q1", "s", 3), ("q1", "a", 2), ("q1", "b", 1), ("q1", "n", 0)]
-                        + [("q2", f"r{i}", 1) for i in range(1, 5)])
-    x = result_frame([("q1", "b", 2.0), ("q1", "s", 1.0), ("q2", "r1", 200.0)]
-                     + [("q2", f"u{i:02d}", 100.0 - i) for i in range(99)])
-    y = result_frame([("q1", "n", 2.0), ("q1", "s", 1.0)]
-                     + [("q2", f"r{i}", 10.0 - i) for i in range(1, 5)])
+    qrels = qrels_frame(
+        [("q1", "s", 3), ("q1", "a", 2), ("q1", "b", 1), ("q1", "n", 0)]
+        + [("q2", f"r{i}", 1) for i in range(1, 5)]
+    )
+    x = result_frame(
+        [("q1", "b", 2.0), ("q1", "s", 1.0), ("q2", "r1", 200.0)]
+        + [("q2", f"u{i:02d}", 100.0 - i) for i in range(99)]
+    )
+    y = result_frame([("q1", "n", 2.0), ("q1", "s", 1.0)] + [("q2", f"r{i}", 10.0 - i) for i in range(1, 5)])
     return qrels, x, y
 
 
@@ -122,8 +125,10 @@ def random_collection(seed: int = 11, n_queries: int = 14, n_systems: int = 3):
 
 
 def as_ir_measures(qrels: pd.DataFrame, run: pd.DataFrame):
-    return (qrels.rename(columns={"qid": "query_id", "docno": "doc_id", "label": "relevance"}),
-            run.rename(columns={"qid": "query_id", "docno": "doc_id"})[["query_id", "doc_id", "score"]])
+    return (
+        qrels.rename(columns={"qid": "query_id", "docno": "doc_id", "label": "relevance"}),
+        run.rename(columns={"qid": "query_id", "docno": "doc_id"})[["query_id", "doc_id", "score"]],
+    )
 
 
 def per_query(measure: Any, qrels: pd.DataFrame, run: pd.DataFrame) -> dict[str, float]:
@@ -173,8 +178,13 @@ def test_experiment_mixed_metrics_match_ir_measures_and_pytrec_eval(pt: Any) -> 
     qrels, runs = random_collection()
     metrics = [PRES @ 50, QMeasure, "PRES@1000", "QMeasure(beta=0.5)@10", "Bpref10", "map", "ndcg_cut_10"]
     table = pt.Experiment(runs, topics_for(qrels), qrels, metrics, names=["A", "B", "C"]).set_index("name")
-    ours = {"PRES@50": PRES @ 50, "QMeasure": QMeasure, "PRES@1000": PRES @ 1000,
-            "QMeasure(beta=0.5)@10": QMeasure(beta=0.5) @ 10, "Bpref10": ir_measures_pres.Bpref10}
+    ours = {
+        "PRES@50": PRES @ 50,
+        "QMeasure": QMeasure,
+        "PRES@1000": PRES @ 1000,
+        "QMeasure(beta=0.5)@10": QMeasure(beta=0.5) @ 10,
+        "Bpref10": ir_measures_pres.Bpref10,
+    }
     assert sorted(table.columns) == sorted([*ours, "map", "ndcg_cut_10"])
     for name, run in zip("ABC", runs):
         q, r = as_ir_measures(qrels, run)
@@ -182,17 +192,25 @@ def test_experiment_mixed_metrics_match_ir_measures_and_pytrec_eval(pt: Any) -> 
         for column, measure in ours.items():
             assert table.loc[name, column] == pytest.approx(expected[measure], abs=1e-12)
         assert table.loc[name, "map"] == pytest.approx(
-            np.mean(list(trec_eval_values(qrels, run, "map", "map").values())), abs=1e-12)
+            np.mean(list(trec_eval_values(qrels, run, "map", "map").values())), abs=1e-12
+        )
         assert table.loc[name, "ndcg_cut_10"] == pytest.approx(
-            np.mean(list(trec_eval_values(qrels, run, "ndcg_cut.10", "ndcg_cut_10").values())), abs=1e-12)
+            np.mean(list(trec_eval_values(qrels, run, "ndcg_cut.10", "ndcg_cut_10").values())), abs=1e-12
+        )
     # the systems differ, so the comparison above is not between constants
     assert table["PRES@1000"].nunique() == 3 and table["QMeasure"].nunique() == 3
 
 
 def test_experiment_perquery(pt: Any) -> None:
     qrels, runs = random_collection()
-    long = pt.Experiment(runs[:2], topics_for(qrels), qrels, ["PRES@1000", QMeasure @ 10, "map"],
-                         names=["A", "B"], perquery=True)
+    long = pt.Experiment(
+        runs[:2],
+        topics_for(qrels),
+        qrels,
+        ["PRES@1000", QMeasure @ 10, "map"],
+        names=["A", "B"],
+        perquery=True,
+    )
     assert list(long.columns) == ["name", "qid", "measure", "value"]
     assert set(long.measure) == {"PRES@1000", "QMeasure@10", "map"}
     got = {(n, q, m): v for n, q, m, v in long.itertuples(index=False)}
@@ -211,8 +229,16 @@ def test_experiment_baseline_significance_with_holm(pt: Any, test: str) -> None:
     scipy_stats = _require("scipy.stats")
     qrels, runs = random_collection()
     measures = {"PRES@1000": PRES @ 1000, "QMeasure(beta=0.5)": QMeasure(beta=0.5)}
-    table = pt.Experiment(runs, topics_for(qrels), qrels, [*measures, "map"], names=["A", "B", "C"],
-                          baseline=0, test=test, correction="holm").set_index("name")
+    table = pt.Experiment(
+        runs,
+        topics_for(qrels),
+        qrels,
+        [*measures, "map"],
+        names=["A", "B", "C"],
+        baseline=0,
+        test=test,
+        correction="holm",
+    ).set_index("name")
     fn = scipy_stats.ttest_rel if test == "t" else scipy_stats.wilcoxon
     qids = sorted(qrels.qid.unique())
     values = {}
@@ -244,8 +270,9 @@ def test_experiment_baseline_significance_with_holm(pt: Any, test: str) -> None:
 
 def test_experiment_round_by_display_name(pt: Any) -> None:
     qrels, x, y = hand_collection()
-    table = pt.Experiment([x, y], topics_for(qrels), qrels, ["PRES@100", "QMeasure"], names=["X", "Y"],
-                          round={"PRES@100": 2}).set_index("name")
+    table = pt.Experiment(
+        [x, y], topics_for(qrels), qrels, ["PRES@100", "QMeasure"], names=["X", "Y"], round={"PRES@100": 2}
+    ).set_index("name")
     assert table.loc["X", "PRES@100"] == round(np.mean(HAND["PRES@100"]["X"]), 2)
     assert table.loc["X", "QMeasure"] == pytest.approx(np.mean(HAND["QMeasure"]["X"]), abs=1e-12)
 
@@ -302,8 +329,15 @@ def test_gridsearch_with_our_string_metric(pt: Any) -> None:
 
     means = [np.mean(list(per_query(PRES @ 1000, qrels, run).values())) for run in runs]
     pick = Pick()
-    best, setting = pt.GridSearch(pick, {pick: {"which": [0, 1, 2]}}, topics, qrels, "PRES@1000",
-                                  verbose=False, return_type="best_setting")
+    best, setting = pt.GridSearch(
+        pick,
+        {pick: {"which": [0, 1, 2]}},
+        topics,
+        qrels,
+        "PRES@1000",
+        verbose=False,
+        return_type="best_setting",
+    )
     assert best == pytest.approx(max(means), abs=1e-12)
     assert setting[0][1:] == ("which", int(np.argmax(means)))
     # documented limitation of PyTerrier (any Measure object, built-in or ours)
@@ -348,8 +382,9 @@ def test_docs_example_runs_and_shows_what_it_prints(pt: Any, tmp_path: Path) -> 
 
 
 def test_entry_point_loads_the_hook() -> None:
-    ep = importlib.metadata.EntryPoint(name="ir_measures_pres", value="ir_measures_pres.pyterrier",
-                                       group="pyterrier.modules")
+    ep = importlib.metadata.EntryPoint(
+        name="ir_measures_pres", value="ir_measures_pres.pyterrier", group="pyterrier.modules"
+    )
     module = ep.load()
     assert not callable(module)  # PyTerrier would call a callable and keep its result instead
     assert module.AVAILABLE is True and module.ERROR is None
@@ -388,8 +423,15 @@ def _fake_distribution(root: Path, entry_points: str) -> None:
 
 def _run(code: str, path: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(path), str(REPO)]))
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], check=False, capture_output=True,
-                          text=True, env=env, cwd=path, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=path,
+        timeout=300,
+    )
 
 
 def _declared_hook() -> str:
@@ -417,7 +459,8 @@ def test_import_pyterrier_activates_the_package(pt: Any, tmp_path: Path) -> None
     x.to_csv(tmp_path / "x.csv", index=False)
     y.to_csv(tmp_path / "y.csv", index=False)
     _fake_distribution(tmp_path, PYTERRIER_EP)
-    done = _run("""
+    done = _run(
+        """
         import sys, warnings
         warnings.filterwarnings("error", message=".*ir_measures_pres")  # the hook must not complain
         import pandas as pd
@@ -431,7 +474,9 @@ def test_import_pyterrier_activates_the_package(pt: Any, tmp_path: Path) -> None
                               names=["X", "Y"])
         print(repr(table.set_index("name").to_dict()))
         print(pt.ir_measures_pres.AVAILABLE)
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     evaluate, experiment, available = done.stdout.strip().splitlines()
     values = eval(evaluate)  # a dict of floats printed by repr
@@ -446,7 +491,8 @@ def test_import_pyterrier_activates_the_package(pt: Any, tmp_path: Path) -> None
 
 def test_import_pyterrier_survives_a_failing_package(pt: Any, tmp_path: Path) -> None:
     _fake_distribution(tmp_path, PYTERRIER_EP)
-    done = _run("""
+    done = _run(
+        """
         import warnings
         import ir_measures
         ir_measures.measures.registry["PRES"] = ir_measures.AP  # another plugin took the name
@@ -454,7 +500,9 @@ def test_import_pyterrier_survives_a_failing_package(pt: Any, tmp_path: Path) ->
             warnings.simplefilter("always")
             import pyterrier as pt
         print(pt.Evaluate.__name__, any("ir_measures_pres" in str(w.message) for w in caught))
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["Evaluate", "True"]
 
@@ -472,13 +520,17 @@ def _emulated_discovering_ir_measures(root: Path) -> None:
     target = root / "ir_measures"
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
     with open(target / "providers" / "__init__.py", "a") as f:
-        f.write("\nfrom importlib.metadata import entry_points as _entry_points\n"
-                "registry.update({ep.name: ep.load()()\n"
-                "                 for ep in _entry_points(group='ir_measures.provider')})\n")
+        f.write(
+            "\nfrom importlib.metadata import entry_points as _entry_points\n"
+            "registry.update({ep.name: ep.load()()\n"
+            "                 for ep in _entry_points(group='ir_measures.provider')})\n"
+        )
     with open(target / "__init__.py", "a") as f:
-        f.write("\nDefaultPipeline.providers.extend(p for p in list(providers.registry.values())\n"
-                "    if not type(p).__module__.startswith('ir_measures.')\n"
-                "    and p not in DefaultPipeline.providers)\n")
+        f.write(
+            "\nDefaultPipeline.providers.extend(p for p in list(providers.registry.values())\n"
+            "    if not type(p).__module__.startswith('ir_measures.')\n"
+            "    and p not in DefaultPipeline.providers)\n"
+        )
 
 
 PROVIDER_EP = """
@@ -498,7 +550,8 @@ def test_provider_factory_returns_the_registered_instance() -> None:
 def test_discovering_ir_measures_gets_the_provider_once(tmp_path: Path) -> None:
     _emulated_discovering_ir_measures(tmp_path)
     _fake_distribution(tmp_path, PROVIDER_EP)
-    done = _run("""
+    done = _run(
+        """
         import os, sys
         import ir_measures
         assert ir_measures.__file__.startswith(os.getcwd()), "not the emulated ir_measures"
@@ -514,7 +567,9 @@ def test_discovering_ir_measures_gets_the_provider_once(tmp_path: Path) -> None:
         pres = ir_measures.parse_measure("PRES@10")
         result = ir_measures.calc_aggregate([pres, ir_measures.AP], qrels, run)
         print(before, after, same, result[ir_measures.AP], result[pres])
-    """, tmp_path)
+    """,
+        tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     before, after, same, ap, pres = done.stdout.split()
     # one relevant document at rank 2: AP = 1/2; PRES@10 = 1 - (2 - 1)/10
@@ -531,8 +586,10 @@ def test_pyproject_declares_entry_points_and_extra() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     eps = project["entry-points"]
     # the hook itself, or a top-level shim importing it (which also survives a failing package)
-    assert eps["pyterrier.modules"]["ir_measures_pres"] in {"ir_measures_pres.pyterrier",
-                                                            "ir_measures_pres_pyterrier"}
+    assert eps["pyterrier.modules"]["ir_measures_pres"] in {
+        "ir_measures_pres.pyterrier",
+        "ir_measures_pres_pyterrier",
+    }
     assert eps["ir_measures.provider"]["ir_measures_pres"] == "ir_measures_pres._entry_points:provider"
     extra = project["optional-dependencies"]["pyterrier"]
     assert any(req.replace(" ", "").startswith("pyterrier>=") for req in extra)

@@ -16,8 +16,10 @@ def _random_case(rnd: random.Random):
     def rid() -> str:
         return "".join(rnd.choice(ALPHABET) for _ in range(rnd.randint(1, 20)))
 
-    qrels = {f"q{q}": {rid(): rnd.randint(-1, 3) for _ in range(rnd.randint(0, 15))}
-             for q in range(rnd.randint(1, 5))}
+    qrels = {
+        f"q{q}": {rid(): rnd.randint(-1, 3) for _ in range(rnd.randint(0, 15))}
+        for q in range(rnd.randint(1, 5))
+    }
     lines = []
     for q in [*qrels, "not-in-qrels"]:
         docs = list(qrels.get(q, {}))[: rnd.randint(0, 10)] + [rid() for _ in range(rnd.randint(0, 10))]
@@ -53,8 +55,10 @@ def test_bytes_and_str_ids_give_the_same_ranking_and_labels(seed, chunk, monkeyp
         rnd.shuffle(qrels_lines)
         from_bytes = Qrels.from_any(_columns(qrels_lines, True))
         from_str = Qrels.from_any(_columns(qrels_lines, False))  # queries without lines are gone
-        assert rank_run(_columns(lines, True), from_bytes).labels.tolist() == \
-            rank_run(_columns(lines, False), from_str).labels.tolist()
+        assert (
+            rank_run(_columns(lines, True), from_bytes).labels.tolist()
+            == rank_run(_columns(lines, False), from_str).labels.tolist()
+        )
         assert [d.decode("utf-8") for d in as_bytes.docs.tolist()] == as_str.docs.tolist()
         # and both follow the rule written out: score desc, then id desc as UTF-8 bytes
         for i, q in enumerate(as_str.qpos.tolist()):
@@ -90,19 +94,25 @@ def test_keys_do_not_depend_on_the_array_width():
 def test_qrels_the_index_cannot_hold_fall_back_to_dict_lookups():
     qrels = Qrels.from_any({"q": {"a\x00b": 1, "c": 0}})  # NUL inside an id
     assert qrels.doc_index() is None
-    ranked = rank_run(Columns(np.array(["q", "q"], dtype=object), np.array([b"c", b"zz"]),
-                              np.array([2.0, 1.0])), qrels)
+    ranked = rank_run(
+        Columns(np.array(["q", "q"], dtype=object), np.array([b"c", b"zz"]), np.array([2.0, 1.0])), qrels
+    )
     assert ranked.labels.tolist() == [0, ABSENT]
 
 
 def test_bytes_qrels_with_a_nul_inside_an_id_are_indexed_from_their_str_form():
     # numpy keeps a NUL inside a bytes id (only trailing ones are padding): such qrels columns
     # cannot give their bytes to the index as they are
-    qrels = Qrels.from_any(Columns(np.array(["q", "q"], dtype=object), np.array([b"a\x00b", b"c"]),
-                                   np.array([1, 0])))
+    qrels = Qrels.from_any(
+        Columns(np.array(["q", "q"], dtype=object), np.array([b"a\x00b", b"c"]), np.array([1, 0]))
+    )
     assert qrels.doc_index() is None
-    ranked = rank_run(Columns(np.array(["q", "q", "q"], dtype=object), np.array([b"c", b"a", b"zz"]),
-                              np.array([3.0, 2.0, 1.0])), qrels)
+    ranked = rank_run(
+        Columns(
+            np.array(["q", "q", "q"], dtype=object), np.array([b"c", b"a", b"zz"]), np.array([3.0, 2.0, 1.0])
+        ),
+        qrels,
+    )
     assert ranked.labels.tolist() == [0, ABSENT, ABSENT]
 
 
@@ -118,6 +128,9 @@ def test_qrels_read_as_bytes_label_str_runs_too():
     as_str = Qrels.from_any(read_qrels(io.BytesIO(data)))
     assert as_bytes._lookup is None  # not made yet
     run = {"q1": {"文": 3.0, "é": 2.0, "zz": 1.0}, "q2": {"x\udcff": 2.0, "c": 1.0, "b": 0.5}}
-    assert rank_run(run, as_bytes).labels.tolist() == rank_run(run, as_str).labels.tolist() == \
-        [0, 2, ABSENT, 3, -1, 0]
+    assert (
+        rank_run(run, as_bytes).labels.tolist()
+        == rank_run(run, as_str).labels.tolist()
+        == [0, 2, ABSENT, 3, -1, 0]
+    )
     assert as_bytes.lookup == as_str.lookup

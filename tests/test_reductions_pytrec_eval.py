@@ -73,8 +73,10 @@ def random_binary(seed: int, n_topics: int = 40) -> tuple[Qrels, Run]:
 
 @cache
 def binary_collections() -> dict[str, tuple[Qrels, Run]]:
-    out = {"trec_eval-test": (read_qrels(TE / "qrels.test"), read_run(TE / "results.test")),
-           "trec_eval-trunc": (read_qrels(TE / "qrels.test"), read_run(TE / "results.trunc"))}
+    out = {
+        "trec_eval-test": (read_qrels(TE / "qrels.test"), read_run(TE / "results.test")),
+        "trec_eval-trunc": (read_qrels(TE / "qrels.test"), read_run(TE / "results.trunc")),
+    }
     for seed in range(3):
         out[f"random-{seed}"] = random_binary(seed)
     return out
@@ -82,8 +84,11 @@ def binary_collections() -> dict[str, tuple[Qrels, Run]]:
 
 def _assert_same(ours: Any, theirs: Any, qrels: Qrels, run: Run) -> None:
     got = per_query([ours, theirs], qrels, run)
-    wrong = [f"{q}: {got[(ours, q)]!r} vs {got[(theirs, q)]!r}" for q in qrels
-             if abs(got[(ours, q)] - got[(theirs, q)]) > TOL]
+    wrong = [
+        f"{q}: {got[(ours, q)]!r} vs {got[(theirs, q)]!r}"
+        for q in qrels
+        if abs(got[(ours, q)] - got[(theirs, q)]) > TOL
+    ]
     assert not wrong, f"{ours} != {theirs}: " + "; ".join(wrong[:5])
 
 
@@ -125,8 +130,11 @@ def test_beta_zero_cutoff_is_rr_of_the_top_k(collection: str, k: int) -> None:
     qrels, run = binary_collections()[collection]
     ours = per_query([OMeasure(beta=0) @ k, PMeasure(beta=0) @ k, PPlusMeasure(beta=0) @ k], qrels, run)
     theirs = per_query([RR], qrels, top_k(run, k))
-    wrong = [f"{m} {q}: {v!r} vs {theirs[(RR, q)]!r}" for (m, q), v in ours.items()
-             if abs(v - theirs[(RR, q)]) > TOL]
+    wrong = [
+        f"{m} {q}: {v!r} vs {theirs[(RR, q)]!r}"
+        for (m, q), v in ours.items()
+        if abs(v - theirs[(RR, q)]) > TOL
+    ]
     assert not wrong, "; ".join(wrong[:5])
 
 
@@ -139,8 +147,15 @@ def _bpref_offset0(qrels: Qrels, run: Run, rel: int) -> dict[str, float]:
     return {prepared.query_ids[i]: float(v) for i, v in zip(ranked.qpos.tolist(), values.tolist())}
 
 
-BPREF_CASES = [("trec_eval-test", 1), ("trec_eval-trunc", 1), ("random-0", 1), ("random-1", 1),
-               ("random-2", 1), ("trec_eval-rel_level", 2), ("trec_eval-rel_level", 3)]
+BPREF_CASES = [
+    ("trec_eval-test", 1),
+    ("trec_eval-trunc", 1),
+    ("random-0", 1),
+    ("random-1", 1),
+    ("random-2", 1),
+    ("trec_eval-rel_level", 2),
+    ("trec_eval-rel_level", 3),
+]
 
 
 @pytest.mark.parametrize("collection,rel", BPREF_CASES)
@@ -189,8 +204,9 @@ def random_graded(seed: int, n_topics: int = 25) -> tuple[Qrels, Run]:
     return qrels, run
 
 
-def naive_list(docs: dict[str, float], judged: dict[str, int], judged_only: bool,
-               cutoff: int | None) -> list[str]:
+def naive_list(
+    docs: dict[str, float], judged: dict[str, int], judged_only: bool, cutoff: int | None
+) -> list[str]:
     ranked = trec_order(docs, judged, judged_only)
     return ranked if cutoff is None else ranked[:cutoff]
 
@@ -199,8 +215,9 @@ def is_relevant(judged: dict[str, int], doc: str, rel: int) -> bool:
     return doc in judged and judged[doc] >= rel
 
 
-def naive_pres(docs: dict[str, float], judged: dict[str, int], n_max: int, rel: int, judged_only: bool,
-               estimate: bool) -> float:
+def naive_pres(
+    docs: dict[str, float], judged: dict[str, int], n_max: int, rel: int, judged_only: bool, estimate: bool
+) -> float:
     """PRES = 1 - (sum_i r_i / n - (n + 1) / 2) / N_max, missing relevant at N_max + k + 1 ... N_max + n."""
     n = sum(v >= rel for v in judged.values())
     if n == 0:
@@ -213,8 +230,14 @@ def naive_pres(docs: dict[str, float], judged: dict[str, int], n_max: int, rel: 
     return value / min(1.0, n_max / n) if estimate else value
 
 
-def naive_rnorm(docs: dict[str, float], judged: dict[str, int], big_n: int, rel: int, judged_only: bool,
-                cutoff: int | None) -> float:
+def naive_rnorm(
+    docs: dict[str, float],
+    judged: dict[str, int],
+    big_n: int,
+    rel: int,
+    judged_only: bool,
+    cutoff: int | None,
+) -> float:
     """R_norm = 1 - (sum_i r_i - sum_{i<=n} i) / (n (N - n)), missing relevant at N - m + 1 ... N."""
     n = sum(v >= rel for v in judged.values())
     if n == 0:
@@ -228,8 +251,14 @@ def naive_rnorm(docs: dict[str, float], judged: dict[str, int], big_n: int, rel:
     return 1 - (sum(ranks) - n * (n + 1) / 2) / (n * (big_n - n))
 
 
-def naive_bollmann(docs: dict[str, float], judged: dict[str, int], big_n: int, rel: int, judged_only: bool,
-                   cutoff: int | None) -> float:
+def naive_bollmann(
+    docs: dict[str, float],
+    judged: dict[str, int],
+    big_n: int,
+    rel: int,
+    judged_only: bool,
+    cutoff: int | None,
+) -> float:
     """Bollmann: enumerate every pair of the N documents of the collection. The system position
     of a listed doc is its rank; every other doc (relevant not listed, listed-elsewhere, filler)
     sits in one tied block at infinity. grade = label if label >= rel, else 0.
@@ -284,10 +313,11 @@ CUTOFFS = (None, 1, 3, 10)
 def test_pres_naive(seed: int) -> None:
     qrels, run = random_graded(seed)
     measures = {}
-    for n_max, rel, judged_only, estimate in itertools.product((1, 3, 10, 1000), (1, 2), (False, True),
-                                                               (False, True)):
+    for n_max, rel, judged_only, estimate in itertools.product(
+        (1, 3, 10, 1000), (1, 2), (False, True), (False, True)
+    ):
         measure = PRES(cutoff=n_max, rel=rel, judged_only=judged_only, estimate=estimate)
-        measures[measure] = (lambda d, j, a=(n_max, rel, judged_only, estimate): naive_pres(d, j, *a))
+        measures[measure] = lambda d, j, a=(n_max, rel, judged_only, estimate): naive_pres(d, j, *a)
     _compare_naive(measures, qrels, run)
 
 
@@ -295,7 +325,8 @@ def _collection_size(qrels: Qrels, run: Run, extra: int) -> int:
     """The smallest N that holds every query's run and its unretrieved relevant docs, plus extra."""
     return extra + max(
         len(run.get(q, {})) + sum(v >= 1 and d not in run.get(q, {}) for d, v in judged.items())
-        for q, judged in qrels.items())
+        for q, judged in qrels.items()
+    )
 
 
 @pytest.mark.parametrize("extra", (0, 1, 20))
@@ -310,8 +341,8 @@ def test_rnorm_naive(seed: int, extra: int) -> None:
         if cutoff is not None:
             params["cutoff"] = cutoff
         args = (big_n, rel, judged_only, cutoff)
-        measures[R_norm(**params)] = (lambda d, j, a=args: naive_rnorm(d, j, *a))
-        measures[R_norm(mode="bollmann", **params)] = (lambda d, j, a=args: naive_bollmann(d, j, *a))
+        measures[R_norm(**params)] = lambda d, j, a=args: naive_rnorm(d, j, *a)
+        measures[R_norm(mode="bollmann", **params)] = lambda d, j, a=args: naive_bollmann(d, j, *a)
     _compare_naive(measures, qrels, run)
 
 

@@ -95,28 +95,67 @@ _ONE = {"": SAMPLE}
 
 CASES: list[Case] = [
     Case("graded", _trec(_G / "qrels.graded.trec", _G / "run.graded.trec"), _G / "ntcir.g123.nev"),
-    Case("graded-condensed", _trec(_G / "qrels.graded.trec", _G / "run.graded.trec"),
-         _G / "ntcir.g123.condensed.nev", judged_only=True),
+    Case(
+        "graded-condensed",
+        _trec(_G / "qrels.graded.trec", _G / "run.graded.trec"),
+        _G / "ntcir.g123.condensed.nev",
+        judged_only=True,
+    ),
     Case("sakai-X", _trec(_S / "qrels.trec", _S / "run_X.trec"), _S / "X.g123.out"),
     Case("sakai-Y", _trec(_S / "qrels.trec", _S / "run_Y.trec"), _S / "Y.g123.out"),
-    Case("upstream-sample", _single(_U / "sample.rel", _U / "sample.res"), _U / "sample.g123.190111.out",
-         topics=_ONE),
-    Case("upstream-sample-explicit-gains", _single(_U / "sample.rel", _U / "sample.res"),
-         _U / "sample.g123.190111.out", gains={1: 1, 2: 2, 3: 3}, topics=_ONE),
-    Case("upstream-sample-cutoffs", _single(_U / "sample.rel", _U / "sample.res"),
-         _U / "sample.g123.cutoffs_1_10_100_1000.190111.out", topics=_ONE),
+    Case(
+        "upstream-sample",
+        _single(_U / "sample.rel", _U / "sample.res"),
+        _U / "sample.g123.190111.out",
+        topics=_ONE,
+    ),
+    Case(
+        "upstream-sample-explicit-gains",
+        _single(_U / "sample.rel", _U / "sample.res"),
+        _U / "sample.g123.190111.out",
+        gains={1: 1, 2: 2, 3: 3},
+        topics=_ONE,
+    ),
+    Case(
+        "upstream-sample-cutoffs",
+        _single(_U / "sample.rel", _U / "sample.res"),
+        _U / "sample.g123.cutoffs_1_10_100_1000.190111.out",
+        topics=_ONE,
+    ),
     Case("upstream-trecrun-g12", _upstream_trecrun, _U / "TRECRUN.test.nev", gains={1: 1, 2: 2}),
-    Case("pyntcireval-compute", _single(_P / "sample.rel", _P / "sample.lab"), _P / "res_test_compute.txt",
-         topics=_ONE),
-    Case("pyntcireval-grade-149", _single(_P / "sample.rel", _P / "sample.lab"),
-         _P / "res_test_compute_grade.txt", gains={1: 1, 2: 4, 3: 9}, topics=_ONE),
-    Case("pyntcireval-cutoff-2", _single(_P / "sample.rel", _P / "sample.lab"),
-         _P / "res_test_compute_cutoff.txt", topics=_ONE),
-    Case("pyntcireval-label-j", _single(_P / "sample.rel", _P / "sample-j.lab"),
-         _P / "res_test_compute_label_j.txt", topics=_ONE),
+    Case(
+        "pyntcireval-compute",
+        _single(_P / "sample.rel", _P / "sample.lab"),
+        _P / "res_test_compute.txt",
+        topics=_ONE,
+    ),
+    Case(
+        "pyntcireval-grade-149",
+        _single(_P / "sample.rel", _P / "sample.lab"),
+        _P / "res_test_compute_grade.txt",
+        gains={1: 1, 2: 4, 3: 9},
+        topics=_ONE,
+    ),
+    Case(
+        "pyntcireval-cutoff-2",
+        _single(_P / "sample.rel", _P / "sample.lab"),
+        _P / "res_test_compute_cutoff.txt",
+        topics=_ONE,
+    ),
+    Case(
+        "pyntcireval-label-j",
+        _single(_P / "sample.rel", _P / "sample-j.lab"),
+        _P / "res_test_compute_label_j.txt",
+        topics=_ONE,
+    ),
     # the same condensed output, condensing ourselves: -j == judged_only=True
-    Case("pyntcireval-label-j-via-judged_only", _single(_P / "sample.rel", _P / "sample.lab"),
-         _P / "res_test_compute_label_j.txt", judged_only=True, topics=_ONE),
+    Case(
+        "pyntcireval-label-j-via-judged_only",
+        _single(_P / "sample.rel", _P / "sample.lab"),
+        _P / "res_test_compute_label_j.txt",
+        judged_only=True,
+        topics=_ONE,
+    ),
 ]
 BY_CASE = {c.name: c for c in CASES}
 
@@ -158,8 +197,9 @@ def ours(case_name: str) -> dict[tuple[str, str], float]:
 def _params() -> list[Any]:
     params = []
     for case in CASES:
-        names = sorted({n for lines in read_nev(case.nev).values() for n in lines
-                        if measure_for(n, case) is not None})
+        names = sorted(
+            {n for lines in read_nev(case.nev).values() for n in lines if measure_for(n, case) is not None}
+        )
         params += [pytest.param(case.name, n, id=f"{case.name}:{n}") for n in names]
     return params
 

@@ -59,8 +59,12 @@ V81 = [
     Output("aqcM100", TE / "v8.1" / "out.test.aqcM", TE / "qrels.test", TE / "results.trunc", max_docs=100),
     Output("aql-l2", TE / "v8.1" / "out.test.aql", TE / "qrels.rel_level", TE / "results.test", rel=2),
     Output("small_AB", BP / "small_AB" / "te81.a.txt", BP / "small_AB" / "qrels", BP / "small_AB" / "run"),
-    Output("graded-l1", BP / "graded" / "te81.l1.a.txt", BP / "graded" / "qrels.graded.trec",
-           BP / "graded" / "run.graded.trec"),
+    Output(
+        "graded-l1",
+        BP / "graded" / "te81.l1.a.txt",
+        BP / "graded" / "qrels.graded.trec",
+        BP / "graded" / "run.graded.trec",
+    ),
 ]
 
 #: trec_eval 8.1 measure name -> Bpref10 variant
@@ -122,10 +126,15 @@ V10 = [
     Output("aqc", TE / "out.test.aqc", TE / "qrels.test", TE / "results.trunc"),
     Output("aqcM100", TE / "out.test.aqcM", TE / "qrels.test", TE / "results.trunc", max_docs=100),
     Output("aql-l2", TE / "out.test.aql", TE / "qrels.rel_level", TE / "results.test", rel=2),
-    Output("small_AB", BP / "small_AB" / "te10.bpref.txt", BP / "small_AB" / "qrels",
-           BP / "small_AB" / "run"),
-    Output("graded-l1", BP / "graded" / "te10.l1.all_trec.txt", BP / "graded" / "qrels.graded.trec",
-           BP / "graded" / "run.graded.trec"),
+    Output(
+        "small_AB", BP / "small_AB" / "te10.bpref.txt", BP / "small_AB" / "qrels", BP / "small_AB" / "run"
+    ),
+    Output(
+        "graded-l1",
+        BP / "graded" / "te10.l1.all_trec.txt",
+        BP / "graded" / "qrels.graded.trec",
+        BP / "graded" / "run.graded.trec",
+    ),
 ]
 
 

@@ -24,14 +24,30 @@ import ir_measures_pres
 from ir_measures_pres import _registry
 
 NAME = "ir_measures_pres"
-OUR_NAMES = {"PRES", "R_norm", "Rnorm", "QMeasure", "Q_measure", "OMeasure", "O_measure", "PMeasure",
-             "P_measure", "PPlusMeasure", "P_plus", "Bpref10", "Bpref_10"}
+OUR_NAMES = {
+    "PRES",
+    "R_norm",
+    "Rnorm",
+    "QMeasure",
+    "Q_measure",
+    "OMeasure",
+    "O_measure",
+    "PMeasure",
+    "P_measure",
+    "PPlusMeasure",
+    "P_plus",
+    "Bpref10",
+    "Bpref_10",
+}
 REPO = Path(__file__).resolve().parents[1]
 
 
 def snapshot() -> tuple[dict, dict, list]:
-    return (dict(ir_measures.measures.registry), dict(ir_measures.providers.registry),
-            list(ir_measures.DefaultPipeline.providers))
+    return (
+        dict(ir_measures.measures.registry),
+        dict(ir_measures.providers.registry),
+        list(ir_measures.DefaultPipeline.providers),
+    )
 
 
 def ours_in_pipeline() -> list:
@@ -80,13 +96,20 @@ def test_importing_twice_and_reloading_change_nothing() -> None:
     importlib.reload(ir_measures_pres)
     assert_same_state(before)
     assert ir_measures.calc_aggregate([ir_measures_pres.PRES @ 10], {"q": {"a": 1}}, {"q": {"a": 1.0}}) == {
-        ir_measures_pres.PRES @ 10: 1.0}
+        ir_measures_pres.PRES @ 10: 1.0
+    }
 
 
 def run_python(script: str) -> str:
     """Run ``script`` in a new interpreter (so that module surgery cannot leak into this session)."""
-    result = subprocess.run([sys.executable, "-c", textwrap.dedent(script)], capture_output=True, text=True,
-                            cwd=REPO, timeout=120, check=False)
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
     assert result.returncode == 0, result.stderr
     return result.stdout.strip()
 
@@ -170,8 +193,21 @@ def test_the_provider_supports_exactly_our_measures() -> None:
     assert {m.NAME for m in p.SUPPORTED_MEASURES} == {e.measure.NAME for e in _registry.MEASURES}
 
 
-STANDARD = [AP, AP @ 100, nDCG, nDCG @ 10, P @ 10, R @ 100, RR, RR @ 10, Bpref, Judged @ 10, ERR @ 10,
-            IPrec @ 0.5, Rprec]
+STANDARD = [
+    AP,
+    AP @ 100,
+    nDCG,
+    nDCG @ 10,
+    P @ 10,
+    R @ 100,
+    RR,
+    RR @ 10,
+    Bpref,
+    Judged @ 10,
+    ERR @ 10,
+    IPrec @ 0.5,
+    Rprec,
+]
 
 
 @pytest.mark.parametrize("measure", STANDARD, ids=str)
@@ -207,8 +243,9 @@ def test_a_standard_measure_given_to_the_provider_anyway_is_refused_by_name(meas
     assert NAME in message
 
 
-def test_the_cli_with_our_provider(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture,
-                                   tmp_path: Path) -> None:
+def test_the_cli_with_our_provider(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture, tmp_path: Path
+) -> None:
     """``ir_measures qrels run PRES@10 --provider ir_measures_pres`` (run in-process, after our
     import): our measure evaluates, a standard one is refused by name."""
     from ir_measures.__main__ import main_cli
@@ -230,8 +267,15 @@ def test_the_cli_with_our_provider(monkeypatch: pytest.MonkeyPatch, capsys: pyte
 # --------------------------------------------------------------------------------------------
 
 #: an author the spec cites for each measure
-CITED = {"PRES": "Magdy", "R_norm": "Rocchio", "QMeasure": "Sakai", "OMeasure": "Sakai",
-         "PMeasure": "Sakai", "PPlusMeasure": "Sakai", "Bpref10": "Buckley"}
+CITED = {
+    "PRES": "Magdy",
+    "R_norm": "Rocchio",
+    "QMeasure": "Sakai",
+    "OMeasure": "Sakai",
+    "PMeasure": "Sakai",
+    "PPlusMeasure": "Sakai",
+    "Bpref10": "Buckley",
+}
 
 
 @pytest.mark.parametrize("entry", _registry.MEASURES, ids=lambda e: e.measure.NAME)

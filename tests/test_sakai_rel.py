@@ -15,15 +15,18 @@ def test_rel_2_makes_level_1_non_relevant_in_sakais_example():
     # relevant: S, A (R = 2); ideal gains 3, 2 -> cgI = 3, 5; B at rank 1 now adds nothing.
     # BR(2) at S = (1*3 + 1) / (1*5 + 2) = 4/7
     values = ir_measures.calc_aggregate(
-        [m(rel=2) for m in (QMeasure, OMeasure, PMeasure, PPlusMeasure)], QRELS, RUN_X)
+        [m(rel=2) for m in (QMeasure, OMeasure, PMeasure, PPlusMeasure)], QRELS, RUN_X
+    )
     assert values[QMeasure(rel=2)] == pytest.approx((4 / 7) / 2)
     assert values[OMeasure(rel=2)] == pytest.approx(4 / 7)
     assert values[PMeasure(rel=2)] == pytest.approx(4 / 7)
     assert values[PPlusMeasure(rel=2)] == pytest.approx(4 / 7)
 
 
-@pytest.mark.parametrize("measure", [QMeasure, QMeasure @ 2, OMeasure, PMeasure, PPlusMeasure,
-                                     QMeasure(beta=0.5, judged_only=True)])
+@pytest.mark.parametrize(
+    "measure",
+    [QMeasure, QMeasure @ 2, OMeasure, PMeasure, PPlusMeasure, QMeasure(beta=0.5, judged_only=True)],
+)
 def test_rel_equals_remapping_the_low_levels_to_zero(measure):
     qrels = {"a": {"1": 1, "2": 2, "3": 0, "4": 3, "5": 1}, "b": {"x": 1, "y": 2}}
     run = {"a": {"1": 5.0, "6": 4.5, "2": 4.0, "3": 3.0, "4": 2.0}, "b": {"x": 2.0, "y": 1.0}}

@@ -34,15 +34,58 @@ TREC_NAMES = sorted(pytrec_eval.supported_measures)
 NICKNAMES = sorted(pytrec_eval.supported_nicknames)
 #: parameterised spellings the original parses, or rejects for a reason of its own
 PARAMETERISED = [
-    "P_10", "P.5", "P.5,10,1000", "P_7", "ndcg_cut_10", "ndcg_cut.5,10", "recall_1000", "recall.5,100",
-    "map_cut_100", "success_1", "success.1,5", "set_F_0.5", "set_F.1", "iprec_at_recall_0.10",
-    "map_5", "bpref_10", "ndcg_rel_5", "Rprec_mult_2", "P_", "P.x", "ndcg_cut_", "recall_10,",
+    "P_10",
+    "P.5",
+    "P.5,10,1000",
+    "P_7",
+    "ndcg_cut_10",
+    "ndcg_cut.5,10",
+    "recall_1000",
+    "recall.5,100",
+    "map_cut_100",
+    "success_1",
+    "success.1,5",
+    "set_F_0.5",
+    "set_F.1",
+    "iprec_at_recall_0.10",
+    "map_5",
+    "bpref_10",
+    "ndcg_rel_5",
+    "Rprec_mult_2",
+    "P_",
+    "P.x",
+    "ndcg_cut_",
+    "recall_10,",
 ]
 #: names nobody knows, standard ir_measures syntax, near misses of ours, odd spellings
 UNKNOWN = [
-    "", " ", "foo", "nDCG@10", "AP", "AP(rel=2)", "P@10", "R@1000", "RR", "Bpref", "ERR@20",
-    "PRESS@10", "pres@10", "PRES_10", "QMeasure2", "bpref10", "Rnormal", "P_measurement",
-    "map ", " map", " PRES@10", "\tQMeasure", "MAP", "NDCG_CUT_10", "P-measure", "Q-measure", "Bpref-10",
+    "",
+    " ",
+    "foo",
+    "nDCG@10",
+    "AP",
+    "AP(rel=2)",
+    "P@10",
+    "R@1000",
+    "RR",
+    "Bpref",
+    "ERR@20",
+    "PRESS@10",
+    "pres@10",
+    "PRES_10",
+    "QMeasure2",
+    "bpref10",
+    "Rnormal",
+    "P_measurement",
+    "map ",
+    " map",
+    " PRES@10",
+    "\tQMeasure",
+    "MAP",
+    "NDCG_CUT_10",
+    "P-measure",
+    "Q-measure",
+    "Bpref-10",
     "official2",
 ]
 
@@ -81,26 +124,29 @@ def test_non_strings_fail_as_before(value: Any) -> None:
     assert outcome(ir_measures.parse_trec_measure, value)[:3] == outcome(ORIGINAL, value)[:3]
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("PRES@1000", PRES @ 1000),
-    ("PRES", PRES),
-    ("PRES(estimate=True)@100", PRES(estimate=True) @ 100),
-    ("PRES @ 10 ", PRES @ 10),
-    ("QMeasure", QMeasure),
-    ("QMeasure(beta=0.5)@100", QMeasure(beta=0.5) @ 100),
-    ("QMeasure(gains={1: 1, 2: 4})", QMeasure(gains={1: 1, 2: 4})),
-    ("Q_measure(beta=0)", QMeasure(beta=0.0)),
-    ("OMeasure@10", OMeasure @ 10),
-    ("O_measure", OMeasure),
-    ("PMeasure", PMeasure),
-    ("P_measure(beta=2)", PMeasure(beta=2.0)),  # 'P_' looks like trec's P_k, but is not a cutoff
-    ("PPlusMeasure@5", PPlusMeasure @ 5),
-    ("P_plus", PPlusMeasure),
-    ("R_norm(collection_size=1000)", R_norm(collection_size=1000)),
-    ("Rnorm(collection_size=50, mode='bollmann')@20", R_norm(collection_size=50, mode="bollmann") @ 20),
-    ("Bpref10", Bpref10),
-    ("Bpref_10(variant='old')", Bpref10(variant="old")),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("PRES@1000", PRES @ 1000),
+        ("PRES", PRES),
+        ("PRES(estimate=True)@100", PRES(estimate=True) @ 100),
+        ("PRES @ 10 ", PRES @ 10),
+        ("QMeasure", QMeasure),
+        ("QMeasure(beta=0.5)@100", QMeasure(beta=0.5) @ 100),
+        ("QMeasure(gains={1: 1, 2: 4})", QMeasure(gains={1: 1, 2: 4})),
+        ("Q_measure(beta=0)", QMeasure(beta=0.0)),
+        ("OMeasure@10", OMeasure @ 10),
+        ("O_measure", OMeasure),
+        ("PMeasure", PMeasure),
+        ("P_measure(beta=2)", PMeasure(beta=2.0)),  # 'P_' looks like trec's P_k, but is not a cutoff
+        ("PPlusMeasure@5", PPlusMeasure @ 5),
+        ("P_plus", PPlusMeasure),
+        ("R_norm(collection_size=1000)", R_norm(collection_size=1000)),
+        ("Rnorm(collection_size=50, mode='bollmann')@20", R_norm(collection_size=50, mode="bollmann") @ 20),
+        ("Bpref10", Bpref10),
+        ("Bpref_10(variant='old')", Bpref10(variant="old")),
+    ],
+)
 def test_our_measures_parse(text: str, expected: Any) -> None:
     with pytest.raises(ValueError):
         ORIGINAL(text)  # ir_measures alone does not know them
@@ -118,18 +164,21 @@ def test_deprecated_alias_follows() -> None:
         assert ir_measures.util.convert_trec_name("PRES@10") == [PRES @ 10]
 
 
-@pytest.mark.parametrize("text, words", [
-    ("PRES(foo=1)@10", ["foo"]),
-    ("PRES@0", ["cutoff", ">= 1"]),
-    ("PRES(rel='2')", ["rel", "integer"]),
-    ("QMeasure(beta=-1)", ["beta"]),
-    ("R_norm", ["collection_size"]),
-    ("Rnorm@10", ["collection_size"]),
-    ("Bpref10(variant='x')", ["variant"]),
-    ("PRES-10", ["PRES-10"]),
-    ("PRES(1000)", ["PRES(1000)"]),
-    ("QMeasure(beta=0.5", ["QMeasure(beta=0.5"]),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("PRES(foo=1)@10", ["foo"]),
+        ("PRES@0", ["cutoff", ">= 1"]),
+        ("PRES(rel='2')", ["rel", "integer"]),
+        ("QMeasure(beta=-1)", ["beta"]),
+        ("R_norm", ["collection_size"]),
+        ("Rnorm@10", ["collection_size"]),
+        ("Bpref10(variant='x')", ["variant"]),
+        ("PRES-10", ["PRES-10"]),
+        ("PRES(1000)", ["PRES(1000)"]),
+        ("QMeasure(beta=0.5", ["QMeasure(beta=0.5"]),
+    ],
+)
 def test_our_names_with_bad_parameters_explain(text: str, words: list[str]) -> None:
     with pytest.raises(ValueError) as info:
         ir_measures.parse_trec_measure(text)
@@ -187,9 +236,38 @@ def test_install_wraps_a_name_someone_else_replaced(monkeypatch: pytest.MonkeyPa
     assert ir_measures.parse_trec_measure("map") == [ir_measures.AP]
 
 
-_TOKENS = ["map", "P", "ndcg", "ndcg_cut", "recall", "success", "set_F", "official", "PRES", "QMeasure",
-           "R_norm", "Rnorm", "P_measure", "Bpref10", "nDCG", "AP", "_", ".", "@", ",", "5", "10", "0.5",
-           "(", ")", "beta=0.5", "collection_size=9", "=", "'", " "]
+_TOKENS = [
+    "map",
+    "P",
+    "ndcg",
+    "ndcg_cut",
+    "recall",
+    "success",
+    "set_F",
+    "official",
+    "PRES",
+    "QMeasure",
+    "R_norm",
+    "Rnorm",
+    "P_measure",
+    "Bpref10",
+    "nDCG",
+    "AP",
+    "_",
+    ".",
+    "@",
+    ",",
+    "5",
+    "10",
+    "0.5",
+    "(",
+    ")",
+    "beta=0.5",
+    "collection_size=9",
+    "=",
+    "'",
+    " ",
+]
 
 
 @settings(max_examples=300, deadline=None)
@@ -211,10 +289,13 @@ def test_changes_only_rejected_strings_that_name_our_measures(text: str) -> None
 
 
 def test_importing_the_package_installs_the_extension() -> None:
-    code = ("import ir_measures, ir_measures_pres; "
-            "print(ir_measures.parse_trec_measure('PRES@1000'), "
-            "ir_measures.util.parse_trec_measure('QMeasure'))")
-    done = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True,
-                          timeout=120)
+    code = (
+        "import ir_measures, ir_measures_pres; "
+        "print(ir_measures.parse_trec_measure('PRES@1000'), "
+        "ir_measures.util.parse_trec_measure('QMeasure'))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[PRES@1000]", "[QMeasure]"]

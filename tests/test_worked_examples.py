@@ -85,16 +85,21 @@ def test_pres_empty_run_and_missing_query() -> None:
     assert value(PRES @ 100, qrels, {Q: run_with_relevant_at(set(), 100)}) == 0.0
 
 
-@pytest.mark.parametrize("ranks,pres,pres_est", [
-    ({1, 2, 3}, 1 - ((1 + 2 + 3 + 7 + 8) / 5 - 6 / 2) / 3, 1.0),
-    ({2}, 2 / 15, 2 / 9),
-])
+@pytest.mark.parametrize(
+    "ranks,pres,pres_est",
+    [
+        ({1, 2, 3}, 1 - ((1 + 2 + 3 + 7 + 8) / 5 - 6 / 2) / 3, 1.0),
+        ({2}, 2 / 15, 2 / 9),
+    ],
+)
 def test_pres_more_relevant_than_n_max(ranks: set[int], pres: float, pres_est: float) -> None:
     """n = 5 > N_max = 3: a perfect run scores N_max / n = 0.6; PRES_est = PRES / min(1, N_max/n)."""
     n, n_max = 5, 3
     # {2}: ranks used 2, 5, 6, 7, 8 -> 1 - ((28/5) - 3)/3 = 2/15
-    assert pres == approx(1 - (sum(sorted(ranks) + list(range(n_max + len(ranks) + 1, n_max + n + 1))) / n
-                               - (n + 1) / 2) / n_max)
+    assert pres == approx(
+        1
+        - (sum(sorted(ranks) + list(range(n_max + len(ranks) + 1, n_max + n + 1))) / n - (n + 1) / 2) / n_max
+    )
     assert pres_est == approx(pres / min(1, n_max / n))
     qrels = qrels_for(ranks, n)
     run = {Q: run_with_relevant_at(ranks, 10)}
@@ -134,7 +139,8 @@ def test_rnorm_both_retrieved() -> None:
     assert value(R_norm(collection_size=10), qrels, run) == approx(expected, abs=1e-12)
     # Bollmann: r1 above all 8 non-relevant, r3 above 7 of them: S+ = 15, S- = 1, S+max = 16
     assert value(R_norm(collection_size=10, mode="bollmann"), qrels, run) == approx(
-        0.5 * (1 + (15 - 1) / 16), abs=1e-12)
+        0.5 * (1 + (15 - 1) / 16), abs=1e-12
+    )
 
 
 def test_rnorm_one_retrieved() -> None:
@@ -152,7 +158,8 @@ def test_rnorm_one_retrieved() -> None:
     assert value(R_norm(collection_size=10), qrels, run) == approx(0.375, abs=1e-12)
     s_plus, s_minus, s_max = 6, 2 + 4, 2 * 8
     assert value(R_norm(collection_size=10, mode="bollmann"), qrels, run) == approx(
-        0.5 * (1 + (s_plus - s_minus) / s_max), abs=1e-12)
+        0.5 * (1 + (s_plus - s_minus) / s_max), abs=1e-12
+    )
     assert value(R_norm(collection_size=10, mode="bollmann"), qrels, run) == 0.5
 
 
@@ -173,7 +180,8 @@ def test_pres_is_rnorm_with_n_max_plus_n() -> None:
     n, n_max = 5, 20
     qrels, run = qrels_for(ranks, n), {Q: run_with_relevant_at(ranks, 40)}
     assert value(PRES @ n_max, qrels, run) == approx(
-        value(R_norm(collection_size=n_max + n) @ n_max, qrels, run), abs=1e-12)
+        value(R_norm(collection_size=n_max + n) @ n_max, qrels, run), abs=1e-12
+    )
 
 
 # ------------------------------------------------------------------------------------------------
@@ -206,8 +214,9 @@ SAKAI_TABLE = [
 ]
 
 
-@pytest.mark.parametrize("run_name,measure,arithmetic,table", SAKAI_TABLE,
-                         ids=[f"{r}-{m}" for r, m, *_ in SAKAI_TABLE])
+@pytest.mark.parametrize(
+    "run_name,measure,arithmetic,table", SAKAI_TABLE, ids=[f"{r}-{m}" for r, m, *_ in SAKAI_TABLE]
+)
 def test_sakai_example(run_name: str, measure: Any, arithmetic: float, table: float) -> None:
     assert arithmetic == approx(table, abs=5e-5)  # the table prints 4 decimals for Q@2
     run = RUN_X if run_name == "X" else RUN_Y
@@ -244,18 +253,26 @@ BPREF_RUN = {q: {d: float(len(docs) - i) for i, d in enumerate(docs)} for q, doc
 
 BPREF_TABLE = [
     # measure, A, B
-    (ir_measures.Bpref,  # trec_eval 9: 1 - min(a, R) / min(N, R)
-     ((1 - min(3, 2) / min(20, 2)) + (1 - min(5, 2) / min(20, 2))) / 2,
-     ((1 - min(1, 3) / min(4, 3)) + (1 - min(3, 3) / min(4, 3))) / 3),
-    (Bpref10,  # 'trec': 1 - min(a, 10+R) / min(N, 10+R)
-     ((1 - 3 / 12) + (1 - 5 / 12)) / 2,
-     ((1 - 1 / 4) + (1 - 3 / 4)) / 3),
-    (Bpref10(variant="old"),  # 1 - min(a, 10+R) / min(N_ret, 10+R)
-     ((1 - 3 / 6) + (1 - 5 / 6)) / 2,
-     ((1 - 1 / 3) + (1 - 3 / 3)) / 3),
-    (Bpref10(variant="paper"),  # 1 - min(a, 10+R) / (10+R)
-     ((1 - 3 / 12) + (1 - 5 / 12)) / 2,
-     ((1 - 1 / 13) + (1 - 3 / 13)) / 3),
+    (
+        ir_measures.Bpref,  # trec_eval 9: 1 - min(a, R) / min(N, R)
+        ((1 - min(3, 2) / min(20, 2)) + (1 - min(5, 2) / min(20, 2))) / 2,
+        ((1 - min(1, 3) / min(4, 3)) + (1 - min(3, 3) / min(4, 3))) / 3,
+    ),
+    (
+        Bpref10,  # 'trec': 1 - min(a, 10+R) / min(N, 10+R)
+        ((1 - 3 / 12) + (1 - 5 / 12)) / 2,
+        ((1 - 1 / 4) + (1 - 3 / 4)) / 3,
+    ),
+    (
+        Bpref10(variant="old"),  # 1 - min(a, 10+R) / min(N_ret, 10+R)
+        ((1 - 3 / 6) + (1 - 5 / 6)) / 2,
+        ((1 - 1 / 3) + (1 - 3 / 3)) / 3,
+    ),
+    (
+        Bpref10(variant="paper"),  # 1 - min(a, 10+R) / (10+R)
+        ((1 - 3 / 12) + (1 - 5 / 12)) / 2,
+        ((1 - 1 / 13) + (1 - 3 / 13)) / 3,
+    ),
 ]
 # the spec's printed values (4 decimals)
 BPREF_PRINTED = [(0.0, 0.2222), (0.6667, 0.3333), (0.3333, 0.2222), (0.6667, 0.5641)]

@@ -53,8 +53,9 @@ class SavedResult:
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def save(self, outdir: str, fmt: str = "csv", plot_format: Optional[str] = "png",
-             prefix: Optional[str] = None) -> List[Path]:
+    def save(
+        self, outdir: str, fmt: str = "csv", plot_format: Optional[str] = "png", prefix: Optional[str] = None
+    ) -> List[Path]:
         """Write the tables and the plot to ``outdir``; returns the paths written."""
         return save_tables(
             outdir,

@@ -200,13 +200,30 @@ def discriminative_power_from_scores(
             bar.update()
     pairs_df = pd.DataFrame(
         rows,
-        columns=["run_a", "run_b", "measure", "mean_diff", "t", "asl", "significant", "diff_required",
-                 "diff_required_unshifted"],
+        columns=[
+            "run_a",
+            "run_b",
+            "measure",
+            "mean_diff",
+            "t",
+            "asl",
+            "significant",
+            "diff_required",
+            "diff_required_unshifted",
+        ],
     )
     summary_df = pd.DataFrame(
         summary,
-        columns=["measure", "pairs", "significant", "discriminative_power", "estimated_diff",
-                 "estimated_diff_unshifted", "alpha", "B"],
+        columns=[
+            "measure",
+            "pairs",
+            "significant",
+            "discriminative_power",
+            "estimated_diff",
+            "estimated_diff_unshifted",
+            "alpha",
+            "B",
+        ],
     )
     return DiscriminativePowerResult(summary_df, pairs_df, alpha, B, seed, list(scores.measures))
 
