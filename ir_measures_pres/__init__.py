@@ -7,8 +7,8 @@ which keep their own backends (pytrec_eval).
 """
 
 from ._base import MeasureParameterError
-from ._ranking import InputError
-from ._registry import MEASURES, register
+from ._inputs import InputError
+from ._registry import MEASURES
 from .blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
 from .bpref import Bpref10
 from .normalized_recall import PRES, R_norm
@@ -23,6 +23,47 @@ O_measure = OMeasure
 P_measure = PMeasure
 P_plus = PPlusMeasure
 Bpref_10 = Bpref10
+
+
+def register() -> None:
+    """Register the measures, their aliases and the provider in ir_measures; safe to call again.
+
+    Three steps, all guarded so that a second import, a reload or an entry point firing as well
+    changes nothing: the names go into ``ir_measures.measures.registry``, the provider into
+    ``ir_measures.providers.registry``, and the provider is appended once to
+    ``ir_measures.DefaultPipeline.providers`` (without that, ``calc_aggregate`` and PyTerrier
+    report "Unsupported measures").
+    """
+    import sys
+
+    from ir_measures import measures as im_measures
+    from ir_measures import providers as im_providers
+
+    from . import _trec_names
+
+    for entry in MEASURES:
+        for name in (entry.measure.__name__, *entry.aliases):
+            existing = im_measures.registry.get(name)
+            if existing is None:
+                im_measures.registry[name] = entry.measure
+            elif existing.NAME != entry.measure.NAME:
+                raise RuntimeError(
+                    f"ir_measures_pres cannot register {name!r}: ir_measures already has a "
+                    f"different measure under that name ({existing!r})"
+                )
+    provider = im_providers.registry.get(PresProvider.NAME)
+    if provider is None:
+        provider = im_providers.register(PresProvider())
+    _trec_names.install()  # PyTerrier's string path: parse_trec_measure reads our names too
+    # While ir_measures is still importing (a plugin-discovering ir_measures loads us from its
+    # ``ir_measures.provider`` entry point), DefaultPipeline does not exist yet: it will be built
+    # from the registry, which already holds the provider.
+    pipeline = getattr(sys.modules.get("ir_measures"), "DefaultPipeline", None)
+    if pipeline is None:
+        return
+    if not any(getattr(p, "NAME", None) == PresProvider.NAME for p in pipeline.providers):
+        pipeline.providers.append(provider)
+
 
 register()
 

@@ -1,5 +1,6 @@
 """Array helpers shared by the ranking builder, the readers and the meta-evaluation core:
-CSR segment offsets, running sums within segments, and 64-bit keys of (query, bytes id) pairs."""
+CSR segment offsets, the segment of each position, running sums within segments, and 64-bit
+keys of (query, bytes id) pairs."""
 
 from __future__ import annotations
 
@@ -13,6 +14,17 @@ def offsets_from_counts(counts: np.ndarray) -> np.ndarray:
     offsets = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=offsets[1:])
     return offsets
+
+
+def segment_ids(offsets: np.ndarray) -> np.ndarray:
+    """The segment (query) index of every position of CSR ``offsets``: ``[0, 0, 1, 2, 2, 2]``."""
+    counts = np.diff(offsets)
+    return np.repeat(np.arange(len(counts)), counts)
+
+
+def segment_of(positions: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """The segment index of the given positions (any subset of them, in any order)."""
+    return np.searchsorted(offsets, positions, side="right") - 1
 
 
 def cumsum_within(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:

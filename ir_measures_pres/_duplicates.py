@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ._arrays import doc_keys, offsets_from_counts
+from ._arrays import doc_keys, offsets_from_counts, segment_of
 
 # (keep mask, lines dropped, first dropped line, every line of its (query, doc) pair)
 _Dups = Tuple[np.ndarray, int, int, List[int]]
@@ -131,7 +131,7 @@ def _duplicates_bytes(codes: np.ndarray, docs: np.ndarray, nq: int) -> Optional[
     keep[drop] = False
     # the example, as _duplicates_str takes it: the first query segment (in file order when each
     # query is contiguous, else in code order) with a duplicate, its first dropped line
-    segment = codes[drop] if order is not None else np.searchsorted(offsets, drop, side="right") - 1
+    segment = codes[drop] if order is not None else segment_of(drop, offsets)
     first = int(drop[np.lexsort((drop, segment))[0]])
     group = (cc == codes[first]) & (cd == docs[first])
     return keep, len(drop), first, cand[group].tolist()

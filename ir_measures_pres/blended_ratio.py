@@ -22,8 +22,10 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
+from ._arrays import cumsum_within, offsets_from_counts
 from ._base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
-from ._ranking import JudgedList, Qrels, RankedRun, cumsum_within, offsets_from_counts
+from ._qrels import Qrels
+from ._ranking import JudgedList, RankedRun
 
 _COMMON_PARAMS = {
     "beta": ParamInfo(

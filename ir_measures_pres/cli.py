@@ -7,7 +7,7 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
     ir_measures_pres {robustness,agreement,discriminative-power} ...   (meta-evaluation)
 
 * QRELS and RUN are paths (gzipped or not) or ``-`` for standard input, read by the strict
-  readers of :mod:`ir_measures_pres.io` (an error names the file and the line).
+  readers of :mod:`ir_measures_pres.readers` (an error names the file and the line).
 * A MEASURE argument may hold several measures separated by blanks. Each is read with
   ``ir_measures.parse_measure`` (``AP``, ``nDCG@10``, ``PRES@1000``, ``QMeasure(beta=0.5)``),
   else with ``ir_measures.parse_trec_measure`` (trec_eval names: ``map``, ``P.10``, ``P_5,10``,
@@ -316,7 +316,7 @@ def _as_dict(cols: Any) -> Dict[str, Dict[str, Any]]:
     bytes document ids are decoded to ``str`` (UTF-8, as the readers' str mode)."""
     import numpy as np
 
-    from .io import ids_as_str
+    from .readers import ids_as_str
 
     qids = cols.query_ids
     out: Dict[str, Dict[str, Any]] = {}
@@ -466,8 +466,8 @@ def _show_warning(
 
 def run_cli(argv: Sequence[str], out: Any = None) -> int:
     """Evaluate (no subcommand); returns the exit status."""
-    from ._ranking import InputError
-    from .io import read_qrels, read_run
+    from ._inputs import InputError
+    from .readers import read_qrels, read_run
 
     out = sys.stdout if out is None else out
     parser = _parser()

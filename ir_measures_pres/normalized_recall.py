@@ -11,7 +11,8 @@ import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ._base import JUDGED_ONLY_PARAM, REL_PARAM, MeasureParameterError, PluginMeasure
-from ._ranking import JudgedList, Qrels, RankedRun
+from ._qrels import Qrels
+from ._ranking import JudgedList, RankedRun
 
 
 class _PRES(PluginMeasure):

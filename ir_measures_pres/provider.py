@@ -15,7 +15,8 @@ from ir_measures.providers.base import Any as AnyValue
 from ir_measures.providers.base import Evaluator, Provider
 from ir_measures.util import Metric
 
-from ._ranking import Qrels, rank_run
+from ._qrels import Qrels
+from ._ranking import rank_run
 from ._registry import BY_NAME, MEASURES
 
 

@@ -379,7 +379,7 @@ def test_non_ascii_ids_ties_and_duplicates_as_the_stock_cli(tmp_path: Path) -> N
 
 def test_run_ids_as_bytes_or_str_give_the_same_metrics() -> None:
     from ir_measures_pres.cli import evaluate
-    from ir_measures_pres.io import read_qrels, read_run
+    from ir_measures_pres.readers import read_qrels, read_run
 
     qrels = read_qrels(shared_data("real", "clef-tar-2017", "qrels", "test.clef2017.qrels"))
     path = shared_data("real", "clef-tar-2017", "runs", "uos.sis.TMAL30Q_BM25.gz")  # 311 duplicates

@@ -1,4 +1,4 @@
-"""The strict TREC readers of ``ir_measures_pres.io``.
+"""The strict TREC readers of ``ir_measures_pres.readers``.
 
 Every expected value comes from outside the readers: a slow, line-by-line reference parser
 written below straight from the format (trec_eval's ``get_trec_results.c`` / ``get_qrels.c``
@@ -23,10 +23,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ir_measures_pres._duplicates as duplicates
-import ir_measures_pres.io as trec_io
+import ir_measures_pres.readers as trec_io
 from ir_measures_pres import InputError
-from ir_measures_pres._ranking import Columns, Qrels, rank_run
-from ir_measures_pres.io import TrecFormatError, TrecFormatWarning, ids_as_str, read_qrels, read_run
+from ir_measures_pres._inputs import Columns
+from ir_measures_pres._qrels import Qrels
+from ir_measures_pres._ranking import rank_run
+from ir_measures_pres.readers import TrecFormatError, TrecFormatWarning, ids_as_str, read_qrels, read_run
 
 TE = DATA / "trec_eval_test"
 

@@ -17,7 +17,8 @@ import pytest
 from conftest import shared_data
 
 import ir_measures_pres  # noqa: F401 - registers the measures
-from ir_measures_pres._ranking import Qrels, rank_run
+from ir_measures_pres._qrels import Qrels
+from ir_measures_pres._ranking import rank_run
 from ir_measures_pres.meta import Core, Scores, evaluate, parse_measures
 from ir_measures_pres.meta._core import FAST_MEASURES, resolve_runs, run_name
 from ir_measures_pres.meta.sampling import f_qrels_mask, sample_rng

@@ -6,8 +6,11 @@ import random
 import numpy as np
 import pytest
 
-from ir_measures_pres import _ranking
-from ir_measures_pres._ranking import ABSENT, Columns, Qrels, doc_keys, rank_run
+from ir_measures_pres import _qrels
+from ir_measures_pres._arrays import doc_keys
+from ir_measures_pres._inputs import Columns
+from ir_measures_pres._qrels import ABSENT, Qrels
+from ir_measures_pres._ranking import rank_run
 
 ALPHABET = ["a", "b", "Z", "0", "1", "-", "é", "文", "😀"]
 
@@ -41,7 +44,7 @@ def _columns(lines, as_bytes: bool) -> Columns:
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("chunk", [1 << 21, 3])
 def test_bytes_and_str_ids_give_the_same_ranking_and_labels(seed, chunk, monkeypatch):
-    monkeypatch.setattr(_ranking, "JOIN_CHUNK", chunk)  # the hash join, whole or a few lines at a time
+    monkeypatch.setattr(_qrels, "JOIN_CHUNK", chunk)  # the hash join, whole or a few lines at a time
     rnd = random.Random(seed)
     for _ in range(40):
         qrels, lines = _random_case(rnd)
@@ -121,7 +124,7 @@ def test_qrels_read_as_bytes_label_str_runs_too():
     comes; the labels are those of the same qrels read as str (ids not valid UTF-8 included)."""
     import io
 
-    from ir_measures_pres.io import read_qrels
+    from ir_measures_pres.readers import read_qrels
 
     data = "q1 0 a 1\nq1 0 é 2\nq2 0 b 0\nq2 0 c -1\nq1 0 文 0\n".encode() + b"q2 0 x\xff 3\n"
     as_bytes = Qrels.from_any(read_qrels(io.BytesIO(data), doc_ids="bytes"))

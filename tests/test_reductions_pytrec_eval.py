@@ -34,7 +34,7 @@ from ir_measures import AP, RR, Bpref
 
 import ir_measures_pres  # noqa: F401 - registers the measures
 from ir_measures_pres import PRES, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
-from ir_measures_pres._ranking import Qrels as PackageQrels
+from ir_measures_pres._qrels import Qrels as PackageQrels
 from ir_measures_pres._ranking import rank_run
 from ir_measures_pres.bpref import bpref_kernel
 

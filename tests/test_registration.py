@@ -84,7 +84,7 @@ def test_registering_again_changes_nothing() -> None:
     before = snapshot()
     ir_measures_pres.register()
     ir_measures_pres.register()
-    _registry.register()
+    ir_measures_pres.register()
     assert_same_state(before)
 
 

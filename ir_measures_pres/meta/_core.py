@@ -33,8 +33,9 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 
 import numpy as np
 
-from .._arrays import ids_as_str
-from .._ranking import ABSENT, Qrels, RankedRun, offsets_from_counts, rank_run
+from .._arrays import ids_as_str, offsets_from_counts
+from .._qrels import ABSENT, Qrels
+from .._ranking import RankedRun, rank_run
 from ._progress import Progress
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
@@ -324,7 +325,7 @@ def _readers() -> Tuple[Callable[[PathLike], Any], Callable[[PathLike], Any]]:
     with the qrels' str ids through its hash index, and :meth:`Core._fallback_runs` decodes them.
     """
     try:
-        from ..io import read_qrels, read_run  # type: ignore[attr-defined]
+        from ..readers import read_qrels, read_run  # type: ignore[attr-defined]
 
         return read_qrels, partial(read_run, doc_ids="bytes")
     except ImportError:  # pragma: no cover - the package's io module is the normal path

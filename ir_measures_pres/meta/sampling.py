@@ -22,7 +22,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from .._ranking import Qrels
+from .._qrels import Qrels
 
 _EPS = 1e-9
 

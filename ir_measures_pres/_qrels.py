@@ -1,0 +1,217 @@
+"""Qrels prepared once per evaluator: grouped by query, labels as int64, per-query counts, and
+a hash index that labels bytes document ids without a Python object per line.
+
+``labels[offsets[i]:offsets[i + 1]]`` are the relevance values of query ``query_ids[i]``; every
+run an evaluator scores is labelled against the same :class:`Qrels` (see :mod:`._ranking`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import chain
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+from ._arrays import doc_keys, ids_as_str, offsets_from_counts, segment_ids
+from ._inputs import Columns, as_columns, group_lines, integral_labels, predict_kind, take
+
+__all__ = ["ABSENT", "DocIndex", "Qrels"]
+
+#: Label given to a retrieved document that the qrels do not mention (unjudged).
+ABSENT = np.iinfo(np.int64).min
+
+
+@dataclass
+class Qrels:
+    """Qrels grouped by query, with one ``{doc_id: label}`` look-up table per query.
+
+    ``labels[offsets[i]:offsets[i + 1]]`` are the relevance values of query ``query_ids[i]``.
+    Built once per evaluator and shared by every run it scores.
+    """
+
+    query_ids: List[str]
+    offsets: np.ndarray
+    labels: np.ndarray
+    #: see :attr:`lookup` (None: made from the bytes ids on first use)
+    _lookup: Optional[List[Dict[str, int]]]
+    index: Dict[str, int] = field(init=False)
+    _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.index = {q: i for i, q in enumerate(self.query_ids)}
+
+    @property
+    def lookup(self) -> List[Dict[str, int]]:
+        """Per query, ``{doc_id: label}`` in line order. Qrels read with bytes ids make it only
+        when a run with ``str`` ids needs it: bytes ids are labelled through :meth:`doc_index`."""
+        if self._lookup is None:
+            docs = ids_as_str(self._cache["doc_bytes"]).tolist()
+            values = self.labels.tolist()
+            self._lookup = [
+                dict(zip(docs[a:b], values[a:b]))
+                for a, b in zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist())
+            ]
+        return self._lookup
+
+    @classmethod
+    def from_any(cls, qrels: Any) -> "Qrels":
+        """Build from any qrels type ir_measures accepts (or from :class:`Columns`)."""
+        if isinstance(qrels, Qrels):
+            return qrels
+        kind = predict_kind(qrels, "qrels")
+        if kind == "dict":
+            query_ids: List[str] = []
+            lookup: List[Dict[str, int]] = []
+            for qid, docs in qrels.items():
+                first = next(iter(docs.items()), ("", 0))
+                if type(first[0]) is not str or type(first[1]) is not int:
+                    docs = {str(d): int(v) for d, v in docs.items()}
+                query_ids.append(qid if type(qid) is str else str(qid))
+                lookup.append(docs)
+            return cls._from_lookup(query_ids, lookup)
+        return cls.from_columns(as_columns(qrels, kind, "relevance", "qrels"))
+
+    @classmethod
+    def _from_lookup(cls, query_ids: List[str], lookup: List[Dict[str, int]]) -> "Qrels":
+        lengths = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
+        offsets = offsets_from_counts(lengths)
+        labels = np.fromiter(
+            chain.from_iterable(d.values() for d in lookup), dtype=np.int64, count=int(offsets[-1])
+        )
+        return cls(query_ids, offsets, labels, lookup)
+
+    @classmethod
+    def from_columns(cls, cols: Columns) -> "Qrels":
+        values = integral_labels(cols.values)
+        query_ids, order, offsets = group_lines(cols)
+        docs = take(cols.doc_ids, order)
+        values = take(values, order)
+        if docs.dtype.kind == "S" and cols.unique_pairs:
+            # a reader's bytes ids (each pair once): the look-up tables wait until needed
+            qrels = cls(query_ids, offsets, values, None)
+            qrels._cache["doc_bytes"] = docs
+            return qrels
+        as_bytes = docs if docs.dtype.kind == "S" else None
+        if as_bytes is not None:  # the look-up tables are keyed by str
+            docs = ids_as_str(docs)
+        lookup = []
+        for i in range(len(query_ids)):
+            a, b = offsets[i], offsets[i + 1]
+            lookup.append(dict(zip(docs[a:b].tolist(), values[a:b].tolist())))
+        # a doc judged twice for one query: the last line wins, as in ir_measures' dicts
+        if sum(map(len, lookup)) != len(values):
+            return cls._from_lookup(query_ids, lookup)
+        qrels = cls(query_ids, offsets, values, lookup)
+        if as_bytes is not None:  # the ids by line, as the bytes hash index wants them
+            qrels._cache["doc_bytes"] = as_bytes
+        return qrels
+
+    # -- per-query statistics used by the kernels (cached: they depend on the qrels only) --
+
+    @property
+    def qidx(self) -> np.ndarray:
+        """Query index of every qrels line."""
+        if "qidx" not in self._cache:
+            self._cache["qidx"] = segment_ids(self.offsets)
+        return self._cache["qidx"]
+
+    def count(self, lo: Optional[int] = None, hi: Optional[int] = None) -> np.ndarray:
+        """Per query, the number of qrels lines with ``lo <= label < hi`` (a bound of None is open)."""
+        key = ("count", lo, hi)
+        if key not in self._cache:
+            mask = np.ones(len(self.labels), dtype=bool)
+            if lo is not None:
+                mask &= self.labels >= lo
+            if hi is not None:
+                mask &= self.labels < hi
+            self._cache[key] = np.bincount(self.qidx[mask], minlength=len(self.query_ids)).astype(np.int64)
+        return self._cache[key]
+
+    def doc_index(self) -> Optional["DocIndex"]:
+        """The hash index that labels bytes document ids without Python objects (None when the
+        ids cannot be indexed that way; the dict look-ups are used then)."""
+        return self.cached("doc_index", lambda: _make_doc_index(self))  # type: ignore[no-any-return]
+
+    def cached(self, key: Any, make: Any) -> Any:
+        """Memoise a qrels-only quantity (for example ideal gains) under ``key``."""
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
+
+# --------------------------------------------------------------------------------------------
+# document ids as bytes: a vectorised hash join with the qrels
+# --------------------------------------------------------------------------------------------
+
+
+def _has_inner_nul(docs: np.ndarray) -> bool:
+    """Whether a bytes id holds a NUL before its last byte (numpy pads with NULs, so such an id
+    is not the id it was; the readers never make one)."""
+    width = docs.dtype.itemsize
+    if not len(docs) or width < 2:
+        return False
+    b = docs.view(np.uint8).reshape(len(docs), width)
+    return bool(((b[:, :-1] == 0) & (b[:, 1:] != 0)).any())
+
+
+#: Lines joined with the qrels at a time (see :meth:`DocIndex.labels_of`).
+JOIN_CHUNK = 1 << 21
+
+
+@dataclass
+class DocIndex:
+    """The qrels' (query, document) pairs as sorted 64-bit keys, for :func:`doc_keys` joins."""
+
+    keys: np.ndarray  # sorted
+    line: np.ndarray  # qrels line of each sorted key
+    docs: np.ndarray  # qrels document ids as bytes, by line
+    query: np.ndarray  # qrels query index, by line
+    labels: np.ndarray  # by line
+    bitmap: np.ndarray  # bool: some qrels key has these low bits
+    mask: np.uint64
+
+    def labels_of(self, docs: np.ndarray, query: np.ndarray) -> np.ndarray:
+        """Label of each (bytes doc id, qrels query index); ``ABSENT`` where not judged.
+
+        Done ``JOIN_CHUNK`` lines at a time: the temporaries (keys, candidates) stay small and
+        malloc hands the same memory back for every chunk, where whole-run temporaries would be
+        fresh pages each time (first touches of memory are a good part of a large run's time)."""
+        out = np.full(len(docs), ABSENT, dtype=np.int64)
+        if not len(docs) or not len(self.keys):
+            return out
+        for a in range(0, len(docs), JOIN_CHUNK):
+            b = min(a + JOIN_CHUNK, len(docs))
+            self._labels_into(out[a:b], docs[a:b], query[a:b])
+        return out
+
+    def _labels_into(self, out: np.ndarray, docs: np.ndarray, query: np.ndarray) -> None:
+        keys = doc_keys(docs, query)
+        cand = np.flatnonzero(self.bitmap[(keys & self.mask).view(np.int64)])
+        at = np.minimum(np.searchsorted(self.keys, keys[cand]), len(self.keys) - 1)
+        hit = self.keys[at] == keys[cand]
+        cand, line = cand[hit], self.line[at[hit]]
+        same = (self.docs[line] == docs[cand]) & (self.query[line] == query[cand])
+        out[cand[same]] = self.labels[line[same]]
+
+
+def _make_doc_index(qrels: Qrels) -> Optional[DocIndex]:
+    docs = qrels._cache.get("doc_bytes")  # qrels read as bytes: the ids by line, as read
+    if docs is not None and _has_inner_nul(docs):
+        return None  # a NUL inside an id would not survive numpy's bytes arrays
+    if docs is None:
+        encoded = [d.encode("utf-8", "surrogateescape") for lookup in qrels.lookup for d in lookup]
+        if b"\x00" in b"".join(encoded):
+            return None  # a NUL inside an id would not survive numpy's bytes arrays
+        docs = np.array(encoded, dtype="S") if encoded else np.zeros(0, dtype="S1")
+    query = qrels.qidx
+    keys = doc_keys(docs, query)
+    line = np.argsort(keys)
+    keys = keys[line]
+    if len(keys) > 1 and (keys[1:] == keys[:-1]).any():
+        return None  # two pairs share a key (vanishingly rare): keep to the dict look-ups
+    bits = max(16, (8 * len(keys)).bit_length())
+    mask = np.uint64((1 << bits) - 1)
+    bitmap = np.zeros(1 << bits, dtype=bool)
+    bitmap[(keys & mask).view(np.int64)] = True
+    return DocIndex(keys, line, docs, query, qrels.labels, bitmap, mask)

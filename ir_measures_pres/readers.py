@@ -1,0 +1,655 @@
+"""Strict, fast readers of TREC qrels and run files.
+
+``read_qrels(source)`` and ``read_run(source)`` return :class:`~ir_measures_pres._ranking.Columns`
+(query ids and document ids as ``str`` in object arrays; relevance as ``int64``, scores as
+``float64``), which :meth:`Qrels.from_any <ir_measures_pres._ranking.Qrels.from_any>`,
+:func:`~ir_measures_pres._ranking.rank_run` and the provider's evaluator accept directly.
+
+With ``doc_ids="bytes"`` the document ids are instead one numpy bytes array (dtype ``'S'``): the
+raw UTF-8 bytes of each id, zero-padded by numpy to the array's width (a multiple of 8; ids never
+hold a NUL byte, which the readers reject, so the padding is unambiguous). No Python object is
+made per line, and duplicates are found without one either. :func:`ids_as_str` turns such an
+array into the ``str`` ids of the default mode. A file with an id longer than 64 bytes gets
+``str`` ids (an object array) in both modes, since a fixed-width array would be as wide as
+its longest id for every line.
+
+``source`` is a path (``str`` or :class:`~pathlib.Path`), a gzipped file (recognised by its magic
+bytes, whatever its name), ``"-"`` for standard input, or a binary file object.
+
+**Format.** Whitespace-separated columns, as trec_eval reads them (whitespace = space, tab, CR,
+LF, vertical tab, form feed):
+
+* qrels: exactly 4 columns ``qid iter docno relevance``; the relevance is an integer
+  (``1.0`` is rejected, as ir_measures' reader does);
+* run: at least 6 columns ``qid iter docno rank score tag``; the score is a finite decimal number;
+  the ``iter`` and ``rank`` columns must be present but are ignored (trec_eval ranks by score,
+  ties by docno descending); whatever follows the sixth column belongs to the run tag, as in
+  trec_eval, which skips the rest of the line;
+* lines whose first non-blank character is ``#`` are comments and blank lines are skipped (as
+  trec_eval 10 does); CRLF line endings and a missing final newline are fine.
+
+**Strictness.** A malformed line stops the reading with :class:`TrecFormatError`, whose message
+gives the file, the line number, what was expected and what was found. Duplicate
+``(query, doc)`` lines give one :class:`TrecFormatWarning` with their count and the first
+example; the last line of each duplicate wins, as in ir_measures' dict conversion (so the result
+holds no duplicates). An empty file, or one with only comments, is an error. Nothing is
+dropped silently.
+
+**Speed.** No Python code runs per line: each block of lines is split with numpy over the raw
+bytes (token boundaries, per-line column counts, comment and blank lines), the needed columns are
+cut out as fixed-width arrays (one gather of 8-byte words per 8 bytes of width), ids become
+``str`` through numpy's string conversion (or stay bytes) and decimal scores are parsed by a
+vectorised exact parser (digits accumulated column by column; a mantissa of at most 15 digits
+divided by a power of ten is correctly rounded, so the value equals ``float(token)``). Other
+spellings (``1e-05``, ``+3``, mantissas of 16 digits and more) go through numpy's C conversion,
+which reads numbers as ``float``/``int`` do; only a bad token (to name it and its line) or one
+wider than 64 characters is looked at alone. Duplicates are found with one C-level ``set`` per
+query (``str`` ids) or a vectorised hash filter whose candidates are compared exactly (bytes
+ids). Files are read in blocks of about 8 MiB (:data:`BLOCK_SIZE`), so the memory needed is the
+result plus about ten times one block. (Measured on the CLI, 5 million lines: 2 MiB blocks parse
+a little faster alone but leave malloc's dynamic mmap threshold low, so the later large arrays
+are mmapped afresh and page-fault; parsing two blocks at once in threads was no faster in a
+fresh process on two cores, the threads' own malloc arenas page-faulting as much.)
+
+Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
+(``surrogateescape``), so distinct ids stay distinct.
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import os
+import sys
+import warnings
+from bisect import bisect_right
+from dataclasses import dataclass
+from itertools import repeat
+from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
+
+import numpy as np
+
+from ._arrays import ids_as_str
+from ._duplicates import find_duplicates
+from ._inputs import Columns, InputError
+
+__all__ = ["read_qrels", "read_run", "ids_as_str", "TrecFormatError", "TrecFormatWarning"]
+
+#: Bytes read at a time (the file is processed in blocks of whole lines of about this size).
+BLOCK_SIZE = 1 << 23
+
+# tokens longer than this are cut out one by one instead of in a fixed-width array
+_MAX_WIDTH = 64
+# a decimal mantissa of at most this many digits is exact in float64 (10**15 < 2**53)
+_MAX_FLOAT_DIGITS = 15
+# an integer of at most this many digits fits int64
+_MAX_INT_DIGITS = 18
+_POW10 = 10.0 ** np.arange(_MAX_FLOAT_DIGITS + 1)
+# _WORD_MASKS[k]: the first k bytes of a little-endian 8-byte word
+_WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
+
+_RUN_COLUMNS = "qid iter docno rank score tag"
+_QRELS_COLUMNS = "qid iter docno relevance"
+
+
+class TrecFormatError(InputError):
+    """A qrels or run file that cannot be read without guessing.
+
+    ``source`` is the file's display name, ``line`` the 1-based line number (None for a
+    whole-file problem such as an empty file), ``expected`` and ``found`` say what was wrong.
+    """
+
+    def __init__(self, source: str, line: Optional[int], expected: str, found: str) -> None:
+        self.source = source
+        self.line = line
+        self.expected = expected
+        self.found = found
+        where = source if line is None else f"{source}, line {line}"
+        super().__init__(f"{where}: expected {expected}, found {found}")
+
+
+class TrecFormatWarning(UserWarning):
+    """Something in a TREC file that is read, but probably not what was meant (duplicates)."""
+
+
+# --------------------------------------------------------------------------------------------
+# public readers
+# --------------------------------------------------------------------------------------------
+
+
+def read_qrels(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "str") -> Columns:
+    """Read a TREC qrels file (``qid iter docno relevance``) into :class:`Columns` (int64 values).
+
+    A document judged twice for one query keeps its last judgement (one
+    :class:`TrecFormatWarning` says how many lines that drops). ``doc_ids``: ``"str"`` (object
+    array of ``str``, the default) or ``"bytes"`` (numpy ``'S'`` array of the raw UTF-8 bytes,
+    see the module docstring).
+    """
+    return _read(source, _QRELS, _doc_mode(doc_ids))
+
+
+def read_run(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "str") -> Columns:
+    """Read a TREC run file (``qid iter docno rank score tag``) into :class:`Columns` (float64 values).
+
+    Lines stay in file order; the rank column is ignored (rank the result with
+    :func:`~ir_measures_pres._ranking.rank_run`, trec_eval's order). Duplicate
+    ``(query, doc)`` lines: the last one wins, with one :class:`TrecFormatWarning`.
+    ``doc_ids``: ``"str"`` (object array of ``str``, the default) or ``"bytes"`` (numpy ``'S'``
+    array of the raw UTF-8 bytes: no Python object per line; see the module docstring).
+    """
+    return _read(source, _RUN, _doc_mode(doc_ids))
+
+
+def _doc_mode(doc_ids: str) -> bool:
+    """True for bytes ids."""
+    if doc_ids not in ("str", "bytes"):
+        raise ValueError(f"doc_ids must be 'str' or 'bytes', not {doc_ids!r}")
+    return doc_ids == "bytes"
+
+
+# --------------------------------------------------------------------------------------------
+# file kinds
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Kind:
+    label: str  # "run" / "qrels"
+    columns: str  # the column names, for messages
+    min_tokens: int
+    max_tokens: Optional[int]  # None: anything after the last named column is allowed
+    value_col: int  # 0-based token index of the value
+    value_name: str
+    integer: bool
+
+
+_RUN = _Kind("run", _RUN_COLUMNS, 6, None, 4, "score", False)
+_QRELS = _Kind("qrels", _QRELS_COLUMNS, 4, 4, 3, "relevance", True)
+
+
+# --------------------------------------------------------------------------------------------
+# opening sources and cutting them into blocks of whole lines
+# --------------------------------------------------------------------------------------------
+
+
+def _open(source: Any) -> Tuple[IO[bytes], str, List[IO[bytes]]]:
+    """(binary stream, display name, streams to close); gzip is recognised by its magic bytes."""
+    to_close: List[IO[bytes]] = []
+    if hasattr(source, "read"):
+        raw, name = source, str(getattr(source, "name", "<stream>"))
+    elif isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-":
+        raw, name = sys.stdin.buffer, "<stdin>"
+    elif isinstance(source, (str, os.PathLike)):
+        name = os.fspath(source)
+        raw = open(name, "rb")  # noqa: SIM115 - closed by the caller
+        to_close.append(raw)
+    else:
+        raise TypeError(f"expected a path, '-' or a binary file object, got {type(source).__name__}")
+    if isinstance(raw, io.RawIOBase):
+        raw = io.BufferedReader(raw)
+    if hasattr(raw, "peek"):
+        magic = raw.peek(2)[:2]
+    elif hasattr(raw, "seekable") and raw.seekable():
+        pos = raw.tell()
+        magic = raw.read(2)
+        raw.seek(pos)
+    else:  # pragma: no cover - an unpeekable, unseekable stream: read as plain text
+        magic = b""
+    if magic == b"\x1f\x8b":
+        stream = gzip.GzipFile(fileobj=raw, mode="rb")
+        to_close.insert(0, stream)  # type: ignore[arg-type]
+        return stream, name, to_close  # type: ignore[return-value]
+    return raw, name, to_close
+
+
+def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
+    """Blocks of whole lines (each ends with ``\\n``; one is added to a last line without it)."""
+    carry = b""
+    while True:
+        block = stream.read(BLOCK_SIZE)
+        if not block:
+            break
+        if not isinstance(block, bytes):
+            raise TypeError(f"{name}: expected a binary stream (open the file with 'rb')")
+        cut = block.rfind(b"\n")
+        if cut < 0:
+            carry += block
+            continue
+        chunk = carry + block[: cut + 1] if carry else block[: cut + 1]
+        carry = block[cut + 1 :]
+        yield chunk
+    if carry:
+        yield carry + b"\n"
+
+
+# --------------------------------------------------------------------------------------------
+# the vectorised block parser
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class _Block:
+    """What one block of lines gives: per entry (result or judgement line) its fields."""
+
+    qid_codes: np.ndarray  # int32 code of the query id (shared dictionary)
+    docs: np.ndarray  # object array of str, or (bytes mode) an 'S' array
+    values: np.ndarray  # float64 or int64
+    first_line: int  # line number of the block's first line
+    entry_lines: Optional[np.ndarray]  # local line index of each entry (None: entry i is line i)
+    skipped: int  # comment and blank lines
+
+
+class _Reader:
+    def __init__(self, kind: _Kind, name: str, as_bytes: bool = False) -> None:
+        self.kind = kind
+        self.name = name
+        self.as_bytes = as_bytes
+        self.qcodes: Dict[str, int] = {}
+        self.qnames: List[str] = []
+
+    # -- errors ------------------------------------------------------------------------------
+
+    def error(self, first_line: int, line_idx: int, expected: str, found: str) -> TrecFormatError:
+        return TrecFormatError(self.name, first_line + int(line_idx), expected, found)
+
+    @staticmethod
+    def line_text(chunk: bytes, nl: np.ndarray, line_idx: int) -> str:
+        start = 0 if line_idx == 0 else int(nl[line_idx - 1]) + 1
+        text = chunk[start : int(nl[line_idx])].rstrip(b"\r").decode("utf-8", "replace")
+        return repr(text if len(text) <= 120 else text[:117] + "...")
+
+    # -- one block -----------------------------------------------------------------------------
+
+    def parse(self, chunk: bytes, first_line: int) -> Tuple[_Block, int]:
+        """Parse one block of whole lines; returns the block and its number of lines."""
+        kind = self.kind
+        a = np.frombuffer(chunk, dtype=np.uint8)
+        nl = np.flatnonzero(a == 10)
+        ascii_only = chunk.isascii()
+        if b"\x00" in chunk:
+            pos = chunk.index(b"\x00")
+            raise self.error(first_line, int(np.searchsorted(nl, pos)), "text", "a NUL byte")
+        n_cr = chunk.count(b"\r") if b"\r" in chunk else 0
+        if n_cr and n_cr != chunk.count(b"\r\n"):
+            cr = np.flatnonzero(a == 13)
+            lone = cr[a[np.minimum(cr + 1, len(a) - 1)] != 10]
+            raise self.error(
+                first_line,
+                int(np.searchsorted(nl, lone[0])),
+                "lines ending with LF or CRLF",
+                "a lone carriage return (CR) inside a line",
+            )
+        # whitespace as C isspace(): space, \t \n \v \f \r; `a <= 32` is the same test unless
+        # the block holds other control characters (kept inside tokens, as trec_eval does)
+        ws = a <= 32
+        n_ctrl = np.count_nonzero(a < 32)  # LF and CR only (the usual case): no second count
+        if n_ctrl != len(nl) + n_cr and n_ctrl != np.count_nonzero((a - np.uint8(9)) < 5):
+            ws = (a == 32) | ((a - np.uint8(9)) < 5)
+        # token boundaries: where whitespace starts or stops (position 0 counts as preceded by
+        # whitespace); the block ends with \n, so every token ends
+        change = np.empty(len(a), dtype=bool)
+        change[0] = not ws[0]
+        np.not_equal(ws[1:], ws[:-1], out=change[1:])
+        edges = np.flatnonzero(change)
+        starts, ends = edges[0::2], edges[1::2]
+        # structure: the common case (every line has exactly min_tokens tokens) is checked
+        # without a search; otherwise count the tokens of every line
+        m = kind.min_tokens
+        if len(starts) == m * len(nl) and (starts[m - 1 :: m] < nl).all() and (starts[m::m] > nl[:-1]).all():
+            entry_lines = None
+            f = np.arange(0, len(starts), m)
+        else:
+            upto = np.searchsorted(starts, nl)
+            counts = np.diff(upto, prepend=0)
+            first = upto - counts
+            has_tokens = counts > 0
+            comment = np.zeros(len(nl), dtype=bool)
+            comment[has_tokens] = a[starts[first[has_tokens]]] == 35  # '#'
+            entry = has_tokens & ~comment
+            bad = entry & (counts < kind.min_tokens)
+            if kind.max_tokens is not None:
+                bad |= entry & (counts > kind.max_tokens)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                at_least = "" if kind.max_tokens is not None else "at least "
+                raise self.error(
+                    first_line,
+                    i,
+                    f"{at_least}{kind.min_tokens} columns ({kind.columns})",
+                    f"{counts[i]}: {self.line_text(chunk, nl, i)}",
+                )
+            entry_lines = None if entry.all() else np.flatnonzero(entry)
+            f = first if entry_lines is None else first[entry_lines]
+        skipped = len(nl) - len(f)
+        if not len(f):
+            return _Block(
+                np.zeros(0, np.int32),
+                np.zeros(0, "S1" if self.as_bytes else object),
+                np.zeros(0, np.int64 if kind.integer else np.float64),
+                first_line,
+                entry_lines,
+                skipped,
+            ), len(nl)
+
+        def local_line(k: int) -> int:
+            return int(k) if entry_lines is None else int(entry_lines[k])
+
+        # one zero-padded copy of the block: fixed-width token rows are cut from it by a sliding
+        # window (a row's bytes past the token's end are then zeroed)
+        buf = np.empty(len(a) + _MAX_WIDTH, dtype=np.uint8)
+        buf[: len(a)] = a
+        buf[len(a) :] = 0
+        cut = _Cutter(chunk, buf)
+
+        # query ids: codes through one shared dictionary, a str made once per distinct id of the
+        # block (the ids are compared as 8-byte words); new ids get the next codes in sorted order
+        qs, qe = starts[f], ends[f]
+        qwords = cut.words(qs, qe)
+        if qwords is None:
+            qbytes = cut.bytes_array(qs, qe)
+            differ = qbytes[1:] != qbytes[:-1]
+        else:
+            qbytes = qwords.view(f"S{8 * qwords.shape[1]}").ravel()
+            differ = qwords[1:, 0] != qwords[:-1, 0]
+            for j in range(1, qwords.shape[1]):
+                differ |= qwords[1:, j] != qwords[:-1, j]
+        heads = np.concatenate(([0], np.flatnonzero(differ) + 1))
+        uniq, inverse = np.unique(qbytes[heads], return_inverse=True)
+        codes_u = np.fromiter(
+            (self._code(u.decode("utf-8", "surrogateescape")) for u in uniq.tolist()),
+            dtype=np.int32,
+            count=len(uniq),
+        )
+        run_len = np.diff(np.append(heads, len(f)))
+        qid_codes = np.repeat(codes_u[inverse.reshape(-1)], run_len)
+
+        ds, de = starts[f + 2], ends[f + 2]
+        if self.as_bytes and int((de - ds).max()) <= _MAX_WIDTH:
+            docs = cut.bytes_array(ds, de)
+        else:  # str mode, or (bytes mode) ids too wide for a bytes array: see _read
+            docs = cut.strings(ds, de, ascii_only)
+
+        v = f + kind.value_col
+        values = self._values(cut, starts[v], ends[v], first_line, local_line)
+        return _Block(qid_codes, docs, values, first_line, entry_lines, skipped), len(nl)
+
+    def _code(self, qid: str) -> int:
+        code = self.qcodes.get(qid)
+        if code is None:
+            code = self.qcodes[qid] = len(self.qnames)
+            self.qnames.append(qid)
+        return code
+
+    def _values(
+        self, cut: "_Cutter", s: np.ndarray, e: np.ndarray, first_line: int, local_line: Any
+    ) -> np.ndarray:
+        kind = self.kind
+        n = len(s)
+        win = cut.window(s, e)
+        if win is None:
+            ok = np.zeros(n, dtype=bool)
+            values = np.zeros(n, dtype=np.int64 if kind.integer else np.float64)
+        else:
+            values, ok = _parse_decimal(win, e - s, kind.integer)
+        col = f"column {kind.value_col + 1} ({kind.value_name})"
+        if not ok.all():
+            # other spellings (1e-05, +3, 17-digit mantissas): numpy's C conversion, which reads
+            # numbers as float()/int() do; underscores (1_000), which those accept, are refused
+            rest = np.flatnonzero(~ok)
+            try:
+                if win is None:
+                    raise ValueError
+                sub = win[rest]
+                if (sub == 95).any():
+                    raise ValueError
+                values[rest] = sub.view(f"S{sub.shape[1]}").ravel().astype(values.dtype)
+            except (ValueError, OverflowError):
+                # find the first bad token, for the message (or convert the few very wide ones)
+                conv = int if kind.integer else float
+                for k in rest.tolist():
+                    token = cut.chunk[int(s[k]) : int(e[k])]
+                    try:
+                        if b"_" in token or not token.isascii():
+                            raise ValueError
+                        values[k] = conv(token)
+                    except (ValueError, OverflowError):
+                        what = "an integer" if kind.integer else "a number"
+                        raise self.error(
+                            first_line, local_line(k), f"{what} in {col}", _show(token)
+                        ) from None
+        if not kind.integer:
+            finite = np.isfinite(values)
+            if not finite.all():
+                k = int(np.flatnonzero(~finite)[0])
+                raise self.error(
+                    first_line,
+                    local_line(k),
+                    f"a finite number in {col}",
+                    _show(cut.chunk[int(s[k]) : int(e[k])]),
+                )
+        return values
+
+
+def _show(token: bytes) -> str:
+    return repr(token.decode("utf-8", "replace"))
+
+
+class _Cutter:
+    """Cuts tokens out of a block as fixed-width rows (vectorised) or, when too wide, one by one."""
+
+    def __init__(self, chunk: bytes, buf: np.ndarray) -> None:
+        self.chunk = chunk
+        self.buf = buf  # the block, plus _MAX_WIDTH zero bytes
+        # every 8 bytes of the block from every offset, as little-endian words (unaligned view)
+        self.at = np.ndarray((len(buf) - 7,), dtype="<u8", buffer=buf, strides=(1,))
+
+    def words(self, s: np.ndarray, e: np.ndarray) -> Optional[np.ndarray]:
+        """Tokens ``chunk[s:e]`` as rows of ``n x ceil(width / 8)`` little-endian 8-byte words,
+        zero past each token's end (one gather per word column), or None when a token is
+        wider than ``_MAX_WIDTH``."""
+        lengths = e - s
+        width = max(int(lengths.max()), 1) if len(lengths) else 1
+        if width > _MAX_WIDTH:
+            return None
+        nwords = -(-width // 8)
+        out = np.empty((len(s), nwords), dtype="<u8")
+        shortest = int(lengths.min()) if len(lengths) else 0
+        for j in range(nwords):
+            col = self.at[s if j == 0 else s + 8 * j]
+            if shortest < 8 * (j + 1):  # bytes past a token's end belong to the next tokens
+                col &= _WORD_MASKS[np.clip(lengths - 8 * j, 0, 8)]
+            out[:, j] = col
+        return out
+
+    def window(self, s: np.ndarray, e: np.ndarray) -> Optional[np.ndarray]:
+        """Tokens ``chunk[s:e]`` as rows of a zero-padded ``n x width`` uint8 array (a view of
+        :meth:`words`), or None when a token is wider than ``_MAX_WIDTH``."""
+        words = self.words(s, e)
+        if words is None:
+            return None
+        width = max(int((e - s).max()), 1) if len(s) else 1
+        return words.view(np.uint8)[:, :width]
+
+    def bytes_array(self, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+        """The tokens as a numpy bytes array (width a multiple of 8; object array if a token is
+        too wide)."""
+        words = self.words(s, e)
+        if words is None:
+            return np.array([self.chunk[i:j] for i, j in zip(s.tolist(), e.tolist())] + [b""], dtype=object)[
+                :-1
+            ]
+        return words.view(f"S{8 * words.shape[1]}").ravel()
+
+    def strings(self, s: np.ndarray, e: np.ndarray, ascii_only: bool) -> np.ndarray:
+        """The tokens as an object array of ``str``."""
+        out = np.empty(len(s), dtype=object)
+        long = (e - s) > _MAX_WIDTH
+        if long.any():
+            out[long] = [
+                self.chunk[i:j].decode("utf-8", "surrogateescape")
+                for i, j in zip(s[long].tolist(), e[long].tolist())
+            ]
+            short = np.flatnonzero(~long)
+            s, e = s[short], e[short]
+        else:
+            short = slice(None)  # type: ignore[assignment]
+        if len(s):
+            words = self.words(s, e)
+            assert words is not None
+            if ascii_only:  # one UCS4 array; numpy makes the str objects as it assigns them
+                width = max(int((e - s).max()), 1)
+                win = words.view(np.uint8)[:, :width]
+                out[short] = win.astype(np.uint32).view(f"U{width}").ravel()
+            else:
+                tokens = words.view(f"S{8 * words.shape[1]}").ravel().tolist()
+                out[short] = list(map(bytes.decode, tokens, repeat("utf-8"), repeat("surrogateescape")))
+        return out
+
+
+def _parse_decimal(win: np.ndarray, lengths: np.ndarray, integer: bool) -> Tuple[np.ndarray, np.ndarray]:
+    """Parse ``-?digits[.digits]`` (integers: ``-?digits``) from a zero-padded token array.
+
+    Returns the values and a mask of the tokens parsed here; the others are left to
+    ``float``/``int``. Exactness: the mantissa ``m`` (at most 15 digits) and ``10**k``
+    (k <= 15) are exact doubles and IEEE division is correctly rounded, so ``m / 10**k`` is the
+    double nearest to the decimal, which is what ``float(token)`` returns.
+    """
+    n, width = win.shape
+    cols = np.ascontiguousarray(win.T)  # one contiguous row per character position
+    neg = cols[0] == 45  # '-'
+    acc = np.zeros(n, dtype=np.int64 if integer else np.float64)
+    bad = np.zeros(n, dtype=bool)
+    ndot = np.zeros(n, dtype=np.int64)
+    dot_at = np.zeros(n, dtype=np.int64)
+    for j in range(width):  # Horner's rule over the digits, all tokens at once
+        c = cols[j]
+        d = c - np.uint8(48)
+        isd = d < 10
+        np.multiply(acc, 10, out=acc, where=isd)
+        np.add(acc, d, out=acc, where=isd, casting="unsafe")
+        dot = c == 46  # '.'
+        ndot += dot
+        dot_at[dot] = j
+        other = ~(isd | dot) & (c != 0)
+        if j == 0:
+            other &= ~neg
+        bad |= other
+    ndig = lengths - ndot - neg
+    if integer:
+        return np.where(neg, -acc, acc), ~bad & (ndot == 0) & (ndig >= 1) & (ndig <= _MAX_INT_DIGITS)
+    ok = ~bad & (ndot <= 1) & (ndig >= 1) & (ndig <= _MAX_FLOAT_DIGITS)
+    frac = np.where(ndot > 0, lengths - 1 - dot_at, 0)
+    values = acc / _POW10[np.clip(frac, 0, _MAX_FLOAT_DIGITS)]
+    np.negative(values, out=values, where=neg)
+    return values, ok
+
+
+# --------------------------------------------------------------------------------------------
+# whole files
+# --------------------------------------------------------------------------------------------
+
+
+def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
+    stream, name, to_close = _open(source)
+    reader = _Reader(kind, name, as_bytes)
+    blocks: List[_Block] = []
+    line = 1
+    try:
+        for chunk in _blocks(stream, name):
+            block, nlines = reader.parse(chunk, line)
+            line += nlines
+            blocks.append(block)
+    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+        if isinstance(exc, FileNotFoundError):
+            raise
+        raise TrecFormatError(
+            name, None, f"a readable {kind.label} file", f"{type(exc).__name__}: {exc}"
+        ) from exc
+    finally:
+        for f in to_close:
+            f.close()
+    total = sum(len(b.docs) for b in blocks)
+    if total == 0:
+        skipped = sum(b.skipped for b in blocks)
+        found = (
+            "an empty file"
+            if skipped == 0
+            else f"no {kind.label} line, only {skipped} comment or blank line(s)"
+        )
+        raise TrecFormatError(name, None, f"{kind.label} lines ({kind.columns})", found)
+    line_map = _LineMap(blocks)
+    if as_bytes and any(b.docs.dtype == object for b in blocks):
+        # an id wider than _MAX_WIDTH bytes: a fixed-width array would be too big; str for all
+        for b in blocks:
+            b.docs = ids_as_str(b.docs)
+    # join the blocks' arrays one field at a time, dropping each block's copy at once (peak memory)
+    codes = _join(blocks, "qid_codes")
+    docs = _join(blocks, "docs")
+    values = _join(blocks, "values")
+    keep = _last_wins(codes, docs, reader.qnames, kind, name, line_map)
+    if keep is not None:
+        codes, docs, values = codes[keep], docs[keep], values[keep]
+    qnames = np.empty(len(reader.qnames), dtype=object)
+    qnames[:] = reader.qnames
+    return Columns(
+        qnames[codes], docs, values, unique_pairs=True, query_codes=codes, query_names=list(reader.qnames)
+    )
+
+
+def _join(blocks: List[_Block], field: str) -> np.ndarray:
+    parts = [getattr(b, field) for b in blocks]
+    for b in blocks:
+        setattr(b, field, None)
+    out = parts[0] if len(parts) == 1 else np.concatenate(parts)
+    del parts
+    return out
+
+
+class _LineMap:
+    """Entry index -> line number, from the blocks (cheap: no per-entry array kept)."""
+
+    def __init__(self, blocks: List[_Block]) -> None:
+        self.starts: List[int] = []
+        self.lengths: List[int] = []
+        self.blocks = blocks
+        n = 0
+        for b in blocks:
+            self.starts.append(n)
+            self.lengths.append(len(b.docs))
+            n += len(b.docs)
+
+    def __call__(self, i: int) -> int:
+        k = bisect_right(self.starts, i) - 1
+        while self.lengths[k] == 0:  # pragma: no cover - empty blocks share a start
+            k -= 1
+        b = self.blocks[k]
+        local = i - self.starts[k]
+        return b.first_line + (local if b.entry_lines is None else int(b.entry_lines[local]))
+
+
+def _last_wins(
+    codes: np.ndarray, docs: np.ndarray, qnames: List[str], kind: _Kind, name: str, line_of: _LineMap
+) -> Optional[np.ndarray]:
+    """Mask keeping the last line of each duplicate (query, doc), or None when there is none.
+
+    ``str`` ids: one C-level ``set`` per query (a loop over queries, not lines); bytes ids: a
+    vectorised hash filter confirmed on the bytes (:mod:`._duplicates`). Both give the same
+    mask and the same warning.
+    """
+    found = find_duplicates(codes, docs, len(qnames))
+    if found is None:
+        return None
+    keep, dropped, first, same = found
+    lines = ", ".join(str(line_of(p)) for p in same[:5]) + (", ..." if len(same) > 5 else "")
+    what = "judgement" if kind.integer else "result"
+    doc = docs[first]
+    if isinstance(doc, bytes):
+        doc = doc.decode("utf-8", "surrogateescape")
+    warnings.warn(
+        f"{name}: {dropped} duplicate (query, document) {what} line(s) dropped, the last line of "
+        f"each is used (as in ir_measures); first: query {qnames[codes[first]]!r}, document "
+        f"{doc!r} on lines {lines}",
+        TrecFormatWarning,
+        stacklevel=3,
+    )
+    return keep
