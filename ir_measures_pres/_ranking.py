@@ -2,9 +2,10 @@
 
 Everything a kernel needs about a run is built here, once per run:
 
-* the **ranking rule** of trec_eval (and pytrec_eval): score descending, ties broken by
-  document id descending, comparing ids as byte strings (Python ``str`` order is UTF-8 byte
-  order); the rank column of a TREC file is ignored;
+* the **ranking rule** of trec_eval 9 as pytrec_eval runs it: score descending, the scores
+  compared as IEEE single precision (:func:`ranking_scores`: two scores equal in float32 are a
+  tie), ties broken by document id descending, comparing ids as byte strings (Python ``str``
+  order is UTF-8 byte order); the rank column of a TREC file is ignored;
 * the relevance label of every ranked document (``ABSENT`` when the qrels do not mention it);
 * per-query offsets in CSR style: the documents of ranked query ``i`` are
   ``labels[offsets[i]:offsets[i + 1]]``, best first.
@@ -28,7 +29,7 @@ from ._duplicates import find_duplicates
 from ._inputs import Columns, InputError, as_columns, group_lines, predict_kind, take
 from ._qrels import ABSENT, Qrels
 
-__all__ = ["JudgedList", "RankedRun", "rank_run"]
+__all__ = ["JudgedList", "RankedRun", "rank_run", "ranking_scores"]
 
 
 @dataclass
@@ -200,6 +201,19 @@ class JudgedList:
         return queries, idx[first]
 
 
+def ranking_scores(scores: np.ndarray) -> np.ndarray:
+    """Scores as the ranking compares them: IEEE single precision, as pytrec_eval stores them.
+
+    trec_eval 9 (pytrec_eval) keeps a run's scores as C ``float``, so two scores that differ only
+    beyond float32 precision (``100000.002`` and ``100000.001``) tie and the doc id decides;
+    scores beyond float32's range become +-inf and tie with each other the same way. Ranking by
+    float64 here would hand our measures another list than the standard measures of the same
+    call. (trec_eval 10.0 keeps doubles; we follow pytrec_eval, see docs/conventions.md.)
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        return np.asarray(scores).astype(np.float32)
+
+
 def _rank_segments(
     scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray], offsets: np.ndarray
 ) -> Optional[np.ndarray]:
@@ -213,6 +227,7 @@ def _rank_segments(
     n = len(scores)
     if n == 0:
         return None
+    scores = ranking_scores(scores)
     descending = scores[1:] <= scores[:-1]
     # a break in descending order inside a segment means that segment needs sorting
     boundary = np.zeros(n - 1, dtype=bool)
