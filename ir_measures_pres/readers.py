@@ -46,10 +46,7 @@ which reads numbers as ``float``/``int`` do; only a bad token (to name it and it
 wider than 64 characters is looked at alone. Duplicates are found with one C-level ``set`` per
 query (``str`` ids) or a vectorised hash filter whose candidates are compared exactly (bytes
 ids). Files are read in blocks of about 8 MiB (:data:`BLOCK_SIZE`), so the memory needed is the
-result plus about ten times one block. (Measured on the CLI, 5 million lines: 2 MiB blocks parse
-a little faster alone but leave malloc's dynamic mmap threshold low, so the later large arrays
-are mmapped afresh and page-fault; parsing two blocks at once in threads was no faster in a
-fresh process on two cores, the threads' own malloc arenas page-faulting as much.)
+result plus about ten times one block (why this size: bench/README.md).
 
 Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
 (``surrogateescape``), so distinct ids stay distinct.
