@@ -8,11 +8,11 @@ grouped by query. Relevance values are checked to be integral here, once, for ev
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from ._arrays import offsets_from_counts
+from ._arrays import ids_as_str, offsets_from_counts
 
 __all__ = ["Columns", "InputError", "as_columns", "predict_kind"]
 
@@ -26,17 +26,120 @@ class InputError(ValueError):
 # --------------------------------------------------------------------------------------------
 
 
-def _str_column(values: Any) -> np.ndarray:
-    """An object array of ``str`` ids (integer ids of a DataFrame become their decimal text)."""
+#: relevance values trec_eval and pytrec_eval can hold (C ``int``)
+RELEVANCE_MIN, RELEVANCE_MAX = -(2**31), 2**31 - 1
+
+
+def id_column(values: Any, what: str) -> np.ndarray:
+    """An object array of ``str`` ids, checked: integer ids (a DataFrame's) become their decimal
+    text; ``None``, NaN, floats and other objects are an :class:`InputError` naming the first one
+    (``str(None)`` would silently become the id ``'None'``), and so is a NUL inside an id."""
     arr = np.asarray(values)
-    if arr.dtype.kind in "iuUS":
+    if arr.dtype.kind in "iu":
         return arr.astype(str).astype(object)
-    if arr.dtype.kind == "f":
-        raise InputError("query and document ids must be strings or integers, found floats")
-    arr = arr.astype(object, copy=False)
-    if len(arr) and not all(type(v) is str for v in (arr[0], arr[-1])):
-        arr = np.array([str(v) for v in arr], dtype=object)
+    if arr.dtype.kind in "US":
+        arr = arr.astype(str).astype(object)
+    elif arr.dtype.kind != "O":
+        first = arr[0] if len(arr) else None
+        raise InputError(f"{what}s must be strings or integers, found {first!r} ({arr.dtype})")
+    if len(arr) and not all(type(v) is str for v in arr):
+        arr = np.array([id_text(v, what) for v in arr], dtype=object)
+    if len(arr) and "\x00" in "".join(arr):
+        bad = next(v for v in arr if "\x00" in v)
+        raise InputError(f"{what}s must not hold a NUL character, found {bad!r}")
     return arr
+
+
+def check_bytes_ids(ids: np.ndarray, what: str) -> None:
+    """A bytes id array (``'S'``) must hold no NUL inside an id: numpy pads ids with NULs, so such
+    an id would not be the id it was (the readers reject NUL bytes with their line number)."""
+    if ids.dtype.kind != "S" or not len(ids) or ids.dtype.itemsize < 2:
+        return
+    b = ids.view(np.uint8).reshape(len(ids), ids.dtype.itemsize)
+    inner = ((b[:, :-1] == 0) & (b[:, 1:] != 0)).any(axis=1)
+    i = _first_bad(inner)
+    if i is not None:
+        raise InputError(f"{what}s must not hold a NUL character, found {ids[i]!r}")
+
+
+def id_text(value: Any, what: str) -> str:
+    if type(value) is str:
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
+        return str(int(value))
+    raise InputError(f"{what}s must be strings or integers, found {value!r} ({type(value).__name__})")
+
+
+def _is_number(value: Any) -> bool:
+    """A Python or numpy number (bools count as 0 and 1), never text."""
+    return isinstance(value, (int, float, np.integer, np.floating, np.bool_))
+
+
+def object_array(values: List[Any]) -> np.ndarray:
+    """A 1-d object array of the values as they are (``np.array`` would read text as numbers)."""
+    out = np.empty(len(values), dtype=object)
+    out[:] = values
+    return out
+
+
+def line_where(kind: str, cols: "Columns", i: int) -> str:
+    """Where line ``i`` of columnar input is, for messages: its query and document."""
+    doc = cols.doc_ids[i]
+    if isinstance(doc, bytes):
+        doc = doc.decode("utf-8", "surrogateescape")
+    return f"{kind} query {cols.query_ids[i]!r}, document {doc!r}"
+
+
+def _first_bad(bad: np.ndarray) -> Optional[int]:
+    return int(np.flatnonzero(bad)[0]) if bad.any() else None
+
+
+def integral_labels(values: Any, where: Callable[[int], str]) -> np.ndarray:
+    """Relevance values as int64, checked: integers (or floats with an integral value) within
+    C ``int`` (what trec_eval and pytrec_eval hold: larger values would wrap around there).
+    Anything else is an :class:`InputError` that says ``where(i)`` the first bad value is."""
+    arr = np.asarray(values)
+    expected = f"an integer relevance within {RELEVANCE_MIN}..{RELEVANCE_MAX}"
+    if arr.dtype.kind == "b":
+        return arr.astype(np.int64)
+    if arr.dtype.kind == "O":  # mixed Python objects: numbers only, never text
+        numbers = np.fromiter(map(_is_number, arr), dtype=bool, count=len(arr))
+        i = _first_bad(~numbers)
+        if i is not None:
+            raise InputError(f"{where(i)}: expected {expected}, found {arr[i]!r}")
+        arr = np.array([float(v) for v in arr], dtype=np.float64)
+    if arr.dtype.kind in "iu":
+        bad = (arr < RELEVANCE_MIN) | (arr > RELEVANCE_MAX)
+    elif arr.dtype.kind == "f":
+        with np.errstate(invalid="ignore"):
+            bad = ~np.isfinite(arr) | (arr != np.round(arr)) | (arr < RELEVANCE_MIN) | (arr > RELEVANCE_MAX)
+    else:
+        bad = np.ones(len(arr), dtype=bool)
+    i = _first_bad(bad)
+    if i is not None:
+        raise InputError(f"{where(i)}: expected {expected}, found {arr[i]!r}")
+    return arr.astype(np.int64)
+
+
+def finite_scores(values: Any, where: Callable[[int], str]) -> np.ndarray:
+    """Run scores as float64, checked: finite numbers (text, ``None``, NaN and infinities are an
+    :class:`InputError` naming ``where(i)``). Scores beyond float32's range are allowed: the
+    ranking compares them as pytrec_eval does (see :func:`._ranking.ranking_scores`)."""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "iufb":
+        if arr.dtype.kind == "O":
+            numbers = np.fromiter(map(_is_number, arr), dtype=bool, count=len(arr))
+        else:
+            numbers = np.zeros(len(arr), dtype=bool)
+        i = _first_bad(~numbers)
+        if i is not None:
+            raise InputError(f"{where(i)}: expected a finite number as score, found {arr[i]!r}")
+    with np.errstate(over="ignore"):
+        scores = arr.astype(np.float64)
+    i = _first_bad(~np.isfinite(scores))
+    if i is not None:
+        raise InputError(f"{where(i)}: expected a finite number as score, found {arr[i]!r}")
+    return scores
 
 
 def predict_kind(obj: Any, kind: str) -> str:
@@ -71,9 +174,31 @@ class Columns:
     #: optional integer code of each line's query into ``query_names`` (spares a factorisation)
     query_codes: Optional[np.ndarray] = None
     query_names: Optional[List[str]] = None
+    #: "run" or "qrels" (what iterating yields; empty: told by the values' type)
+    kind: str = ""
+    #: "FILE:LINE" of the first query or document id that is not valid UTF-8, if any
+    non_utf8_at: Optional[str] = None
 
     def __len__(self) -> int:
         return len(self.values)
+
+    def __iter__(self) -> Iterator[Any]:
+        """The lines as ir_measures namedtuples (``Qrel`` or ``ScoredDoc``), so that every
+        ir_measures provider takes what the readers return. Ids that are not valid UTF-8 cannot
+        go there (pytrec_eval would crash on them): that is an :class:`InputError` naming the line.
+        """
+        from ir_measures import Qrel, ScoredDoc
+
+        if self.non_utf8_at is not None:
+            raise InputError(
+                f"{self.non_utf8_at}: expected ids in UTF-8, found an id that is not: ir_measures' "
+                "providers (pytrec_eval ...) cannot take it. The ir_measures_pres command and its "
+                "own measures evaluate such files as trec_eval does (ids compared as bytes)."
+            )
+        qrels = self.kind == "qrels" or (not self.kind and np.asarray(self.values).dtype.kind in "iu")
+        make = Qrel if qrels else ScoredDoc
+        docs = ids_as_str(self.doc_ids).tolist()
+        return map(make, np.asarray(self.query_ids).tolist(), docs, np.asarray(self.values).tolist())
 
 
 def _frame_columns(df: Any, value_col: str, kind: str) -> Columns:
@@ -81,8 +206,8 @@ def _frame_columns(df: Any, value_col: str, kind: str) -> Columns:
     if missing:
         raise InputError(f"{kind} DataFrame is missing columns {missing} (found {list(df.columns)})")
     return Columns(
-        _str_column(df["query_id"].to_numpy()),
-        _str_column(df["doc_id"].to_numpy()),
+        id_column(df["query_id"].to_numpy(), f"{kind} query id"),
+        id_column(df["doc_id"].to_numpy(), f"{kind} document id"),
         df[value_col].to_numpy(),
     )
 
@@ -101,8 +226,15 @@ def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
                 f"{kind} items must be namedtuples with fields query_id, doc_id, {value_col}; found {item!r}"
             ) from None
     return Columns(
-        _str_column(np.array(qids, dtype=object)), _str_column(np.array(docs, dtype=object)), np.asarray(vals)
+        id_column(object_array(qids), f"{kind} query id"),
+        id_column(object_array(docs), f"{kind} document id"),
+        np.asarray(vals) if all_numbers(vals) else object_array(vals),
     )
+
+
+def all_numbers(values: List[Any]) -> bool:
+    """Whether numpy may turn these into a numeric array without reading text as numbers."""
+    return all(type(v) in (int, float, bool) for v in values)
 
 
 def as_columns(obj: Any, kind: str, value_col: str, what: str) -> Columns:
@@ -142,23 +274,6 @@ def _group_codes(codes: np.ndarray, uniques: List[str]) -> Tuple[List[str], Opti
         order = np.argsort(codes, kind="stable")
     offsets = offsets_from_counts(np.bincount(codes, minlength=len(uniques)))
     return uniques, order, offsets
-
-
-def integral_labels(values: np.ndarray, kind: str = "qrels") -> np.ndarray:
-    arr = np.asarray(values)
-    if arr.dtype.kind in "iu":
-        return arr.astype(np.int64, copy=False)
-    if arr.dtype.kind == "b":
-        return arr.astype(np.int64)
-    try:
-        farr = arr.astype(np.float64)
-    except (TypeError, ValueError):
-        raise InputError(f"{kind} relevance values must be integers") from None
-    bad = ~np.isfinite(farr) | (farr != np.round(farr))
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise InputError(f"{kind} relevance values must be integers; found {arr[i]!r}")
-    return farr.astype(np.int64)
 
 
 def take(values: np.ndarray, order: Optional[np.ndarray]) -> np.ndarray:

@@ -13,8 +13,22 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from ._arrays import doc_keys, ids_as_str, offsets_from_counts, segment_ids
-from ._inputs import Columns, as_columns, group_lines, integral_labels, predict_kind, take
+from ._arrays import doc_keys, ids_as_str, offsets_from_counts, segment_ids, segment_of
+from ._inputs import (
+    Columns,
+    InputError,
+    all_numbers,
+    as_columns,
+    check_bytes_ids,
+    group_lines,
+    id_column,
+    id_text,
+    integral_labels,
+    line_where,
+    object_array,
+    predict_kind,
+    take,
+)
 
 __all__ = ["ABSENT", "DocIndex", "Qrels"]
 
@@ -61,16 +75,39 @@ class Qrels:
             return qrels
         kind = predict_kind(qrels, "qrels")
         if kind == "dict":
-            query_ids: List[str] = []
-            lookup: List[Dict[str, int]] = []
-            for qid, docs in qrels.items():
-                first = next(iter(docs.items()), ("", 0))
-                if type(first[0]) is not str or type(first[1]) is not int:
-                    docs = {str(d): int(v) for d, v in docs.items()}
-                query_ids.append(qid if type(qid) is str else str(qid))
-                lookup.append(docs)
-            return cls._from_lookup(query_ids, lookup)
+            return cls._from_dict(qrels)
         return cls.from_columns(as_columns(qrels, kind, "relevance", "qrels"))
+
+    @classmethod
+    def _from_dict(cls, qrels: Dict[Any, Any]) -> "Qrels":
+        """From ``{query: {doc: relevance}}``, every id and value checked (see :mod:`._inputs`)."""
+        query_ids = [id_text(q, "qrels query id") for q in qrels]
+        lookup = list(qrels.values())
+        for qid, docs in zip(query_ids, lookup):
+            if not isinstance(docs, dict):
+                raise InputError(
+                    f"qrels query {qid!r}: expected a dict of document id -> relevance, "
+                    f"found {type(docs).__name__}"
+                )
+        offsets = offsets_from_counts(np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup)))
+        values = list(chain.from_iterable(d.values() for d in lookup))
+        docs = list(chain.from_iterable(lookup))
+
+        def where(i: int) -> str:
+            return (
+                f"qrels query {query_ids[int(segment_of(np.array([i]), offsets)[0])]!r}, document {docs[i]!r}"
+            )
+
+        numeric = all_numbers(values)
+        labels = integral_labels(values if numeric else object_array(values), where)
+        plain_docs = all(type(d) is str for d in docs)
+        if not plain_docs or "\x00" in "".join(docs):
+            docs = id_column(object_array(docs), "qrels document id").tolist()  # raises on a bad id
+        if not (plain_docs and numeric and all(type(v) is int for v in values)):
+            starts, ends = offsets[:-1].tolist(), offsets[1:].tolist()
+            all_int = labels.tolist()
+            lookup = [dict(zip(docs[a:b], all_int[a:b])) for a, b in zip(starts, ends)]
+        return cls._from_lookup(query_ids, lookup)
 
     @classmethod
     def _from_lookup(cls, query_ids: List[str], lookup: List[Dict[str, int]]) -> "Qrels":
@@ -83,7 +120,8 @@ class Qrels:
 
     @classmethod
     def from_columns(cls, cols: Columns) -> "Qrels":
-        values = integral_labels(cols.values)
+        values = integral_labels(cols.values, lambda i: line_where("qrels", cols, i))
+        check_bytes_ids(cols.doc_ids, "qrels document id")
         query_ids, order, offsets = group_lines(cols)
         docs = take(cols.doc_ids, order)
         values = take(values, order)

@@ -26,7 +26,17 @@ import numpy as np
 
 from ._arrays import cumsum_within, ids_as_str, offsets_from_counts, segment_ids, segment_of
 from ._duplicates import find_duplicates
-from ._inputs import Columns, InputError, as_columns, group_lines, predict_kind, take
+from ._inputs import (
+    Columns,
+    InputError,
+    as_columns,
+    finite_scores,
+    group_lines,
+    id_text,
+    object_array,
+    predict_kind,
+    take,
+)
 from ._qrels import ABSENT, Qrels
 
 __all__ = ["JudgedList", "RankedRun", "rank_run", "ranking_scores"]
@@ -253,8 +263,10 @@ def _rank_segments(
         pos = np.flatnonzero(tied)
         seg = segment_of(pos, offsets)
         tied_docs = docs_at(order[pos])
-        if tied_docs.dtype.kind != "S":  # str: compare as numpy unicode (code point = byte order)
-            tied_docs = tied_docs.astype(str)
+        if tied_docs.dtype.kind != "S":  # str ids: compare their UTF-8 bytes, as trec_eval does
+            tied_docs = object_array(
+                list(map(str.encode, tied_docs.tolist(), repeat("utf-8"), repeat("surrogateescape")))
+            )
         _, doc_rank = np.unique(tied_docs, return_inverse=True)
         sub = np.lexsort((-doc_rank.reshape(-1), -s[pos], seg))
         order[pos] = order[pos][sub]
@@ -264,18 +276,14 @@ def _rank_segments(
 def _check_scores(
     scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray], qids: Sequence[str], offsets: np.ndarray
 ) -> np.ndarray:
-    try:
-        scores = np.asarray(scores, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise InputError("run scores must be numbers") from None
-    bad = np.isnan(scores)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        q = int(segment_of(np.array([i]), offsets)[0])
+    """Finite float64 scores, or an :class:`InputError` naming the query and document."""
+
+    def where(i: int) -> str:
         doc = docs_at(np.array([i]))[0]
         doc = doc.decode("utf-8", "surrogateescape") if isinstance(doc, bytes) else doc
-        raise InputError(f"run score is NaN for query {qids[q]!r}, document {doc!r}")
-    return scores
+        return f"run query {qids[int(segment_of(np.array([i]), offsets)[0])]!r}, document {doc!r}"
+
+    return finite_scores(scores, where)
 
 
 def _warn_duplicates(count: int, example: Tuple[str, str]) -> None:
@@ -299,12 +307,16 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
     qpos: List[int] = []
     seg_docs: List[Any] = []
     for qid, docs in run.items():
-        qid = qid if type(qid) is str else str(qid)
+        qid = qid if type(qid) is str else id_text(qid, "run query id")
         i = qrels.index.get(qid)
         if i is None:
             continue
-        if docs and type(next(iter(docs))) is not str:
-            docs = {str(d): v for d, v in docs.items()}
+        if not isinstance(docs, dict):
+            raise InputError(
+                f"run query {qid!r}: expected a dict of document id -> score, found {type(docs).__name__}"
+            )
+        if docs and not all(type(d) is str for d in docs):
+            docs = {id_text(d, "run document id"): v for d, v in docs.items()}
         qids.append(qid)
         qpos.append(i)
         seg_docs.append(docs)
@@ -321,12 +333,11 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
     def docs_at(positions: np.ndarray) -> np.ndarray:
         return all_docs()[positions]
 
-    scores = _check_scores(
-        np.fromiter(chain.from_iterable(d.values() for d in seg_docs), dtype=np.float64, count=total),
-        docs_at,
-        qids,
-        offsets,
-    )
+    try:
+        scores = np.fromiter(chain.from_iterable(d.values() for d in seg_docs), dtype=np.float64, count=total)
+    except (TypeError, ValueError):  # text or another object: let the check name it
+        scores = object_array(list(chain.from_iterable(d.values() for d in seg_docs)))
+    scores = _check_scores(scores, docs_at, qids, offsets)
     qpos_arr = np.asarray(qpos, dtype=np.int64)
     lookups = [qrels.lookup[i] for i in qpos]
     labels = np.fromiter(

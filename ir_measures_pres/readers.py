@@ -68,7 +68,7 @@ import numpy as np
 
 from ._arrays import ids_as_str
 from ._duplicates import find_duplicates
-from ._inputs import Columns, InputError
+from ._inputs import RELEVANCE_MAX, RELEVANCE_MIN, Columns, InputError
 
 __all__ = ["read_qrels", "read_run", "ids_as_str", "TrecFormatError", "TrecFormatWarning"]
 
@@ -85,6 +85,7 @@ _POW10 = 10.0 ** np.arange(_MAX_FLOAT_DIGITS + 1)
 # _WORD_MASKS[k]: the first k bytes of a little-endian 8-byte word
 _WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
 
+_BOM = b"\xef\xbb\xbf"
 _RUN_COLUMNS = "qid iter docno rank score tag"
 _QRELS_COLUMNS = "qid iter docno relevance"
 
@@ -101,7 +102,7 @@ class TrecFormatError(InputError):
         self.line = line
         self.expected = expected
         self.found = found
-        where = source if line is None else f"{source}, line {line}"
+        where = source if line is None else f"{source}:{line}"
         super().__init__(f"{where}: expected {expected}, found {found}")
 
 
@@ -202,12 +203,20 @@ def _open(source: Any) -> Tuple[IO[bytes], str, List[IO[bytes]]]:
 def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
     """Blocks of whole lines (each ends with ``\\n``; one is added to a last line without it)."""
     carry = b""
+    first = True
     while True:
         block = stream.read(BLOCK_SIZE)
         if not block:
             break
         if not isinstance(block, bytes):
             raise TypeError(f"{name}: expected a binary stream (open the file with 'rb')")
+        if first:  # a UTF-8 byte order mark is not part of the first query id
+            first = False
+            if block.startswith(_BOM):
+                block = block[len(_BOM) :]
+            elif len(block) < len(_BOM) and _BOM.startswith(block):  # a read shorter than the mark
+                block += stream.read(len(_BOM))
+                block = block[len(_BOM) :] if block.startswith(_BOM) else block
         cut = block.rfind(b"\n")
         if cut < 0:
             carry += block
@@ -243,6 +252,8 @@ class _Reader:
         self.as_bytes = as_bytes
         self.qcodes: Dict[str, int] = {}
         self.qnames: List[str] = []
+        #: line number of the first query or document id that is not valid UTF-8
+        self.non_utf8_line: Optional[int] = None
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -368,7 +379,37 @@ class _Reader:
 
         v = f + kind.value_col
         values = self._values(cut, starts[v], ends[v], first_line, local_line)
+        if not ascii_only and self.non_utf8_line is None:
+            self._find_non_utf8(chunk, starts, ends, f, first_line, local_line)
         return _Block(qid_codes, docs, values, first_line, entry_lines, skipped), len(nl)
+
+    def _find_non_utf8(
+        self,
+        chunk: bytes,
+        starts: np.ndarray,
+        ends: np.ndarray,
+        f: np.ndarray,
+        first_line: int,
+        local_line: Any,
+    ) -> None:
+        """Remember the first line whose query or document id is not valid UTF-8. Such ids are
+        kept (as surrogate escapes, or bytes) and compared as bytes, as trec_eval compares them;
+        only ir_measures' other providers cannot take them (see :meth:`Columns.__iter__`)."""
+        try:
+            chunk.decode("utf-8")
+            return  # the usual case: one C-level check of the whole block
+        except UnicodeDecodeError:
+            pass
+        for k in range(len(f)):  # a block with invalid UTF-8 somewhere: find the entry
+            for col in (0, 2):
+                token = chunk[int(starts[f[k] + col]) : int(ends[f[k] + col])]
+                if token.isascii():
+                    continue
+                try:
+                    token.decode("utf-8")
+                except UnicodeDecodeError:
+                    self.non_utf8_line = first_line + local_line(k)
+                    return
 
     def _code(self, qid: str) -> int:
         code = self.qcodes.get(qid)
@@ -414,7 +455,17 @@ class _Reader:
                         raise self.error(
                             first_line, local_line(k), f"{what} in {col}", _show(token)
                         ) from None
-        if not kind.integer:
+        if kind.integer:
+            outside = (values < RELEVANCE_MIN) | (values > RELEVANCE_MAX)
+            if outside.any():
+                k = int(np.flatnonzero(outside)[0])
+                raise self.error(
+                    first_line,
+                    local_line(k),
+                    f"an integer within {RELEVANCE_MIN}..{RELEVANCE_MAX} in {col}",
+                    _show(cut.chunk[int(s[k]) : int(e[k])]),
+                )
+        else:
             finite = np.isfinite(values)
             if not finite.all():
                 k = int(np.flatnonzero(~finite)[0])
@@ -589,7 +640,14 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
     qnames = np.empty(len(reader.qnames), dtype=object)
     qnames[:] = reader.qnames
     return Columns(
-        qnames[codes], docs, values, unique_pairs=True, query_codes=codes, query_names=list(reader.qnames)
+        qnames[codes],
+        docs,
+        values,
+        unique_pairs=True,
+        query_codes=codes,
+        query_names=list(reader.qnames),
+        kind=kind.label,
+        non_utf8_at=None if reader.non_utf8_line is None else f"{name}:{reader.non_utf8_line}",
     )
 
 

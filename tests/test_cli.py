@@ -308,17 +308,16 @@ def test_gzip_and_stdin_give_the_same_output(tmp_path: Path) -> None:
     [
         (
             b"301 Q0 d 1 1.0 t\n301 Q0 e 2 x t\n",
-            "ir_measures_pres: error: <stdin>, line 2: expected a number in column 5 (score), found 'x'\n",
+            "ir_measures_pres: error: <stdin>:2: expected a number in column 5 (score), found 'x'\n",
         ),
         (
             b"301 Q0 d 1\n",
-            "ir_measures_pres: error: <stdin>, line 1: expected at least 6 columns "
+            "ir_measures_pres: error: <stdin>:1: expected at least 6 columns "
             "(qid iter docno rank score tag), found 4: '301 Q0 d 1'\n",
         ),
         (
             b"301 Q0 d 1 nan t\n",
-            "ir_measures_pres: error: <stdin>, line 1: expected a finite number in column 5 (score), "
-            "found 'nan'\n",
+            "ir_measures_pres: error: <stdin>:1: expected a finite number in column 5 (score), found 'nan'\n",
         ),
         (
             b"",
@@ -338,7 +337,7 @@ def test_malformed_qrels_and_missing_file(tmp_path: Path) -> None:
     done = cli(str(bad), str(TE / "results.test"), "map")
     assert (done.returncode, done.stderr.decode()) == (
         1,
-        f"ir_measures_pres: error: {bad}, line 2: expected an integer in column 4 (relevance), found '0.5'\n",
+        f"ir_measures_pres: error: {bad}:2: expected an integer in column 4 (relevance), found '0.5'\n",
     )
     done = cli(str(tmp_path / "absent"), str(TE / "results.test"), "map")
     assert (done.returncode, done.stderr.decode()) == (

@@ -196,10 +196,26 @@ def test_scores_are_exactly_float_of_the_token(values: List[float], spec: str) -
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(min_value=-(2**63), max_value=2**63 - 1), min_size=1, max_size=20))
+@given(st.lists(st.integers(min_value=-(2**31), max_value=2**31 - 1), min_size=1, max_size=20))
 def test_relevance_is_exactly_int_of_the_token(values: List[int]) -> None:
     data = "".join(f"q 0 d{i} {v}\n" for i, v in enumerate(values)).encode()
     assert read_bytes(data, run=False).values.tolist() == values
+
+
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(st.integers(min_value=-(2**31), max_value=2**31 - 1), max_size=5),
+    st.one_of(
+        st.integers(min_value=2**31, max_value=2**70), st.integers(min_value=-(2**70), max_value=-(2**31) - 1)
+    ),
+)
+def test_relevance_beyond_c_int_is_an_error_naming_its_line(values: List[int], outside: int) -> None:
+    # trec_eval and pytrec_eval hold relevance in a C int: 4294967296 would wrap to 0 there
+    data = "".join(f"q 0 d{i} {v}\n" for i, v in enumerate([*values, outside])).encode()
+    with pytest.raises(TrecFormatError) as info:
+        read_bytes(data, run=False)
+    assert info.value.line == len(values) + 1
+    assert str(outside) in info.value.found
 
 
 def test_ids_keep_their_text() -> None:
@@ -264,36 +280,33 @@ def test_not_a_gzip_stream(tmp_path: Path) -> None:
     [
         (
             b"q Q0 d1 1 2.0 t\nq Q0 d2 2 1.0\n",
-            "x.txt, line 2: expected at least 6 columns (qid iter docno rank score tag), found 5: "
-            "'q Q0 d2 2 1.0'",
+            "x.txt:2: expected at least 6 columns (qid iter docno rank score tag), found 5: 'q Q0 d2 2 1.0'",
         ),
         (
             b"# header\n\nq Q0 d1 1\r\n",
-            "x.txt, line 3: expected at least 6 columns (qid iter docno rank score tag), "
-            "found 4: 'q Q0 d1 1'",
+            "x.txt:3: expected at least 6 columns (qid iter docno rank score tag), found 4: 'q Q0 d1 1'",
         ),
-        (b"q Q0 d1 1 abc t\n", "x.txt, line 1: expected a number in column 5 (score), found 'abc'"),
-        (b"q Q0 d1 1 2,5 t\n", "x.txt, line 1: expected a number in column 5 (score), found '2,5'"),
-        (b"q Q0 d1 1 1_000 t\n", "x.txt, line 1: expected a number in column 5 (score), found '1_000'"),
-        (b"q Q0 d1 1 0x10 t\n", "x.txt, line 1: expected a number in column 5 (score), found '0x10'"),
+        (b"q Q0 d1 1 abc t\n", "x.txt:1: expected a number in column 5 (score), found 'abc'"),
+        (b"q Q0 d1 1 2,5 t\n", "x.txt:1: expected a number in column 5 (score), found '2,5'"),
+        (b"q Q0 d1 1 1_000 t\n", "x.txt:1: expected a number in column 5 (score), found '1_000'"),
+        (b"q Q0 d1 1 0x10 t\n", "x.txt:1: expected a number in column 5 (score), found '0x10'"),
         (
             b"q Q0 d1 1 1 t\nq Q0 d2 2 NaN t\n",
-            "x.txt, line 2: expected a finite number in column 5 (score), found 'NaN'",
+            "x.txt:2: expected a finite number in column 5 (score), found 'NaN'",
         ),
-        (b"q Q0 d1 1 inf t\n", "x.txt, line 1: expected a finite number in column 5 (score), found 'inf'"),
+        (b"q Q0 d1 1 inf t\n", "x.txt:1: expected a finite number in column 5 (score), found 'inf'"),
         (
             b"q Q0 d1 1 -Infinity t\n",
-            "x.txt, line 1: expected a finite number in column 5 (score), found '-Infinity'",
+            "x.txt:1: expected a finite number in column 5 (score), found '-Infinity'",
         ),
         (
             b"q Q0 d1 1 1e999 t\n",
-            "x.txt, line 1: expected a finite number in column 5 (score), found '1e999'",
+            "x.txt:1: expected a finite number in column 5 (score), found '1e999'",
         ),
-        (b"q Q0 d1 1 1 t\nq Q0 d\x002 2 1 t\n", "x.txt, line 2: expected text, found a NUL byte"),
+        (b"q Q0 d1 1 1 t\nq Q0 d\x002 2 1 t\n", "x.txt:2: expected text, found a NUL byte"),
         (
             b"q Q0 d1 1 1 t\rq Q0 d2 2 1 t\n",
-            "x.txt, line 1: expected lines ending with LF or CRLF, "
-            "found a lone carriage return (CR) inside a line",
+            "x.txt:1: expected lines ending with LF or CRLF, found a lone carriage return (CR) inside a line",
         ),
         (b"", "x.txt: expected run lines (qid iter docno rank score tag), found an empty file"),
         (
@@ -312,18 +325,18 @@ def test_malformed_run(data: bytes, expected: str) -> None:
     [
         (
             b"1 0 d1 1\n1 0 d2\n",
-            "x.txt, line 2: expected 4 columns (qid iter docno relevance), found 3: '1 0 d2'",
+            "x.txt:2: expected 4 columns (qid iter docno relevance), found 3: '1 0 d2'",
         ),
         (
             b"1 0 d1 1 extra\n",
-            "x.txt, line 1: expected 4 columns (qid iter docno relevance), found 5: '1 0 d1 1 extra'",
+            "x.txt:1: expected 4 columns (qid iter docno relevance), found 5: '1 0 d1 1 extra'",
         ),
-        (b"1 0 d1 1.0\n", "x.txt, line 1: expected an integer in column 4 (relevance), found '1.0'"),
-        (b"1 0 d1 yes\n", "x.txt, line 1: expected an integer in column 4 (relevance), found 'yes'"),
-        (b"1 0 d1 1_0\n", "x.txt, line 1: expected an integer in column 4 (relevance), found '1_0'"),
+        (b"1 0 d1 1.0\n", "x.txt:1: expected an integer in column 4 (relevance), found '1.0'"),
+        (b"1 0 d1 yes\n", "x.txt:1: expected an integer in column 4 (relevance), found 'yes'"),
+        (b"1 0 d1 1_0\n", "x.txt:1: expected an integer in column 4 (relevance), found '1_0'"),
         (
             b"1 0 d1 99999999999999999999\n",
-            "x.txt, line 1: expected an integer in column 4 (relevance), found '99999999999999999999'",
+            "x.txt:1: expected an integer in column 4 (relevance), found '99999999999999999999'",
         ),
         (b"", "x.txt: expected qrels lines (qid iter docno relevance), found an empty file"),
     ],
@@ -344,13 +357,13 @@ def test_error_attributes_and_path_in_message(tmp_path: Path) -> None:
         "a number in column 5 (score)",
         "'oops'",
     )
-    assert str(error) == f"{path}, line 4: expected a number in column 5 (score), found 'oops'"
+    assert str(error) == f"{path}:4: expected a number in column 5 (score), found 'oops'"
 
 
 def test_long_lines_are_shortened_in_messages() -> None:
     line = b"q Q0 " + b"d" * 300
     text = message(line + b"\n")
-    assert text.startswith("x.txt, line 1: expected at least 6 columns")
+    assert text.startswith("x.txt:1: expected at least 6 columns")
     assert text.endswith("found 3: '" + "q Q0 " + "d" * 112 + "...'")
 
 
@@ -454,7 +467,7 @@ def test_line_numbers_across_blocks(block: int, monkeypatch: pytest.MonkeyPatch)
     body = b"".join(b"q Q0 d%d %d 1.5 t\n" % (i, i) if i % 7 else b"# c\n" for i in range(300))
     assert (
         message(body + b"q Q0 dx 1 nan t\n")
-        == "x.txt, line 301: expected a finite number in column 5 (score), found 'nan'"
+        == "x.txt:301: expected a finite number in column 5 (score), found 'nan'"
     )
     with pytest.warns(TrecFormatWarning, match=r"first: query 'q', document 'd1' on lines 2, 301"):
         read_run(io.BytesIO(body + b"q Q0 d1 1 1 t\n"))
@@ -735,7 +748,7 @@ def test_a_parse_error_before_a_read_error_is_the_one_reported(monkeypatch: pyte
     broken = gzip.compress(data)[:-4]  # the trailer cut: every line reads, then the end fails
     monkeypatch.setattr(trec_io, "BLOCK_SIZE", 64)
     line = data[: data.index(b"bad")].count(b"\n") + 1
-    assert message(broken) == f"x.txt, line {line}: expected a number in column 5 (score), found 'x'"
+    assert message(broken) == f"x.txt:{line}: expected a number in column 5 (score), found 'x'"
     assert "expected a readable run file, found EOFError" in message(broken[:40])  # the read error alone
 
 
