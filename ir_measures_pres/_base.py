@@ -16,6 +16,13 @@ from typing import Any, Dict
 import ir_measures
 from ir_measures.measures.base import _NOT_PROVIDED, ParamInfo
 
+#: largest cutoff, relevance level or collection size: 2**53, the last integer every count and
+#: rank sum of the kernels holds exactly in float64 (and far beyond any real collection)
+MAX_COUNT = 2**53
+#: largest beta and gain: blended ratios multiply them by counts, and 1e12 times any real count
+#: stays far from float64 overflow (beta = 1e308 gave inf / inf = nan)
+MAX_WEIGHT = 1e12
+
 #: parameters several measures share, declared once
 REL_PARAM = ParamInfo(dtype=int, default=1, desc="minimum relevance level counted as relevant")
 JUDGED_ONLY_PARAM = ParamInfo(
@@ -95,12 +102,16 @@ class PluginMeasure(ir_measures.Measure):
             raise MeasureParameterError(
                 f"{name}: parameter {param!r} must be one of {list(info.choices)}, got {value!r}"
             )
-        if param in self._POSITIVE_INTS and value < 1:
-            raise MeasureParameterError(f"{name}: parameter {param!r} must be >= 1, got {value!r}")
+        if param in self._POSITIVE_INTS and not 1 <= value <= MAX_COUNT:
+            raise MeasureParameterError(
+                f"{name}: parameter {param!r} must be an integer from 1 to {MAX_COUNT}, got {value!r}"
+            )
         if dtype is float and not (value == value and abs(value) != float("inf")):
             raise MeasureParameterError(f"{name}: parameter {param!r} must be finite, got {value!r}")
-        if param == "beta" and value < 0:
-            raise MeasureParameterError(f"{name}: parameter 'beta' must be >= 0, got {value!r}")
+        if param == "beta" and not 0 <= value <= MAX_WEIGHT:
+            raise MeasureParameterError(
+                f"{name}: parameter 'beta' must be from 0 to {MAX_WEIGHT:g}, got {value!r}"
+            )
         if param == "gains":
             check_gains(name, value)
 
@@ -174,6 +185,10 @@ def check_gains(name: str, gains: Dict[Any, Any]) -> None:
         if level <= 0 and gain != 0:
             raise MeasureParameterError(
                 f"{name}: level {level} is non-relevant and must have gain 0, got {gain!r}"
+            )
+        if gain > MAX_WEIGHT:
+            raise MeasureParameterError(
+                f"{name}: gains must be at most {MAX_WEIGHT:g}, got {gain!r} for level {level}"
             )
         if level >= 1 and not gain > 0:
             raise MeasureParameterError(

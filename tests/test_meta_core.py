@@ -148,7 +148,7 @@ def test_parse_measures_splits_outside_brackets_and_dedups():
         parse_measures("AP NoSuchMeasure@3")
     with pytest.raises(ValueError, match="cutoff required"):
         parse_measures("P")
-    with pytest.raises(ValueError, match="must be >= 1"):
+    with pytest.raises(ValueError, match="must be an integer from 1 to"):
         parse_measures("PRES(cutoff=0)")
     with pytest.raises(ValueError, match="no measure"):
         parse_measures("   ")

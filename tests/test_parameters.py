@@ -62,12 +62,12 @@ def test_the_error_is_a_value_error() -> None:
             lambda: R_norm(collection_size=10, mode="optimistic"),
             ["mode", "'pessimistic'", "'bollmann'", "'optimistic'"],
         ),
-        (lambda: QMeasure(beta=-1), ["beta", ">= 0", "-1"]),
+        (lambda: QMeasure(beta=-1), ["beta", "from 0 to", "-1"]),
         (lambda: QMeasure(beta=float("nan")), ["beta", "finite"]),
         (lambda: PMeasure(beta=float("inf")), ["beta", "finite"]),
-        (lambda: PRES(cutoff=-3), ["cutoff", ">= 1", "-3"]),
-        (lambda: R_norm(collection_size=0), ["collection_size", ">= 1", "0"]),
-        (lambda: Bpref10(rel=0), ["rel", ">= 1", "0"]),
+        (lambda: PRES(cutoff=-3), ["cutoff", "from 1 to", "-3"]),
+        (lambda: R_norm(collection_size=0), ["collection_size", "from 1 to", "0"]),
+        (lambda: Bpref10(rel=0), ["rel", "from 1 to", "0"]),
         (lambda: QMeasure(gains="abc"), ["gains", "dict", "'abc'"]),
     ],
 )
@@ -128,7 +128,7 @@ def test_a_bool_is_rejected_for_a_number(make, param: str, value: str) -> None:
     ],
 )
 def test_a_cutoff_of_zero_is_rejected(make) -> None:
-    raises(make, "cutoff", ">= 1", "0")
+    raises(make, "cutoff", "from 1 to", "0")
 
 
 @pytest.mark.parametrize(
@@ -258,3 +258,29 @@ def test_gains_change_the_value_as_written() -> None:
     m = QMeasure(gains={0: 0, 1: 1, 2: 4})
     assert ir_measures.calc_aggregate([m], qrels, run)[m] == pytest.approx(0.7)
     assert ir_measures.calc_aggregate([QMeasure], qrels, run)[QMeasure] == pytest.approx(5 / 6)
+
+
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        # past float64's exact integers a count or rank sum of the kernels would be wrong
+        (lambda: PRES @ (2**53 + 1), ["cutoff", "from 1 to 9007199254740992", str(2**53 + 1)]),
+        (lambda: R_norm(collection_size=10**23), ["collection_size", "from 1 to", str(10**23)]),
+        # beta * cumulative gain must stay far from float64 overflow (1e308 gave nan)
+        (lambda: QMeasure(beta=1e308), ["beta", "from 0 to 1e+12", "1e+308"]),
+        (lambda: QMeasure(gains={1: 1e308}), ["gains", "at most 1e+12", "1e+308"]),
+    ],
+)
+def test_parameters_beyond_the_exact_range_are_rejected(make, words):
+    raises(make, *words)
+
+
+def test_the_largest_allowed_values_still_evaluate():
+    # relevant document at rank 2 below one non-relevant: BR(2) = (b*1 + 1) / (b*1 + 2)
+    qrels = {"q": {"a": 1, "b": 0}}
+    run = {"q": {"a": 1.0, "b": 2.0}}
+    beta = 1e12
+    got = ir_measures.calc_aggregate([QMeasure(beta=beta), PRES @ 2**53], qrels, run)
+    assert got[QMeasure(beta=beta)] == pytest.approx((beta + 1) / (beta + 2), rel=1e-15)
+    # PRES: n = 1, found at rank 2: 1 - (2 - 1) / N_max
+    assert got[PRES @ 2**53] == pytest.approx(1 - 1 / 2**53, rel=1e-15)

@@ -168,7 +168,7 @@ def test_deprecated_alias_follows() -> None:
     "text, words",
     [
         ("PRES(foo=1)@10", ["foo"]),
-        ("PRES@0", ["cutoff", ">= 1"]),
+        ("PRES@0", ["cutoff", "from 1 to"]),
         ("PRES(rel='2')", ["rel", "integer"]),
         ("QMeasure(beta=-1)", ["beta"]),
         ("R_norm", ["collection_size"]),
