@@ -63,8 +63,8 @@ def check_bytes_ids(ids: np.ndarray, what: str) -> None:
 
 
 def id_text(value: Any, what: str) -> str:
-    if type(value) is str:
-        return value
+    if isinstance(value, str):  # numpy's str_ included
+        return str(value)
     if isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)):
         return str(int(value))
     raise InputError(f"{what}s must be strings or integers, found {value!r} ({type(value).__name__})")

@@ -303,7 +303,12 @@ class _Reader:
         # structure: the common case (every line has exactly min_tokens tokens) is checked
         # without a search; otherwise count the tokens of every line
         m = kind.min_tokens
-        if len(starts) == m * len(nl) and (starts[m - 1 :: m] < nl).all() and (starts[m::m] > nl[:-1]).all():
+        if (
+            len(starts) == m * len(nl)
+            and (starts[m - 1 :: m] < nl).all()
+            and (starts[m::m] > nl[:-1]).all()
+            and (a[starts[::m]] != 35).all()  # no line is a '#' comment
+        ):
             entry_lines = None
             f = np.arange(0, len(starts), m)
         else:
