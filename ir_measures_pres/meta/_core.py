@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+from tqdm import tqdm
 
 from .._arrays import ids_as_str, offsets_from_counts
 from .._qrels import ABSENT, Qrels
 from .._ranking import RankedRun, rank_run
-from ._progress import Progress
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -497,7 +497,7 @@ class Core:
         # ranking is the same (same queries), and its labels say which line judges each document.
         table = np.append(self.line_labels, ABSENT)
         keep_docs = bool(self.fallback_measures)  # document ids are needed only by the fallback
-        with Progress(len(pairs), "ranking runs", progress) as bar:
+        with tqdm(total=len(pairs), desc="ranking runs", leave=False, disable=not progress) as bar:
             for name, run in pairs:
                 if isinstance(run, (str, os.PathLike)):
                     run = read_run(run)
