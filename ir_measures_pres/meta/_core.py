@@ -33,7 +33,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import numpy as np
 from tqdm import tqdm
 
-from .._arrays import ids_as_str, offsets_from_counts
+from .._arrays import ids_as_str, offsets_from_counts, segment_ids
 from .._qrels import ABSENT, Qrels
 from .._ranking import RankedRun, rank_run
 from ..standard import kernel_for
@@ -280,7 +280,7 @@ class Core:
         sizes = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
         self.line_offsets = offsets_from_counts(sizes)
         total = int(self.line_offsets[-1])
-        self.line_qidx = np.repeat(np.arange(len(lookup)), sizes)
+        self.line_qidx = segment_ids(self.line_offsets)
         self.line_labels = np.fromiter(
             chain.from_iterable(d.values() for d in lookup), dtype=np.int64, count=total
         )
