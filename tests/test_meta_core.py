@@ -20,8 +20,9 @@ import ir_measures_pres  # noqa: F401 - registers the measures
 from ir_measures_pres._qrels import Qrels
 from ir_measures_pres._ranking import rank_run
 from ir_measures_pres.meta import Core, Scores, evaluate, parse_measures
-from ir_measures_pres.meta._core import FAST_MEASURES, resolve_runs, run_name
+from ir_measures_pres.meta._core import resolve_runs, run_name
 from ir_measures_pres.meta.sampling import f_qrels_mask, sample_rng
+from ir_measures_pres.standard import STANDARD_KERNELS
 
 pytest.importorskip("pandas")
 
@@ -77,7 +78,7 @@ def test_fast_kernels_equal_pytrec_eval_per_query(seed):
 
 def test_every_fast_measure_is_tested():
     tested = {m.NAME for m in parse_measures(FAST)}
-    assert tested == set(FAST_MEASURES)
+    assert tested == set(STANDARD_KERNELS)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -200,19 +201,11 @@ def test_ap_equals_nist_official_map_on_trec_robust_2003():
         assert round(float(scores.means()[0, j]), 4) == float(official[n.split(".", 1)[1]])
 
 
-def test_progress_line_without_tqdm(monkeypatch):
-    import io
-    import sys
-
-    from ir_measures_pres.meta._progress import Progress
-
-    monkeypatch.setitem(sys.modules, "tqdm.auto", None)  # import fails: the plain line is used
-    stream = io.StringIO()
-    with Progress(3, "f-qrels", True, stream) as bar:
-        for _ in range(3):
-            bar.update()
-    assert "\rf-qrels: 3/3 (" in stream.getvalue() and stream.getvalue().endswith("s)\n")
-    quiet = io.StringIO()
-    with Progress(3, "f-qrels", False, quiet) as bar:
-        bar.update(3)
-    assert quiet.getvalue() == ""
+def test_progress_goes_to_stderr_through_tqdm_and_quiet_silences_it(capsys):
+    qrels, runs = random_collection(8, n_queries=4, n_runs=2)
+    evaluate(qrels, runs, "AP", progress=True)
+    out = capsys.readouterr()
+    # the bar is drawn on stderr and, with leave=False, erased at the end (its last write is a \r)
+    assert "ranking runs" in out.err and "/2 " in out.err and out.err.endswith("\r") and out.out == ""
+    evaluate(qrels, runs, "AP", progress=False)
+    assert capsys.readouterr() == ("", "")

@@ -9,10 +9,9 @@ Measures are scored in three ways, all returning one value per (measure, run, qr
 
 * **this package's measures** (PRES, R_norm, Q/O/P/P+-measure, Bpref10) through the registry,
   ``_registry.BY_NAME[m.NAME].compute(m, ranked)``, exactly as ``ir_measures`` calls them;
-* **common standard measures** through vectorised numpy kernels with trec_eval semantics
-  (:data:`FAST_MEASURES`: AP / AP@k = ``map`` / ``map_cut_k``, P@k = ``P_k``, R@k = ``recall_k``,
-  nDCG / nDCG@k = ``ndcg`` / ``ndcg_cut_k`` with gains = labels, RR = ``recip_rank``, Rprec,
-  Success@k, Bpref), checked equal to pytrec_eval per query in ``tests/test_meta_core.py``;
+* **common standard measures** (AP, P@k, R@k, nDCG, RR, Rprec, Success@k, Bpref) through the
+  native kernels of :mod:`ir_measures_pres.standard` (:func:`~ir_measures_pres.standard.kernel_for`),
+  which equal pytrec_eval per query and serve repeated evaluation such as this only;
 * **anything else** through ``ir_measures.evaluator(...).iter_calc`` (correct, slower): the
   ranked list is handed over with strictly decreasing synthetic scores, so the backend sees
   exactly our ranking.
@@ -32,11 +31,12 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
+from tqdm import tqdm
 
-from .._arrays import ids_as_str, offsets_from_counts
+from .._arrays import ids_as_str, offsets_from_counts, segment_ids
 from .._qrels import ABSENT, Qrels
 from .._ranking import RankedRun, rank_run
-from ._progress import Progress
+from ..standard import kernel_for
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -127,190 +127,6 @@ def _plugin_entry(measure: Any) -> Any:
     if entry is not None and isinstance(measure, type(entry.measure)):
         return entry
     return None
-
-
-# --------------------------------------------------------------------------------------------
-# standard measures: vectorised kernels with trec_eval semantics
-# --------------------------------------------------------------------------------------------
-
-
-def _hits(ranked: RankedRun, rel: int, cutoff: Optional[int]) -> Tuple[np.ndarray, np.ndarray]:
-    """(ranked-query index, 1-based rank) of every document with label >= ``rel`` within the
-    top ``cutoff``, in ranked order (grouped by query, ranks ascending)."""
-    pos = np.flatnonzero(ranked.labels >= rel)
-    q = np.searchsorted(ranked.offsets, pos, side="right") - 1
-    rank = pos - ranked.offsets[q] + 1
-    if cutoff is not None:
-        keep = rank <= cutoff
-        q, rank = q[keep], rank[keep]
-    return q, rank
-
-
-def _n_relevant(ranked: RankedRun, rel: int) -> np.ndarray:
-    return ranked.qrels.count(lo=rel)[ranked.qpos].astype(np.float64)
-
-
-def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
-    out = np.zeros(len(num), dtype=np.float64)
-    np.divide(num, den, out=out, where=den > 0)
-    return out
-
-
-def _view(ranked: RankedRun, measure: Any) -> RankedRun:
-    judged_only = measure.params.get("judged_only", False)
-    return ranked.view(judged_only=True) if judged_only else ranked
-
-
-def _k_ap(m: Any, ranked: RankedRun) -> np.ndarray:
-    """AP (``map``), or AP@k (``map_cut_k``): sum over relevant documents in the top k of the
-    precision at their rank, divided by R, the relevant documents of the qrels."""
-    rel = m["rel"]
-    v = _view(ranked, m)
-    q, rank = _hits(v, rel, m.params.get("cutoff"))
-    nq = v.num_queries
-    count = np.bincount(q, minlength=nq)
-    start = np.concatenate([[0], np.cumsum(count)[:-1]])
-    j = np.arange(len(q)) - start[q] + 1  # relevant documents up to and including this one
-    total = np.bincount(q, weights=j / rank, minlength=nq)
-    return _ratio(total, _n_relevant(v, rel))
-
-
-def _k_p(m: Any, ranked: RankedRun) -> np.ndarray:
-    """P@k (``P_k``): relevant documents in the top k over k (k, not the list length)."""
-    v = _view(ranked, m)
-    k = m["cutoff"]
-    q, _ = _hits(v, m["rel"], k)
-    return np.bincount(q, minlength=v.num_queries) / float(k)
-
-
-def _k_r(m: Any, ranked: RankedRun) -> np.ndarray:
-    """R@k (``recall_k``): relevant documents in the top k over R."""
-    v = _view(ranked, m)
-    q, _ = _hits(v, m["rel"], m["cutoff"])
-    return _ratio(np.bincount(q, minlength=v.num_queries).astype(np.float64), _n_relevant(v, m["rel"]))
-
-
-def _k_success(m: Any, ranked: RankedRun) -> np.ndarray:
-    """Success@k (``success_k``): 1 when a relevant document is in the top k."""
-    v = _view(ranked, m)
-    q, _ = _hits(v, m["rel"], m["cutoff"])
-    return (np.bincount(q, minlength=v.num_queries) > 0).astype(np.float64)
-
-
-def _k_rr(m: Any, ranked: RankedRun) -> np.ndarray:
-    """RR (``recip_rank``), or RR@k: 1 / rank of the first relevant document (in the top k)."""
-    v = _view(ranked, m)
-    q, rank = _hits(v, m["rel"], m.params.get("cutoff"))
-    out = np.zeros(v.num_queries, dtype=np.float64)
-    queries, first = np.unique(q, return_index=True)
-    out[queries] = 1.0 / rank[first]
-    return out
-
-
-def _k_rprec(m: Any, ranked: RankedRun) -> np.ndarray:
-    """Rprec: precision at rank R (relevant documents in the top R, over R)."""
-    v = _view(ranked, m)
-    rel = m["rel"]
-    n = _n_relevant(v, rel)
-    q, rank = _hits(v, rel, None)
-    keep = rank <= n[q]
-    return _ratio(np.bincount(q[keep], minlength=v.num_queries).astype(np.float64), n)
-
-
-def _gain_map(gains: Optional[Dict[int, float]]) -> Callable[[np.ndarray], np.ndarray]:
-    """Label -> gain: the label itself (trec_eval), or ``gains.get(label, label)`` as ir_measures
-    maps qrels for pytrec_eval. Unjudged documents and gains <= 0 give 0."""
-
-    def apply(labels: np.ndarray) -> np.ndarray:
-        g = labels.astype(np.float64)
-        g[labels == ABSENT] = 0.0
-        if gains:
-            uniq = np.unique(labels[labels != ABSENT])
-            for level in uniq.tolist():
-                if level in gains:
-                    g[labels == level] = float(gains[level])
-        return np.where(g > 0, g, 0.0)
-
-    return apply
-
-
-def _ideal_dcg(qrels: Qrels, gains: Optional[Dict[int, float]], cutoff: Optional[int]) -> np.ndarray:
-    """Per qrels query, the DCG of the qrels' positive gains sorted descending (top ``cutoff``)."""
-    key = ("meta-idcg", None if not gains else tuple(sorted(gains.items())), cutoff)
-
-    def make() -> np.ndarray:
-        g = _gain_map(gains)(qrels.labels)
-        keep = g > 0
-        qidx, g = qrels.qidx[keep], g[keep]
-        order = np.lexsort((-g, qidx))
-        qidx, g = qidx[order], g[order]
-        nq = len(qrels.query_ids)
-        count = np.bincount(qidx, minlength=nq)
-        start = np.concatenate([[0], np.cumsum(count)[:-1]])
-        rank = np.arange(len(g)) - start[qidx] + 1
-        if cutoff is not None:
-            inside = rank <= cutoff
-            qidx, g, rank = qidx[inside], g[inside], rank[inside]
-        return np.bincount(qidx, weights=g / np.log2(rank + 1.0), minlength=nq)
-
-    return qrels.cached(key, make)
-
-
-def _k_ndcg(m: Any, ranked: RankedRun) -> np.ndarray:
-    """nDCG (``ndcg``) or nDCG@k (``ndcg_cut_k``): DCG = sum of gain / log2(rank + 1) with the
-    label as gain (or ``gains``), over the DCG of the ideal ordering of the qrels."""
-    v = _view(ranked, m)
-    cutoff = m.params.get("cutoff")
-    gains = m.params.get("gains")
-    g = _gain_map(gains)(v.labels)
-    pos = np.flatnonzero(g > 0)
-    q = np.searchsorted(v.offsets, pos, side="right") - 1
-    rank = pos - v.offsets[q] + 1
-    if cutoff is not None:
-        inside = rank <= cutoff
-        pos, q, rank = pos[inside], q[inside], rank[inside]
-    dcg = np.bincount(q, weights=g[pos] / np.log2(rank + 1.0), minlength=v.num_queries)
-    return _ratio(dcg, _ideal_dcg(v.qrels, gains, cutoff)[v.qpos])
-
-
-def _k_bpref(m: Any, ranked: RankedRun) -> np.ndarray:
-    """Bpref (trec_eval ``bpref``): the package's Bpref-10 kernel with offset 0."""
-    from ..bpref import bpref_kernel
-
-    rel = m["rel"]
-    r = ranked.qrels.count(lo=rel)[ranked.qpos]
-    n = ranked.qrels.count(lo=0, hi=rel)[ranked.qpos]
-    return bpref_kernel(ranked, r, n, rel, "trec", 0)
-
-
-def _fast_ok_ndcg(m: Any) -> bool:
-    return m["dcg"] == "log2"
-
-
-#: standard measure NAME -> (kernel, extra applicability check)
-FAST_MEASURES: Dict[str, Tuple[Callable[[Any, RankedRun], np.ndarray], Callable[[Any], bool]]] = {
-    "AP": (_k_ap, lambda m: True),
-    "P": (_k_p, lambda m: True),
-    "R": (_k_r, lambda m: True),
-    "nDCG": (_k_ndcg, _fast_ok_ndcg),
-    "RR": (_k_rr, lambda m: True),
-    "Rprec": (_k_rprec, lambda m: True),
-    "Success": (_k_success, lambda m: True),
-    "Bpref": (_k_bpref, lambda m: True),
-}
-
-
-def _fast_kernel(measure: Any) -> Optional[Callable[[Any, RankedRun], np.ndarray]]:
-    import ir_measures
-
-    name = getattr(measure, "NAME", None)
-    if name not in FAST_MEASURES:
-        return None
-    proto = ir_measures.measures.registry.get(name)
-    if proto is None or not isinstance(measure, type(proto)):
-        return None
-    kernel, ok = FAST_MEASURES[name]
-    return kernel if ok(measure) else None
 
 
 # --------------------------------------------------------------------------------------------
@@ -464,7 +280,7 @@ class Core:
         sizes = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
         self.line_offsets = offsets_from_counts(sizes)
         total = int(self.line_offsets[-1])
-        self.line_qidx = np.repeat(np.arange(len(lookup)), sizes)
+        self.line_qidx = segment_ids(self.line_offsets)
         self.line_labels = np.fromiter(
             chain.from_iterable(d.values() for d in lookup), dtype=np.int64, count=total
         )
@@ -497,7 +313,7 @@ class Core:
         # ranking is the same (same queries), and its labels say which line judges each document.
         table = np.append(self.line_labels, ABSENT)
         keep_docs = bool(self.fallback_measures)  # document ids are needed only by the fallback
-        with Progress(len(pairs), "ranking runs", progress) as bar:
+        with tqdm(total=len(pairs), desc="ranking runs", leave=False, disable=not progress) as bar:
             for name, run in pairs:
                 if isinstance(run, (str, os.PathLike)):
                     run = read_run(run)
@@ -527,7 +343,7 @@ class Core:
             if entry is not None:
                 plan.append(("plugin", entry))
                 continue
-            kernel = _fast_kernel(m)
+            kernel = kernel_for(m)
             plan.append(("fast", kernel) if kernel is not None else ("fallback", None))
         return plan
 

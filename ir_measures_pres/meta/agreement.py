@@ -20,10 +20,10 @@ from itertools import combinations
 from typing import Any, List, Optional
 
 import numpy as np
+from tqdm import tqdm
 
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import SavedResult
-from ._progress import Progress
 from ._stats import ZERO_METHOD, kendall_tau, require, wilcoxon
 
 FIRST, SECOND, TIE = "first better", "second better", "indistinguishable"
@@ -124,7 +124,7 @@ def agreement_from_scores(
     pairs = list(iter_pairs(len(runs)))
     outcome = np.empty((len(names), len(pairs)), dtype=object)
     pair_rows = []
-    with Progress(len(pairs) * len(names), "Wilcoxon tests", progress) as bar:
+    with tqdm(total=len(pairs) * len(names), desc="Wilcoxon tests", leave=False, disable=not progress) as bar:
         for k, (i, j) in enumerate(pairs):
             for m in range(len(names)):
                 stat, p, direction = wilcoxon(values[m, i], values[m, j], zero_method, method)

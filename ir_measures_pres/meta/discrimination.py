@@ -42,10 +42,10 @@ from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
+from tqdm import tqdm
 
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import SavedResult
-from ._progress import Progress
 from ._stats import bootstrap_counts, bootstrap_test, require
 from .sampling import new_seed
 
@@ -166,7 +166,7 @@ def discriminative_power_from_scores(
     b_idx = np.array([j for _, j in pairs], dtype=np.int64)
     rows = []
     summary = []
-    with Progress(len(scores.measures), "bootstrap", progress) as bar:
+    with tqdm(total=len(scores.measures), desc="bootstrap", leave=False, disable=not progress) as bar:
         for m, name in enumerate(scores.measures):
             z = values[m, a_idx] - values[m, b_idx]
             t_obs, asl, diff, diff_z = bootstrap_test(z, counts, alpha, unshifted=True)
@@ -290,7 +290,7 @@ def stability_from_scores(
     ai = np.array([i for i, _ in pairs], dtype=np.int64)
     bi = np.array([j for _, j in pairs], dtype=np.int64)
     err_rows, bucket_rows = [], []
-    with Progress(len(scores.measures), "split halves", progress) as bar:
+    with tqdm(total=len(scores.measures), desc="split halves", leave=False, disable=not progress) as bar:
         for m, name in enumerate(scores.measures):
             # means[s, h, r]: mean of run r over half h of split s
             means = np.stack(

@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence
 
+from tqdm import tqdm
+
 from ._core import Core, MeasureSpec, measure_parts
 from ._output import SavedResult
-from ._progress import Progress
 from ._stats import kendall_tau, require
 from .sampling import check_fraction, f_qrels_mask, new_seed, sample_rng
 
@@ -110,7 +111,7 @@ def robustness(
         for i, m in enumerate(labels)
         for j, name in enumerate(core.run_names)
     ]
-    with Progress(len(fractions) * samples, "f-qrels", progress) as bar:
+    with tqdm(total=len(fractions) * samples, desc="f-qrels", leave=False, disable=not progress) as bar:
         for f in fractions:
             for s in range(1, samples + 1):
                 keep = f_qrels_mask(core.line_qidx, core.line_labels, n_q, f, sample_rng(seed, f, s), rel)

@@ -22,6 +22,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
+from .._arrays import offsets_from_counts, segment_ids
 from .._qrels import Qrels
 
 _EPS = 1e-9
@@ -74,8 +75,7 @@ def f_qrels_mask(
     keys = rng.random(len(relevant))
     order = np.lexsort((keys, q))
     q_sorted = q[order]
-    start = np.concatenate([[0], np.cumsum(n)[:-1]])
-    within = np.arange(len(order)) - start[q_sorted]
+    within = np.arange(len(order)) - offsets_from_counts(n)[q_sorted]  # 0-based rank in its query
     keep[relevant] = False
     keep[relevant[order[within < k[q_sorted]]]] = True
     return keep
@@ -94,17 +94,13 @@ def sample_qrels(
     full = load_qrels(qrels)
     rng = seed if isinstance(seed, np.random.Generator) else sample_rng(seed, fraction, sample)
     lookup = full.lookup
-    sizes = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
-    qidx = np.repeat(np.arange(len(lookup)), sizes)
-    labels = np.fromiter((v for d in lookup for v in d.values()), dtype=np.int64, count=int(sizes.sum()))
-    keep = f_qrels_mask(qidx, labels, len(lookup), fraction, rng, rel)
+    # the lines numbered as Core numbers them: query by query, each query's docs in dict order
+    offsets = offsets_from_counts(np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup)))
+    labels = np.fromiter((v for d in lookup for v in d.values()), dtype=np.int64, count=int(offsets[-1]))
+    keep = f_qrels_mask(segment_ids(offsets), labels, len(lookup), fraction, rng, rel).tolist()
     out = {}
-    i = 0
-    for qid, d in zip(full.query_ids, lookup):
-        items = list(d.items())
-        mask = keep[i : i + len(items)]
-        out[qid] = {doc: lab for (doc, lab), k in zip(items, mask) if k}
-        i += len(items)
+    for qid, d, a, b in zip(full.query_ids, lookup, offsets[:-1].tolist(), offsets[1:].tolist()):
+        out[qid] = {doc: lab for (doc, lab), k in zip(d.items(), keep[a:b]) if k}
     return Qrels.from_any(out)
 
 
