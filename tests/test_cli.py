@@ -347,8 +347,8 @@ def test_malformed_qrels_and_missing_file(tmp_path: Path) -> None:
 
 
 def test_duplicates_warn_on_stderr_and_the_evaluation_goes_on() -> None:
-    path = shared_data("real", "clef-tar-2017", "runs", "uos.sis.TMAL30Q_BM25.gz")
-    qrels = shared_data("real", "clef-tar-2017", "qrels", "test.clef2017.qrels")
+    path = DATA / "clef-tar-2017" / "runs" / "uos.sis.TMAL30Q_BM25.gz"
+    qrels = DATA / "clef-tar-2017" / "qrels" / "test.clef2017.qrels"
     done = cli(str(qrels), str(path), "map", "PRES@1000")
     assert done.returncode == 0
     err = done.stderr.decode().splitlines()
@@ -380,8 +380,8 @@ def test_run_ids_as_bytes_or_str_give_the_same_metrics() -> None:
     from ir_measures_pres.cli import evaluate
     from ir_measures_pres.readers import read_qrels, read_run
 
-    qrels = read_qrels(shared_data("real", "clef-tar-2017", "qrels", "test.clef2017.qrels"))
-    path = shared_data("real", "clef-tar-2017", "runs", "uos.sis.TMAL30Q_BM25.gz")  # 311 duplicates
+    qrels = read_qrels(DATA / "clef-tar-2017" / "qrels" / "test.clef2017.qrels")
+    path = DATA / "clef-tar-2017" / "runs" / "uos.sis.TMAL30Q_BM25.gz"  # 311 duplicates
     measures = parse_measures(MIXED)
     with pytest.warns(UserWarning):
         as_bytes = list(evaluate(measures, qrels, read_run(path, doc_ids="bytes")))
