@@ -58,13 +58,15 @@ FAST = (
 
 
 def reference(measures, qrels, runs):
-    """values[m, r, q] from ir_measures (pytrec_eval and the package's provider)."""
+    """values[m, r, q] from ir_measures (pytrec_eval and the package's provider), one measure per
+    call: ir_measures 0.4.3 mixes up nDCG's gains when nDCG and nDCG(gains=...) share a call
+    (for about half of the hash seeds), which would make the reference wrong."""
     qids = list(qrels)
-    labels = [str(m) for m in measures]
     out = np.full((len(measures), len(runs), len(qids)), np.nan)
-    for j, run in enumerate(runs.values()):
-        for metric in ir_measures.iter_calc(measures, qrels, run):
-            out[labels.index(str(metric.measure)), j, qids.index(metric.query_id)] = metric.value
+    for i, measure in enumerate(measures):
+        for j, run in enumerate(runs.values()):
+            for metric in ir_measures.iter_calc([measure], qrels, run):
+                out[i, j, qids.index(metric.query_id)] = metric.value
     return out
 
 

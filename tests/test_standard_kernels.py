@@ -15,12 +15,13 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
 import ir_measures
 import pytest
 import pytrec_eval
-from conftest import shared_data
+from conftest import DATA, shared_data
 
 from ir_measures_pres._inputs import Columns
 from ir_measures_pres._qrels import Qrels
@@ -124,10 +125,18 @@ def as_dict(cols: Columns) -> Dict[str, Dict[str, Any]]:
     return out
 
 
+def real_data(folder: str, *parts: str) -> Path:
+    """A real collection's file: CLEF TAR 2017 is in tests/data (MIT), Robust 2003 only in
+    ../shared/data (NIST's terms: not copied; the tests skip without it)."""
+    if folder == "clef-tar-2017":
+        return DATA.joinpath(folder, *parts)
+    return shared_data("real", folder, *parts)
+
+
 @lru_cache(maxsize=1)  # the two CLEF qrels share the runs; one collection in memory at a time
 def read_runs(folder: str) -> Tuple[Tuple[str, Columns, Dict[str, Dict[str, float]]], ...]:
     runs = []
-    for path in sorted(shared_data("real", folder, "runs").iterdir()):
+    for path in sorted(real_data(folder, "runs").iterdir()):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # uos.sis.TMAL30Q_BM25 has duplicate lines
             cols = read_run(path)
@@ -173,7 +182,7 @@ class Collection:
 @pytest.fixture(scope="module", params=list(QRELS))
 def collection(request) -> Collection:
     folder, qrels_file = QRELS[request.param]
-    qrels_cols = read_qrels(shared_data("real", folder, "qrels", qrels_file))
+    qrels_cols = read_qrels(real_data(folder, "qrels", qrels_file))
     assert (qrels_cols.values >= 0).all()  # no "in the pool but unjudged" labels: -J is plain
     qrels = Qrels.from_any(qrels_cols)
     runs = [(name, run, rank_run(cols, qrels)) for name, cols, run in read_runs(folder)]
@@ -222,8 +231,8 @@ def test_kernel_equals_pytrec_eval_per_query_on_every_real_run(collection: Colle
 def test_queries_a_run_lacks_get_the_default_and_the_others_equal_pytrec_eval():
     """Through the meta-evaluation core, which reads and ranks the files its own way: iiit.run1
     lacks 3 of the 30 CLEF topics."""
-    qrels_path = shared_data("real", "clef-tar-2017", "qrels", "test.clef2017.qrels")
-    runs = {n: shared_data("real", "clef-tar-2017", "runs", f"{n}.gz") for n in ["iiit.run1", "ecnu.run2"]}
+    qrels_path = real_data("clef-tar-2017", "qrels", "test.clef2017.qrels")
+    runs = {n: real_data("clef-tar-2017", "runs", f"{n}.gz") for n in ["iiit.run1", "ecnu.run2"]}
     plain = [c for c in cases() if c.variant == (1, False, None)]
     scores = evaluate(qrels_path, runs, [c.measure for c in plain], progress=False)
     qrels = as_dict(read_qrels(qrels_path))
