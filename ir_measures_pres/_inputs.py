@@ -8,7 +8,7 @@ grouped by query. Relevance values are checked to be integral here, once, for ev
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -279,3 +279,64 @@ def _group_codes(codes: np.ndarray, uniques: List[str]) -> Tuple[List[str], Opti
 def take(values: np.ndarray, order: Optional[np.ndarray]) -> np.ndarray:
     """``values`` in ``order`` (None: the order they are in, no copy)."""
     return values if order is None else values[order]
+
+
+def backend_dicts(
+    qrels: Columns, run: Columns
+) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]], Dict[str, str]]:
+    """Qrels and run as ``{query: {doc: value}}`` for ir_measures' other providers (pytrec_eval),
+    with the run reduced to the queries of the qrels (the others are ignored anyway).
+
+    pytrec_eval crashes on ids that are not valid UTF-8. When the readers found such an id in
+    either file, every id of both is handed over decoded as Latin-1 instead: a bijection from
+    bytes to code points below 256 whose UTF-8 keeps the byte order, so pytrec_eval matches and
+    orders the ids exactly as trec_eval does the bytes. The third result maps those query ids
+    back to the readers' (empty when the ids are handed over as they are).
+    """
+    latin1 = qrels.non_utf8_at is not None or run.non_utf8_at is not None
+    back: Dict[str, str] = {}
+
+    def text(ids: np.ndarray) -> np.ndarray:
+        if not latin1:
+            return ids_as_str(ids)
+        raw = (
+            ids.tolist()
+            if ids.dtype.kind == "S"
+            else [i.encode("utf-8", "surrogateescape") for i in ids.tolist()]
+        )
+        return object_array([b.decode("latin-1") for b in raw])
+
+    def query_text(ids: np.ndarray) -> np.ndarray:
+        if not latin1:
+            return np.asarray(ids)
+        names = {q: q.encode("utf-8", "surrogateescape").decode("latin-1") for q in set(ids.tolist())}
+        back.update({v: k for k, v in names.items()})
+        return object_array([names[q] for q in ids.tolist()])
+
+    wanted = set(qrels.query_names if qrels.query_names is not None else qrels.query_ids.tolist())
+    if run.query_codes is not None and run.query_names is not None:  # a reader's: one test per query
+        keep_query = np.fromiter(
+            map(wanted.__contains__, run.query_names), dtype=bool, count=len(run.query_names)
+        )
+        keep = keep_query[run.query_codes]
+    else:
+        keep = np.fromiter(map(wanted.__contains__, run.query_ids.tolist()), dtype=bool, count=len(run))
+    return (
+        _nested(query_text(qrels.query_ids), text(qrels.doc_ids), qrels.values),
+        _nested(query_text(run.query_ids[keep]), text(run.doc_ids[keep]), run.values[keep]),
+        back,
+    )
+
+
+def _nested(qids: np.ndarray, docs: np.ndarray, values: np.ndarray) -> Dict[str, Dict[str, Any]]:
+    """``{qid: {doc: value}}`` from lines grouped by query (the last line of a pair wins): a loop
+    over runs of equal query ids, not over lines."""
+    out: Dict[str, Dict[str, Any]] = {}
+    n = len(qids)
+    if n == 0:
+        return out
+    heads = np.concatenate(([0], np.flatnonzero(qids[1:] != qids[:-1]) + 1, [n])).tolist()
+    docs_list, values_list = docs.tolist(), values.tolist()
+    for a, b in zip(heads[:-1], heads[1:]):
+        out.setdefault(qids[a], {}).update(zip(docs_list[a:b], values_list[a:b]))
+    return out
