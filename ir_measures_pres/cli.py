@@ -32,7 +32,7 @@ import json
 import sys
 import warnings
 from collections import Counter
-from typing import Any, Dict, Iterable, Iterator, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 PROG = "ir_measures_pres"
 
@@ -213,9 +213,16 @@ def _fmt(value: float, places: int) -> str:
 
 
 def _write_ir_measures(
-    args: argparse.Namespace, measures: Sequence[Any], results: Iterable[Any], out: Any
+    args: argparse.Namespace,
+    measures: Sequence[Any],
+    results: Iterable[Any],
+    query_order: Sequence[str],
+    out: Any,
 ) -> None:
-    """Exactly the stock ir_measures CLI output (tsv or jsonl)."""
+    """The stock ir_measures CLI's output (tsv or jsonl), rows in a fixed order: per-query rows
+    (-q) query by query in ``query_order`` (the qrels'), each query's measures in the order
+    given; then the 'all' rows in that order. The stock CLI prints per-query rows as providers
+    yield them, in an order that follows the hash seed."""
     if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
         sys.stderr.write("--places is ignored when using --output jsonl\n")
 
@@ -231,13 +238,28 @@ def _write_ir_measures(
             out.write(f"{measure}\t{_fmt(value, args.places)}\n")
 
     aggs = {m: m.aggregator() for m in measures}
+    by_query: Dict[str, Dict[Any, float]] = {}
     for metric in results:
-        if args.by_query:
-            emit(metric.query_id, metric.measure, metric.value)
+        # values reach each aggregator in the order the provider yields them, as in the stock
+        # CLI, so that even the last digit of a mean (-p -1) is the same
         aggs[metric.measure].add(metric.value)
+        if args.by_query:
+            by_query.setdefault(metric.query_id, {})[metric.measure] = metric.value
+    for qid in _in_order(by_query, query_order):
+        row = by_query[qid]
+        for m in measures:
+            if m in row:
+                emit(qid, m, row[m])
     if not args.no_summary:
         for m in measures:
             emit(SUMMARY_QID, m, aggs[m].result())
+
+
+def _in_order(query_ids: Iterable[str], query_order: Sequence[str]) -> List[str]:
+    """``query_ids`` in ``query_order``, any others after it sorted."""
+    present = set(query_ids)
+    known = set(query_order)
+    return [q for q in query_order if q in present] + sorted(present - known)
 
 
 def _write_trec(
@@ -267,9 +289,9 @@ def _write_trec(
     if not args.no_summary:
         for m in measures:
             agg = m.aggregator()
-            for row in per_query.values():
-                if m in row:
-                    agg.add(row[m])
+            for qid in sorted(per_query):  # a fixed order, whatever order the providers yield
+                if m in per_query[qid]:
+                    agg.add(per_query[qid][m])
             out.write(format_line(names[m], SUMMARY_QID, format_value(m, agg.result(), places)) + "\n")
 
 
@@ -316,7 +338,10 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
             fixes = _trec_corrections(measures, qrels, run)
             _write_trec(args, measures, results, fixes, out)
         else:
-            _write_ir_measures(args, measures, results, out)
+            query_order = qrels.query_names
+            if query_order is None:
+                query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
+            _write_ir_measures(args, measures, results, query_order, out)
     except (InputError, OSError, ValueError) as error:
         if isinstance(error, BrokenPipeError):
             raise

@@ -20,11 +20,23 @@ from ._ranking import rank_run
 from .catalogue import BY_NAME, MEASURES
 
 
-class PresEvaluator(Evaluator):
-    """Scores runs against qrels prepared once; holds no state between runs."""
+def in_fixed_order(measures: Iterable[Any]) -> List[Any]:
+    """The measures as a list: a sequence keeps its order, a set (ir_measures' fallback pipeline
+    hands each provider one) is sorted by name, so that results never follow the hash seed."""
+    if isinstance(measures, (set, frozenset)):
+        return sorted(measures, key=str)
+    return list(measures)
 
-    def __init__(self, measures: List[Any], qrels: Qrels) -> None:
-        super().__init__(measures, qrels.query_ids)
+
+class PresEvaluator(Evaluator):
+    """Scores runs against qrels prepared once; holds no state between runs.
+
+    Measures are scored and yielded in the order given, a set sorted by name
+    (:func:`in_fixed_order`).
+    """
+
+    def __init__(self, measures: Iterable[Any], qrels: Qrels) -> None:
+        super().__init__(in_fixed_order(measures), qrels.query_ids)
         self.qrels = qrels
 
     def _answered(self, run: Any, measures: List[Any]) -> Tuple[List[str], List[List[float]]]:
@@ -75,7 +87,7 @@ class PresProvider(Provider):
     ]
 
     def _evaluator(self, measures: Iterable[Any], qrels: Any) -> PresEvaluator:
-        measures = list(measures)
+        measures = in_fixed_order(measures)
         # by NAME, as Provider.supports() matches: a measure of a reloaded module is still ours
         foreign = [m for m in measures if getattr(m, "NAME", None) not in BY_NAME]
         if foreign:
