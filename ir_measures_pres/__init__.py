@@ -3,14 +3,15 @@
 After ``import ir_measures_pres`` the measures parse from strings (``PRES@1000``,
 ``QMeasure(beta=0.5)@10``, ``Bpref10(variant='old')`` ...) and evaluate through
 ``ir_measures.calc_aggregate`` / ``iter_calc`` / ``evaluator`` next to the standard measures,
-which keep their own backends (pytrec_eval).
+which keep their own backends (pytrec_eval). Every name the package accepts, and the parser of
+measure lists, is in :mod:`ir_measures_pres.catalogue`.
 """
 
 from ._base import MeasureParameterError
 from ._inputs import InputError
-from ._registry import MEASURES
 from .blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
 from .bpref import Bpref10
+from .catalogue import MEASURES, MeasureNameError
 from .normalized_recall import PRES, R_norm
 from .provider import PresProvider
 
@@ -82,6 +83,7 @@ __all__ = [
     "Bpref10",
     "Bpref_10",
     "MEASURES",
+    "MeasureNameError",
     "register",
     "PresProvider",
     "MeasureParameterError",

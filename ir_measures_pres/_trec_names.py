@@ -1,4 +1,4 @@
-"""Let ``ir_measures.parse_trec_measure`` accept this package's measures.
+"""Let ``ir_measures.parse_trec_measure`` read every measure name the package accepts.
 
 PyTerrier turns every *string* in ``eval_metrics`` into measures with
 ``ir_measures.parse_trec_measure``, whose table of trec_eval names is a local dict that plugins
@@ -7,23 +7,20 @@ cannot extend, so ``pt.Experiment(..., ["PRES@1000"])`` fails with ``unknown mea
 ``ir_measures.util.parse_trec_measure``, the name the function's own recursion over nicknames
 such as ``official`` uses) so that:
 
-1. the original always runs first: every name it knows (``map``, ``P_10``, ``ndcg_cut.5,10``,
-   ``official``, ``all_trec`` ...) gives exactly what it gave before, and every error it raises
-   for a string that does not name one of our measures is raised unchanged (same object, same
-   message);
-2. only where the original raises ``ValueError`` for a string whose measure name is one of ours
-   (``PRES``, ``R_norm``/``Rnorm``, ``QMeasure``/``Q_measure``, ``OMeasure``, ``PMeasure``,
-   ``PPlusMeasure``, ``Bpref10`` ...), the string is read with ir_measures' own syntax
-   (``ir_measures.parse_measure``: ``PRES@1000``, ``QMeasure(beta=0.5)@100``) and returned as a
-   one-element list, like a trec_eval name without parameters. A string naming one of our
-   measures with bad syntax or parameters raises a ``ValueError`` that says what is wrong.
+1. the original always runs first: every string it accepts (``map``, ``P_10``, ``ndcg_cut.5,10``,
+   ``official``, ``all_trec`` ...) gives exactly what it gave before;
+2. where the original raises ``ValueError`` for a string, the string is read by the measure
+   catalogue (:func:`ir_measures_pres.catalogue.parse_measures`), which accepts what the command
+   line accepts: ir_measures syntax for every measure (``nDCG@10``, ``AP(rel=2)``,
+   ``PRES@1000``), trec_eval names, and our trec-style output names (``PRES_1000``,
+   ``Q-measure``, ``Rnorm_N1000``, ``bpref_top10pRnonrel``). A string the catalogue rejects
+   raises its :class:`~ir_measures_pres.catalogue.MeasureNameError` (a ``ValueError``), with the
+   message the command line prints.
 
-**Decision: standard ir_measures syntax for other measures (``nDCG@10``, ``AP(rel=2)``) is not
-accepted here**; it keeps raising as before. PyTerrier imports this package by itself through
-its ``pyterrier.modules`` entry point, so accepting ``'nDCG@10'`` would make code that never
-mentions this package work only on machines where it happens to be installed, a hidden
-dependency. A string naming one of our measures already says that it needs this package. Pass
-measure objects (``from pyterrier.measures import nDCG`` then ``nDCG@10``) for the others.
+**Decision** (issue #15, reversing an earlier one that kept ``nDCG@10`` rejected here): one
+verdict for a measure name everywhere. The earlier reason was that PyTerrier imports this
+package by itself, so code writing ``'nDCG@10'`` works only where the package is installed;
+the issue weighed that below a name that works in our command line and fails in PyTerrier.
 
 :func:`install` is idempotent: the wrapper is marked, and a second call (or a reload of this
 package) wraps nothing again.
@@ -31,57 +28,23 @@ package) wraps nothing again.
 
 from __future__ import annotations
 
+import contextvars
 import functools
-import re
 from collections.abc import Callable
 from typing import Any
 
 #: attribute set on our wrapper; its value is the wrapped function
 _MARK = "__ir_measures_pres_wrapped__"
-
-#: the measure name a string starts with (the Name of ``Name(...)@k``; like ``parse_measure``,
-#: no leading blank)
-_LEADING_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
-
-
-def _our_names() -> frozenset[str]:
-    """The names our measures are registered under in ``ir_measures.measures.registry``."""
-    from ._registry import MEASURES
-
-    return frozenset(name for e in MEASURES for name in (e.measure.__name__, *e.aliases))
+#: set while the catalogue reads a string for the wrapper: a wrapper that another plugin put
+#: around ours may lead the catalogue back here, and must then get the original's answer
+_FALLING_BACK: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "ir_measures_pres_falling_back", default=False
+)
 
 
-def _is_ours(measure: Any) -> bool:
-    from ._registry import BY_NAME
-
-    entry = BY_NAME.get(getattr(measure, "NAME", None))  # type: ignore[arg-type]
-    return entry is not None and isinstance(measure, type(entry.measure))
-
-
-def parse_ours(text: str) -> Any | None:
-    """The measure ``text`` names if it is one of this package's, else ``None``.
-
-    ``text`` uses ir_measures syntax (``PRES@1000``, ``QMeasure(beta=0.5)@100``). Raises
-    ``ValueError`` when the name is ours but the rest of the string is not a valid measure
-    (bad syntax, unknown parameter, bad value, missing required parameter).
-    """
-    import ir_measures
-
-    found = _LEADING_NAME.match(text)
-    if found is None or found.group() not in _our_names():
-        return None
-    name = found.group()
-    try:
-        measure = ir_measures.parse_measure(text)
-    except (ValueError, NameError, TypeError, AssertionError) as error:
-        raise ValueError(f"cannot read {text!r} as the measure {name}: {error}") from error
-    if not _is_ours(measure):  # the registry maps one of our names to something else
-        return None
-    try:
-        measure.validate_params()
-    except (ValueError, TypeError, AssertionError) as error:
-        raise ValueError(f"invalid measure {text!r}: {error}") from error
-    return measure
+def unwrapped(function: Callable[[str], list[Any]]) -> Callable[[str], list[Any]]:
+    """``function`` without our wrapper (itself when it carries none)."""
+    return getattr(function, _MARK, function)
 
 
 def _wrap(original: Callable[[str], list[Any]]) -> Callable[[str], list[Any]]:
@@ -90,17 +53,20 @@ def _wrap(original: Callable[[str], list[Any]]) -> Callable[[str], list[Any]]:
         try:
             return original(measure)
         except ValueError:
-            if not isinstance(measure, str):
+            if not isinstance(measure, str) or _FALLING_BACK.get():
                 raise
-            ours = parse_ours(measure)
-            if ours is None:
-                raise  # the original error, unchanged
-            return [ours]
+        from .catalogue import parse_measures
+
+        falling_back = _FALLING_BACK.set(True)
+        try:
+            return parse_measures(measure)
+        finally:
+            _FALLING_BACK.reset(falling_back)
 
     parse_trec_measure.__doc__ = (
         (original.__doc__ or "").rstrip()
-        + "\n\n(Extended by ir_measures_pres: where the original rejects a string naming one of "
-        "its measures, e.g. 'PRES@1000', that measure is returned.)"
+        + "\n\n(Extended by ir_measures_pres: where the original rejects a string, the string is read "
+        "by ir_measures_pres' measure catalogue, e.g. 'PRES@1000', 'nDCG@10' or 'Q-measure'.)"
     ).lstrip()
     setattr(parse_trec_measure, _MARK, original)
     return parse_trec_measure

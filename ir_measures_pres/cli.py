@@ -8,11 +8,12 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 
 * QRELS and RUN are paths (gzipped or not) or ``-`` for standard input, read by the strict
   readers of :mod:`ir_measures_pres.readers` (an error names the file and the line).
-* A MEASURE argument may hold several measures separated by blanks. Each is read with
-  ``ir_measures.parse_measure`` (``AP``, ``nDCG@10``, ``PRES@1000``, ``QMeasure(beta=0.5)``),
-  else with ``ir_measures.parse_trec_measure`` (trec_eval names: ``map``, ``P.10``, ``P_5,10``,
-  ``ndcg_cut.10``, ``recall.1000``, ``official``), else as one of our trec-style output names
-  (``PRES_1000``, ``Q-measure``, ``bpref_top10pRnonrel``; :mod:`ir_measures_pres._trec_format`).
+* A MEASURE argument may hold several measures separated by blanks. They are read by the
+  measure catalogue (:mod:`ir_measures_pres.catalogue`), as everywhere else in the package:
+  ir_measures syntax (``AP``, ``nDCG@10``, ``PRES@1000``, ``QMeasure(beta=0.5)``), trec_eval
+  names (``map``, ``P.10``, ``P_5,10``, ``ndcg_cut.10``, ``recall.1000``, ``official``) and the
+  trec-style names ``--format trec`` prints for ours (``PRES_1000``, ``Q-measure``,
+  ``Rnorm_N1000``, ``bpref_top10pRnonrel``).
 * Our measures are computed by our provider straight from the columns the readers give (the
   run's document ids as one bytes array, no Python object per line); the others go through
   ir_measures' default pipeline (pytrec_eval ...) or ``--provider``, with the same data
@@ -27,10 +28,7 @@ Exit status: 0 on success, 1 when an input file or the evaluation fails, 2 for a
 from __future__ import annotations
 
 import argparse
-import contextlib
-import difflib
 import json
-import re
 import sys
 import warnings
 from collections import Counter
@@ -43,58 +41,6 @@ SUBCOMMANDS = ("robustness", "agreement", "discriminative-power")
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
-
-# trec_eval measure names (the table of ir_measures.parse_trec_measure), for strict matching of
-# trec names (that function's regular expression is not anchored at the end: it reads 'P_10abc'
-# as P@10) and for suggestions
-_TREC_BASES = (
-    "ndcg",
-    "P",
-    "map_cut",
-    "Rndcg",
-    "num_nonrel_judged_ret",
-    "set_map",
-    "11pt_avg",
-    "relative_P",
-    "gm_map",
-    "binG",
-    "set_P",
-    "infAP",
-    "bpref",
-    "num_rel_ret",
-    "ndcg_rel",
-    "recip_rank",
-    "recall",
-    "set_recall",
-    "utility",
-    "set_relative_P",
-    "num_ret",
-    "num_rel",
-    "ndcg_cut",
-    "Rprec",
-    "Rprec_mult",
-    "relstring",
-    "gm_bpref",
-    "num_q",
-    "map",
-    "G",
-    "success",
-    "set_F",
-    "iprec_at_recall",
-)
-_TREC_ARGS = r"(?:[._]\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?)*)?"
-# the order in which trec_eval prints its measures (out.test.a), for nicknames such as 'official'
-_TREC_ORDER = (
-    "num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P recall infAP "
-    "gm_bpref Rprec_mult utility 11pt_avg binG G ndcg ndcg_rel Rndcg ndcg_cut map_cut relative_P success "
-    "set_P set_relative_P set_recall set_map set_F num_nonrel_judged_ret"
-).split()
-_LEADING_NAME = re.compile(r"[A-Za-z_][A-Za-z_0-9]*")
-
-
-class UsageError(Exception):
-    """A command-line mistake: reported with exit status 2."""
-
 
 # --------------------------------------------------------------------------------------------
 # arguments
@@ -172,143 +118,15 @@ def _version() -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def parse_measures(arguments: Iterable[str]) -> List[Any]:
-    """The measures named by the arguments, in order, without repeats; raises :class:`UsageError`
-    naming every unknown or invalid one (with close names as suggestions)."""
-    measures: List[Any] = []
-    errors: List[str] = []
-    for argument in arguments:
-        for token in argument.split():
-            try:
-                for measure in _parse_one(token):
-                    if measure not in measures:
-                        measures.append(measure)
-            except UsageError as error:
-                errors.append(str(error))
-    if errors:
-        raise UsageError("\n".join(errors))
-    return measures
-
-
-def _parse_one(token: str) -> List[Any]:
-    import ir_measures
-
-    from ._trec_format import parse_trec_name
-
-    invalid: Optional[UsageError] = None
-    try:
-        measure = ir_measures.parse_measure(token)
-    except (NameError, ValueError, TypeError, AssertionError, SyntaxError) as error:
-        found = _LEADING_NAME.match(token)
-        name = found.group() if found else ""
-        rest = token[len(name) :]
-        if name in ir_measures.measures.registry and (not rest or rest[0] in "(@"):
-            invalid = UsageError(f"invalid measure {token!r}: {_describe(error)}")
-    else:
-        try:
-            return [_validated(token, measure)]
-        except UsageError as error:  # e.g. 'P' (no cutoff): maybe a trec_eval name
-            invalid = error
-    trec = _parse_trec(token) if invalid is None or token in _TREC_BASES else None
-    if trec is None:
-        trec = parse_trec_name(token)
-    if trec:
-        return [_validated(token, m) for m in trec]
-    if invalid is not None:
-        raise invalid
-    hint = suggest(token)
-    raise UsageError(f"unknown measure {token!r}" + (f" (did you mean {' or '.join(hint)}?)" if hint else ""))
-
-
-def _parse_trec(token: str) -> Optional[List[Any]]:
-    """``ir_measures.parse_trec_measure(token)`` for a real trec_eval name, else None."""
-    import ir_measures
-    import pytrec_eval
-
-    known = token in getattr(pytrec_eval, "supported_nicknames", {}) or any(
-        re.fullmatch(re.escape(base) + _TREC_ARGS, token) for base in _TREC_BASES
-    )
-    try:
-        # parse_trec_measure prints the nickname members it skips; keep stdout for results
-        with contextlib.redirect_stdout(sys.stderr):
-            measures = ir_measures.parse_trec_measure(token)
-    except (ValueError, TypeError, KeyError) as error:
-        if known:  # e.g. 'gm_map': a trec_eval measure that no provider computes
-            raise UsageError(f"unsupported trec_eval measure {token!r}: {_describe(error)}") from None
-        return None
-    if not known:  # only our own measures get through ir_measures_pres' wrapper
-        from ._registry import BY_NAME
-
-        if not all(getattr(m, "NAME", None) in BY_NAME for m in measures):
-            return None
-    if token in getattr(pytrec_eval, "supported_nicknames", {}):
-        return sorted(measures, key=_trec_order)  # as trec_eval prints them, not alphabetically
-    return list(measures)
-
-
-def _trec_order(measure: Any) -> Tuple[int, float]:
-    from ._trec_format import trec_name
-
-    name = trec_name(measure)
-    found = re.fullmatch(r"(.*?)(?:_(\d+(?:\.\d+)?))?", name)
-    base, number = (found.group(1), found.group(2)) if found else (name, None)
-    rank = _TREC_ORDER.index(base) if base in _TREC_ORDER else len(_TREC_ORDER)
-    return rank, float(number) if number else -1.0
-
-
-def _validated(token: str, measure: Any) -> Any:
-    try:
-        measure.validate_params()
-    except (ValueError, TypeError, AssertionError) as error:
-        raise UsageError(f"invalid measure {token!r}: {_describe(error)}") from None
-    return measure
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return text if text else type(error).__name__
-
-
-def _candidates() -> List[str]:
-    import ir_measures
-
-    from ._trec_format import _BPREF10, _OURS_BASE
-
-    names = list(ir_measures.measures.registry)
-    names += [n for n in _TREC_BASES if n not in names]
-    names += list(_OURS_BASE.values()) + list(_BPREF10.values()) + ["PRES_1000"]
-    return names
-
-
-def suggest(token: str) -> List[str]:
-    """Close measure names for an unknown ``token`` (``Bpref-10`` -> ``Bpref10``)."""
-    found = re.match(r"[^@(]*", token)
-    base = found.group() if found else token
-    rest = token[len(base) :]
-
-    def key(s: str) -> str:
-        return re.sub(r"[^a-z0-9]", "", s.lower())
-
-    candidates = _candidates()
-    same = [c for c in candidates if key(c) == key(base) and c != base]
-    close = difflib.get_close_matches(base, candidates, n=3, cutoff=0.75)
-    out: List[str] = []
-    for c in same + close:
-        if c not in out and c != base:
-            out.append(c)
-    return [c + rest for c in out[:3]]
+def measure_error_text(error: Exception) -> str:
+    """What a command prints on standard error for measures it cannot read (then exits with 2);
+    the meta-evaluation commands print the same."""
+    return f"{PROG}: error parsing measures\n{error}\n"
 
 
 # --------------------------------------------------------------------------------------------
 # evaluation
 # --------------------------------------------------------------------------------------------
-
-
-def _is_ours(measure: Any) -> bool:
-    from ._registry import BY_NAME
-
-    entry = BY_NAME.get(getattr(measure, "NAME", None))  # type: ignore[arg-type]
-    return entry is not None and isinstance(measure, type(entry.measure))
 
 
 def _as_dict(cols: Any) -> Dict[str, Dict[str, Any]]:
@@ -343,6 +161,7 @@ def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[s
     """
     import ir_measures
 
+    from .catalogue import entry_of
     from .provider import PresProvider
 
     if provider == PresProvider.NAME:
@@ -350,8 +169,8 @@ def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[s
     elif provider is not None:
         ours, others = [], list(measures)
     else:
-        ours = [m for m in measures if _is_ours(m)]
-        others = [m for m in measures if not _is_ours(m)]
+        ours = [m for m in measures if entry_of(m) is not None]
+        others = [m for m in measures if entry_of(m) is None]
     our_evaluator = PresProvider().evaluator(ours, qrels) if ours else None
     if others:
         calc = ir_measures if provider is None else ir_measures.providers.registry[provider]
@@ -394,9 +213,16 @@ def _fmt(value: float, places: int) -> str:
 
 
 def _write_ir_measures(
-    args: argparse.Namespace, measures: Sequence[Any], results: Iterable[Any], out: Any
+    args: argparse.Namespace,
+    measures: Sequence[Any],
+    results: Iterable[Any],
+    query_order: Sequence[str],
+    out: Any,
 ) -> None:
-    """Exactly the stock ir_measures CLI output (tsv or jsonl)."""
+    """The stock ir_measures CLI's output (tsv or jsonl), rows in a fixed order: per-query rows
+    (-q) query by query in ``query_order`` (the qrels'), each query's measures in the order
+    given; then the 'all' rows in that order. The stock CLI prints per-query rows as providers
+    yield them, in an order that follows the hash seed."""
     if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
         sys.stderr.write("--places is ignored when using --output jsonl\n")
 
@@ -412,13 +238,28 @@ def _write_ir_measures(
             out.write(f"{measure}\t{_fmt(value, args.places)}\n")
 
     aggs = {m: m.aggregator() for m in measures}
+    by_query: Dict[str, Dict[Any, float]] = {}
     for metric in results:
-        if args.by_query:
-            emit(metric.query_id, metric.measure, metric.value)
+        # values reach each aggregator in the order the provider yields them, as in the stock
+        # CLI, so that even the last digit of a mean (-p -1) is the same
         aggs[metric.measure].add(metric.value)
+        if args.by_query:
+            by_query.setdefault(metric.query_id, {})[metric.measure] = metric.value
+    for qid in _in_order(by_query, query_order):
+        row = by_query[qid]
+        for m in measures:
+            if m in row:
+                emit(qid, m, row[m])
     if not args.no_summary:
         for m in measures:
             emit(SUMMARY_QID, m, aggs[m].result())
+
+
+def _in_order(query_ids: Iterable[str], query_order: Sequence[str]) -> List[str]:
+    """``query_ids`` in ``query_order``, any others after it sorted."""
+    present = set(query_ids)
+    known = set(query_order)
+    return [q for q in query_order if q in present] + sorted(present - known)
 
 
 def _write_trec(
@@ -429,7 +270,8 @@ def _write_trec(
     out: Any,
 ) -> None:
     """trec_eval's format: per-query lines (-q) by query id then measure, then the 'all' rows."""
-    from ._trec_format import format_line, format_value, trec_names
+    from ._trec_format import format_line, format_value
+    from .catalogue import trec_names
 
     places = DEFAULT_PLACES if args.places == -1 else args.places
     names = trec_names(measures)
@@ -447,9 +289,9 @@ def _write_trec(
     if not args.no_summary:
         for m in measures:
             agg = m.aggregator()
-            for row in per_query.values():
-                if m in row:
-                    agg.add(row[m])
+            for qid in sorted(per_query):  # a fixed order, whatever order the providers yield
+                if m in per_query[qid]:
+                    agg.add(per_query[qid][m])
             out.write(format_line(names[m], SUMMARY_QID, format_value(m, agg.result(), places)) + "\n")
 
 
@@ -467,6 +309,7 @@ def _show_warning(
 def run_cli(argv: Sequence[str], out: Any = None) -> int:
     """Evaluate (no subcommand); returns the exit status."""
     from ._inputs import InputError
+    from .catalogue import MeasureNameError, parse_measures
     from .readers import read_qrels, read_run
 
     out = sys.stdout if out is None else out
@@ -482,8 +325,8 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         parser.error("only one of QRELS and RUN can be read from standard input ('-')")
     try:
         measures = parse_measures(args.measures)
-    except UsageError as error:
-        sys.stderr.write(f"{PROG}: error parsing measures\n{error}\n")
+    except MeasureNameError as error:
+        sys.stderr.write(measure_error_text(error))
         return 2
     try:
         # document ids as bytes arrays (no str per run line: our provider joins the run with the
@@ -495,7 +338,10 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
             fixes = _trec_corrections(measures, qrels, run)
             _write_trec(args, measures, results, fixes, out)
         else:
-            _write_ir_measures(args, measures, results, out)
+            query_order = qrels.query_names
+            if query_order is None:
+                query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
+            _write_ir_measures(args, measures, results, query_order, out)
     except (InputError, OSError, ValueError) as error:
         if isinstance(error, BrokenPipeError):
             raise

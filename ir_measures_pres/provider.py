@@ -1,6 +1,6 @@
 """The ir_measures provider of the package's measures.
 
-It claims only the measures of :mod:`ir_measures_pres._registry`; the standard ones (AP, nDCG,
+It claims only the measures of :mod:`ir_measures_pres.catalogue`; the standard ones (AP, nDCG,
 P@k ...) stay with their own providers through ir_measures' fallback pipeline. This module imports
 only ``ir_measures.providers.base`` and ``ir_measures.util`` and never touches
 ``ir_measures.DefaultPipeline``, so it is safe to load from an ``ir_measures.provider`` entry point
@@ -17,14 +17,26 @@ from ir_measures.util import Metric
 
 from ._qrels import Qrels
 from ._ranking import rank_run
-from ._registry import BY_NAME, MEASURES
+from .catalogue import BY_NAME, MEASURES
+
+
+def in_fixed_order(measures: Iterable[Any]) -> List[Any]:
+    """The measures as a list: a sequence keeps its order, a set (ir_measures' fallback pipeline
+    hands each provider one) is sorted by name, so that results never follow the hash seed."""
+    if isinstance(measures, (set, frozenset)):
+        return sorted(measures, key=str)
+    return list(measures)
 
 
 class PresEvaluator(Evaluator):
-    """Scores runs against qrels prepared once; holds no state between runs."""
+    """Scores runs against qrels prepared once; holds no state between runs.
 
-    def __init__(self, measures: List[Any], qrels: Qrels) -> None:
-        super().__init__(measures, qrels.query_ids)
+    Measures are scored and yielded in the order given, a set sorted by name
+    (:func:`in_fixed_order`).
+    """
+
+    def __init__(self, measures: Iterable[Any], qrels: Qrels) -> None:
+        super().__init__(in_fixed_order(measures), qrels.query_ids)
         self.qrels = qrels
 
     def _answered(self, run: Any, measures: List[Any]) -> Tuple[List[str], List[List[float]]]:
@@ -75,7 +87,7 @@ class PresProvider(Provider):
     ]
 
     def _evaluator(self, measures: Iterable[Any], qrels: Any) -> PresEvaluator:
-        measures = list(measures)
+        measures = in_fixed_order(measures)
         # by NAME, as Provider.supports() matches: a measure of a reloaded module is still ours
         foreign = [m for m in measures if getattr(m, "NAME", None) not in BY_NAME]
         if foreign:

@@ -3,9 +3,10 @@
 PyTerrier imports every module named in that entry-point group at ``import pyterrier`` and
 exposes it as ``pt.<entry point name>`` (here ``pt.ir_measures_pres``). Importing this module
 registers the package's measures and provider in ir_measures and lets
-``ir_measures.parse_trec_measure`` read their names, so that both measure objects and strings
-such as ``"PRES@1000"`` work in ``pt.Experiment`` and ``pt.Evaluate`` with no import of this
-package in the user's code.
+``ir_measures.parse_trec_measure`` read every name of the measure catalogue
+(:mod:`ir_measures_pres.catalogue`), so that both measure objects and strings such as
+``"PRES@1000"`` or ``"Q-measure"`` work in ``pt.Experiment`` and ``pt.Evaluate`` with no import
+of this package in the user's code.
 
 PyTerrier's loop does not guard ``entry_point.load()``: an exception here would break
 ``import pyterrier`` itself. So this module never raises: on any failure it warns

@@ -22,10 +22,9 @@ import ir_measures
 import pytest
 from conftest import DATA, shared_data
 
-import ir_measures_pres
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
-from ir_measures_pres._trec_format import parse_trec_name, trec_name, trec_names
-from ir_measures_pres.cli import main, parse_measures, suggest
+from ir_measures_pres.catalogue import entry_of, parse_measures, suggest, trec_name, trec_names
+from ir_measures_pres.cli import main
 
 TE = DATA / "trec_eval_test"
 SAKAI = DATA / "ntcireval" / "generated" / "sakai_example"
@@ -449,9 +448,11 @@ NAMES = [
     (PRES @ 100, "PRES_100"),
     (PRES(estimate=True) @ 50, "PRES_est_50"),
     (PRES(rel=2) @ 100, "PRES(rel=2)@100"),
-    (R_norm(collection_size=1000), "Rnorm"),
-    (R_norm(collection_size=1000) @ 10, "Rnorm_cut_10"),
-    (R_norm(collection_size=1000, mode="bollmann"), "Rnorm_bollmann"),
+    (R_norm(collection_size=1000), "Rnorm_N1000"),
+    (R_norm(collection_size=1000) @ 10, "Rnorm_N1000_cut_10"),
+    (R_norm(collection_size=1000, mode="bollmann"), "Rnorm_bollmann_N1000"),
+    (R_norm(collection_size=50, mode="bollmann") @ 5, "Rnorm_bollmann_N50_cut_5"),
+    (R_norm(collection_size=1000, rel=2), "R_norm(collection_size=1000,rel=2)"),
     (QMeasure, "Q-measure"),
     (QMeasure @ 10, "Q-measure_cut_10"),
     (QMeasure(beta=0.5), "QMeasure(beta=0.5)"),
@@ -484,25 +485,24 @@ def test_trec_names(measure: object, name: str) -> None:
     assert " " not in name
 
 
-@pytest.mark.parametrize(
-    "measure, name",
-    [
-        (m, n)
-        for m, n in NAMES
-        if ir_measures_pres.cli._is_ours(m) and not n.startswith("Rnorm") and "(" not in n
-    ],
-)
+@pytest.mark.parametrize("measure, name", [(m, n) for m, n in NAMES if entry_of(m) is not None])
 def test_our_trec_names_read_back(measure: object, name: str) -> None:
-    (parsed,) = parse_trec_name(name)
+    (parsed,) = parse_measures(name)
     assert trec_name(parsed) == name
     assert parsed == measure or (name == "PRES_1000" and parsed == PRES @ 1000)
-    assert parse_measures([name]) == [parsed]
 
 
 def test_trec_names_that_would_collide_keep_the_canonical_form() -> None:
+    # PRES is PRES@1000 (N_max defaults to 1000): both would print PRES_1000
+    assert trec_names([PRES, PRES @ 1000, QMeasure]) == {
+        PRES: "PRES",
+        PRES @ 1000: "PRES@1000",
+        QMeasure: "Q-measure",
+    }
+    # R_norm's collection size is in the name: two sizes no longer collide
     a, b = R_norm(collection_size=100), R_norm(collection_size=200)
-    assert trec_names([a, b, QMeasure]) == {a: str(a), b: str(b), QMeasure: "Q-measure"}
-    assert parse_trec_name("Q-measure_cut.5,10") == [QMeasure @ 5, QMeasure @ 10]
+    assert trec_names([a, b]) == {a: "Rnorm_N100", b: "Rnorm_N200"}
+    assert parse_measures("Q-measure_cut.5,10") == [QMeasure @ 5, QMeasure @ 10]
 
 
 # --------------------------------------------------------------------------------------------

@@ -150,7 +150,9 @@ def test_parse_measures_splits_outside_brackets_and_dedups():
     with pytest.raises(ValueError, match="NoSuchMeasure"):
         parse_measures("AP NoSuchMeasure@3")
     with pytest.raises(ValueError, match="cutoff required"):
-        parse_measures("P")
+        parse_measures("Success")
+    # one catalogue for every surface: 'P' is trec_eval's P, at its default cutoffs, as on the CLI
+    assert parse_measures("P") == [ir_measures.P @ k for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
     with pytest.raises(ValueError, match="must be an integer from 1 to"):
         parse_measures("PRES(cutoff=0)")
     with pytest.raises(ValueError, match="no measure"):

@@ -5,7 +5,7 @@ Each row of :data:`CASES` is one measure configuration together with the facts t
 which label counts as relevant, the value of an ideal ranking, and which upward move of a
 relevant document is guaranteed not to lower the score. Generic tests run once per row;
 :func:`test_every_measure_is_in_the_table` fails when a measure of
-``ir_measures_pres._registry.MEASURES`` has no row (add one when you add a measure).
+``ir_measures_pres.catalogue.MEASURES`` has no row (add one when you add a measure).
 
 Expected values come from the spec (ideal values, DEFAULTs), from pytrec_eval (AP, RR), from
 an explicitly sorted list written in the test (ties), or from arithmetic written out below.
@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from ir_measures import AP, RR, Qrel, ScoredDoc
 
-from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, _registry
+from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, catalogue
 
 # --------------------------------------------------------------------------------------------
 # the property table
@@ -148,14 +148,14 @@ IDS = [c.id for c in CASES]
 def test_every_measure_is_in_the_table() -> None:
     """A measure added to the registry without a row here fails this test."""
     covered = {c.measure.NAME for c in CASES}
-    missing = [e.measure.NAME for e in _registry.MEASURES if e.measure.NAME not in covered]
+    missing = [e.measure.NAME for e in catalogue.MEASURES if e.measure.NAME not in covered]
     assert not missing, f"add rows for {missing} to CASES in tests/test_properties.py"
 
 
 def test_every_flag_and_choice_is_in_the_table() -> None:
     """Every measure with ``judged_only`` has a judged_only row, every value of a choice
     parameter (``mode``, ``variant``) has a row, and every ``cutoff`` has an @k row."""
-    for entry in _registry.MEASURES:
+    for entry in catalogue.MEASURES:
         m = entry.measure
         rows = [c.measure for c in CASES if c.measure.NAME == m.NAME]
         for param, info in m.SUPPORTED_PARAMS.items():
@@ -169,7 +169,7 @@ def test_every_flag_and_choice_is_in_the_table() -> None:
 
 
 def test_every_row_is_registered() -> None:
-    names = {e.measure.NAME for e in _registry.MEASURES}
+    names = {e.measure.NAME for e in catalogue.MEASURES}
     assert {c.measure.NAME for c in CASES} <= names
 
 

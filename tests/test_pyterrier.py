@@ -305,12 +305,32 @@ def test_evaluate_hand_example(pt: Any) -> None:
         assert got[measure] == pytest.approx(np.mean(HAND[measure]["X"]), abs=1e-12)
 
 
-def test_unknown_and_bad_strings_still_fail_in_experiment(pt: Any) -> None:
+def test_strings_are_read_as_the_command_line_reads_them(pt: Any) -> None:
+    # one catalogue: ir_measures syntax for standard measures and our trec-style output names
+    # work in PyTerrier as on the command line (issue #15)
+    qrels, x, y = hand_collection()
+    metrics = ["nDCG@10", "Q-measure", "PRES_100"]
+    table = pt.Experiment([x, y], topics_for(qrels), qrels, metrics, names=["X", "Y"]).set_index("name")
+    assert sorted(table.columns) == sorted(metrics)
+    for system, run in (("X", x), ("Y", y)):
+        ndcg = trec_eval_values(qrels, run, "ndcg_cut.10", "ndcg_cut_10")
+        assert table.loc[system, "nDCG@10"] == pytest.approx(np.mean(list(ndcg.values())), abs=1e-12)
+        assert table.loc[system, "Q-measure"] == pytest.approx(np.mean(HAND["QMeasure"][system]), abs=1e-12)
+        assert table.loc[system, "PRES_100"] == pytest.approx(np.mean(HAND["PRES@100"][system]), abs=1e-12)
+
+
+def test_unknown_and_bad_strings_fail_in_experiment_with_the_catalogues_message(pt: Any) -> None:
+    from ir_measures_pres.catalogue import MeasureNameError
+
     qrels, x, _ = hand_collection()
-    with pytest.raises(ValueError, match="unk"):
-        pt.Experiment([x], topics_for(qrels), qrels, ["nDCG@10"])  # as without this package
+    with pytest.raises(MeasureNameError) as info:
+        pt.Experiment([x], topics_for(qrels), qrels, ["Bpref-10"])
+    # the message the command line prints (docs/cli.md)
+    assert str(info.value) == "unknown measure 'Bpref-10' (did you mean Bpref10 or Bpref_10 or Bpref?)"
     with pytest.raises(ValueError, match="foo"):
         pt.Experiment([x], topics_for(qrels), qrels, ["PRES(foo=1)@10"])
+    with pytest.raises(MeasureNameError, match="collection size"):
+        pt.Experiment([x], topics_for(qrels), qrels, ["Rnorm_cut_100"])
 
 
 def test_gridsearch_with_our_string_metric(pt: Any) -> None:

@@ -21,7 +21,7 @@ import pytest
 from ir_measures import AP, ERR, RR, Bpref, IPrec, Judged, P, R, Rprec, nDCG
 
 import ir_measures_pres
-from ir_measures_pres import _registry
+from ir_measures_pres import catalogue
 
 NAME = "ir_measures_pres"
 OUR_NAMES = {
@@ -74,7 +74,7 @@ def assert_same_state(before: tuple[dict, dict, list]) -> None:
 def test_every_name_and_alias_is_registered() -> None:
     registry = ir_measures.measures.registry
     assert OUR_NAMES <= registry.keys()
-    for entry in _registry.MEASURES:
+    for entry in catalogue.MEASURES:
         for name in (entry.measure.NAME, *entry.aliases):
             assert registry[name] is entry.measure
     assert registry["Rnorm"] is registry["R_norm"] is ir_measures_pres.Rnorm
@@ -185,12 +185,12 @@ def test_the_provider_is_registered_under_its_name_and_in_the_pipeline() -> None
 
 def test_the_provider_supports_exactly_our_measures() -> None:
     p = provider()
-    for entry in _registry.MEASURES:
+    for entry in catalogue.MEASURES:
         m = entry.measure
         if any(info.required for info in m.SUPPORTED_PARAMS.values()):
             m = m(collection_size=1000)
         assert p.supports(m)
-    assert {m.NAME for m in p.SUPPORTED_MEASURES} == {e.measure.NAME for e in _registry.MEASURES}
+    assert {m.NAME for m in p.SUPPORTED_MEASURES} == {e.measure.NAME for e in catalogue.MEASURES}
 
 
 STANDARD = [
@@ -217,7 +217,7 @@ def test_the_provider_never_claims_a_standard_measure(measure) -> None:
 
 def test_the_provider_claims_no_other_registered_measure() -> None:
     p = provider()
-    ours = {e.measure.NAME for e in _registry.MEASURES}
+    ours = {e.measure.NAME for e in catalogue.MEASURES}
     checked = 0
     for name, measure in ir_measures.measures.registry.items():
         if measure.NAME in ours:
@@ -238,7 +238,7 @@ def test_a_standard_measure_given_to_the_provider_anyway_is_refused_by_name(meas
         provider().evaluator(measures, {"q": {"a": 1}})
     message = str(info.value)
     for m in measures:
-        if m.NAME not in {e.measure.NAME for e in _registry.MEASURES}:
+        if m.NAME not in {e.measure.NAME for e in catalogue.MEASURES}:
             assert str(m) in message
     assert NAME in message
 
@@ -278,7 +278,7 @@ CITED = {
 }
 
 
-@pytest.mark.parametrize("entry", _registry.MEASURES, ids=lambda e: e.measure.NAME)
+@pytest.mark.parametrize("entry", catalogue.MEASURES, ids=lambda e: e.measure.NAME)
 def test_every_measure_documents_itself(entry) -> None:
     m = entry.measure
     doc = type(m).__doc__ or ""
@@ -291,7 +291,7 @@ def test_every_measure_documents_itself(entry) -> None:
 
 
 def test_every_measure_has_a_cited_author() -> None:
-    assert set(CITED) == {e.measure.NAME for e in _registry.MEASURES}
+    assert set(CITED) == {e.measure.NAME for e in catalogue.MEASURES}
 
 
 # --------------------------------------------------------------------------------------------

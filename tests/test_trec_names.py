@@ -1,8 +1,11 @@
-"""``ir_measures.parse_trec_measure`` extended to our measures, and unchanged for everything else.
+"""``ir_measures.parse_trec_measure`` extended to every name of the measure catalogue, and
+unchanged for every string it accepted before.
 
 The reference is a pristine copy of ir_measures' own ``util`` module, loaded from its file under
 another name: its ``parse_trec_measure`` (and its recursion over nicknames) never sees our
-wrapper, so "unchanged" is checked against ir_measures itself, not against our code.
+wrapper, so "unchanged" is checked against ir_measures itself, not against our code. Where the
+original rejects a string, the wrapper must answer exactly as the catalogue does (the verdict and
+message the command lines give).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, _trec_names
+from ir_measures_pres.catalogue import MeasureNameError, parse_measures
 
 _trec_names.install()  # the lead wires this into register(); calling it again is a no-op
 
@@ -57,7 +61,8 @@ PARAMETERISED = [
     "ndcg_cut_",
     "recall_10,",
 ]
-#: names nobody knows, standard ir_measures syntax, near misses of ours, odd spellings
+#: names ir_measures alone rejects: unknown names, standard ir_measures syntax, our trec-style
+#: names, near misses of ours, odd spellings
 UNKNOWN = [
     "",
     " ",
@@ -100,12 +105,61 @@ def outcome(fn: Callable[[Any], list[Any]], name: Any, capsys: Any = None) -> tu
     return result + (printed,)
 
 
+def expected_outcome(name: Any, capsys: Any = None) -> tuple:
+    """The original's outcome where it accepts ``name`` (or fails otherwise than with a
+    ValueError, or ``name`` is no string), else the catalogue's."""
+    original = outcome(ORIGINAL, name, capsys)
+    if original[0] == "raise" and issubclass(original[1], ValueError) and isinstance(name, str):
+        catalogue = outcome(parse_measures, name, capsys)
+        return catalogue[:-1] + (original[-1] + catalogue[-1],)
+    return original
+
+
 @pytest.mark.parametrize("name", TREC_NAMES + NICKNAMES + PARAMETERISED + UNKNOWN)
-def test_same_as_original_for_every_name_it_handles(name: str, capsys: Any) -> None:
+def test_the_original_where_it_accepts_else_the_catalogue(name: str, capsys: Any) -> None:
     capsys.readouterr()
-    expected = outcome(ORIGINAL, name, capsys)
+    expected = expected_outcome(name, capsys)
     assert outcome(ir_measures.parse_trec_measure, name, capsys) == expected
     assert outcome(ir_measures.util.parse_trec_measure, name, capsys) == expected
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("nDCG@10", [ir_measures.nDCG @ 10]),
+        ("AP(rel=2)", [ir_measures.AP(rel=2)]),
+        ("P@10", [ir_measures.P @ 10]),
+        ("PRES_10", [PRES @ 10]),
+        ("Q-measure", [QMeasure]),
+        ("P-measure", [PMeasure]),
+        ("Rnorm_N500", [R_norm(collection_size=500)]),
+        ("map ", [ir_measures.AP]),
+        ("AP nDCG@10", [ir_measures.AP, ir_measures.nDCG @ 10]),
+    ],
+)
+def test_strings_the_original_rejects_and_the_catalogue_reads(name: str, expected: list) -> None:
+    with pytest.raises(ValueError):
+        ORIGINAL(name)
+    assert ir_measures.parse_trec_measure(name) == expected
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("foo", "unknown measure 'foo'"),
+        ("Bpref-10", "unknown measure 'Bpref-10' (did you mean Bpref10 or Bpref_10 or Bpref?)"),
+        # as docs/cli.md shows them
+        (
+            "Q-measure@10",
+            "unknown measure 'Q-measure@10' (did you mean QMeasure@10 or Q_measure@10 or P-measure@10?)",
+        ),
+        ("", "no measure given"),
+    ],
+)
+def test_strings_both_reject_raise_the_catalogues_error(name: str, message: str) -> None:
+    with pytest.raises(MeasureNameError) as info:
+        ir_measures.parse_trec_measure(name)
+    assert str(info.value) == message
 
 
 def test_reference_is_meaningful(capsys: Any) -> None:
@@ -272,20 +326,36 @@ _TOKENS = [
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.sampled_from(_TOKENS), max_size=6).map("".join))
-def test_changes_only_rejected_strings_that_name_our_measures(text: str) -> None:
+def test_changes_only_rejected_strings_and_answers_as_the_catalogue(text: str) -> None:
     import contextlib
     import io
 
-    with contextlib.redirect_stdout(io.StringIO()):
-        expected = outcome(ORIGINAL, text)
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        original = outcome(ORIGINAL, text)
         got = outcome(ir_measures.parse_trec_measure, text)
-    if got == expected:
+        catalogue = outcome(parse_measures, text)
+    if got == original:
         return
-    # a difference only where the original raised ValueError and the string starts with our name
-    assert expected[0] == "raise" and issubclass(expected[1], ValueError), (text, expected, got)
-    assert _trec_names._LEADING_NAME.match(text).group() in _trec_names._our_names(), (text, got)
+    # a difference only where the original raised ValueError, and then the catalogue's answer
+    assert original[0] == "raise" and issubclass(original[1], ValueError), (text, original, got)
+    assert got == catalogue, (text, got, catalogue)
     if got[0] == "raise":
-        assert issubclass(got[1], ValueError)
+        assert got[1] is MeasureNameError
+
+
+def test_a_foreign_wrapper_around_ours_does_not_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    # another plugin wraps our wrapper and falls back on its own: the catalogue, reading a
+    # trec_eval name through it, must get the original's answer, not come back to itself
+    ours = ir_measures.util.parse_trec_measure
+
+    def theirs(measure: str) -> list[Any]:
+        return ours(measure)
+
+    monkeypatch.setattr(ir_measures.util, "parse_trec_measure", theirs)
+    monkeypatch.setattr(ir_measures, "parse_trec_measure", theirs)
+    assert theirs("nDCG@10") == [ir_measures.nDCG @ 10]
+    with pytest.raises(MeasureNameError, match="unsupported trec_eval measure 'gm_map'"):
+        theirs("gm_map")
 
 
 def test_importing_the_package_installs_the_extension() -> None:

@@ -7,8 +7,8 @@ swaps the labels: one numpy gather per run, no re-sorting, no dictionary look-up
 
 Measures are scored in three ways, all returning one value per (measure, run, qrels query):
 
-* **this package's measures** (PRES, R_norm, Q/O/P/P+-measure, Bpref10) through the registry,
-  ``_registry.BY_NAME[m.NAME].compute(m, ranked)``, exactly as ``ir_measures`` calls them;
+* **this package's measures** (PRES, R_norm, Q/O/P/P+-measure, Bpref10) through the catalogue,
+  ``catalogue.BY_NAME[m.NAME].compute(m, ranked)``, exactly as ``ir_measures`` calls them;
 * **common standard measures** (AP, P@k, R@k, nDCG, RR, Rprec, Success@k, Bpref) through the
   native kernels of :mod:`ir_measures_pres.standard` (:func:`~ir_measures_pres.standard.kernel_for`),
   which equal pytrec_eval per query and serve repeated evaluation such as this only;
@@ -36,6 +36,7 @@ from tqdm import tqdm
 from .._arrays import ids_as_str, offsets_from_counts, segment_ids
 from .._qrels import ABSENT, Qrels
 from .._ranking import RankedRun, rank_run
+from ..catalogue import entry_of, parse_measures
 from ..standard import kernel_for
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
@@ -47,67 +48,13 @@ PathLike = Union[str, "os.PathLike[str]"]
 # --------------------------------------------------------------------------------------------
 
 
-def _split_top_level(text: str) -> List[str]:
-    """Split on whitespace outside brackets: ``"AP@100 QMeasure(beta=0.5, gains={1: 1})"``."""
-    parts: List[str] = []
-    depth = 0
-    cur: List[str] = []
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch.isspace() and depth == 0:
-            if cur:
-                parts.append("".join(cur))
-                cur = []
-        else:
-            cur.append(ch)
-    if cur:
-        parts.append("".join(cur))
-    return parts
+# Measure lists are read by the package's one catalogue (``parse_measures``, imported above): a
+# name means the same here as on the command line and in PyTerrier.
 
 
-def parse_measures(measures: MeasureSpec) -> List[Any]:
-    """Measures from strings in ir_measures syntax (several per string, space-separated) or
-    measure objects; duplicates removed, order kept."""
-    import ir_measures
-
-    import ir_measures_pres  # noqa: F401 - registers our measures with ir_measures
-
-    if isinstance(measures, (str, ir_measures.Measure)):
-        measures = [measures]
-    out: List[Any] = []
-    for item in measures:
-        if isinstance(item, str):
-            for token in _split_top_level(item):
-                try:
-                    out.append(ir_measures.parse_measure(token))
-                except (NameError, ValueError, SyntaxError) as exc:
-                    raise ValueError(f"cannot read measure {token!r}: {exc}") from None
-        elif isinstance(item, ir_measures.Measure):
-            out.append(item)
-        else:
-            raise TypeError(f"a measure must be a string or an ir_measures Measure, got {item!r}")
-    for m in out:
-        try:
-            m.validate_params()
-        except (AssertionError, ValueError) as exc:
-            required = [k for k, p in m.SUPPORTED_PARAMS.items() if p.required and k not in m.params]
-            if required:
-                raise ValueError(
-                    f"invalid measure {m}: {', '.join(required)} required, e.g. {m.NAME}@10"
-                ) from None
-            raise ValueError(f"invalid measure {m}: {exc}") from None
-    seen = set()
-    unique = []
-    for m in out:
-        if str(m) not in seen:
-            seen.add(str(m))
-            unique.append(m)
-    if not unique:
-        raise ValueError("no measure given")
-    return unique
+def _plugin_entry(measure: Any) -> Any:
+    """The catalogue entry of one of this package's measures, else None."""
+    return entry_of(measure)
 
 
 def measure_parts(measure: Any) -> Tuple[str, Optional[int]]:
@@ -118,15 +65,6 @@ def measure_parts(measure: Any) -> Tuple[str, Optional[int]]:
     if cutoff is not None and label.endswith(f"@{cutoff}"):
         return label[: -len(f"@{cutoff}")], cutoff
     return label, None
-
-
-def _plugin_entry(measure: Any) -> Any:
-    from .._registry import BY_NAME
-
-    entry = BY_NAME.get(str(getattr(measure, "NAME", "")))
-    if entry is not None and isinstance(measure, type(entry.measure)):
-        return entry
-    return None
 
 
 # --------------------------------------------------------------------------------------------

@@ -6,9 +6,11 @@
     ir_measures_pres agreement QRELS RUNS_DIR -m "PRES@1000 AP@1000 R@1000" --confidence 0.95
     ir_measures_pres discriminative-power QRELS RUNS_DIR -m "QMeasure AP PMeasure" -B 1000
 
-A RUN is a run file or a directory of run files (``.gz`` allowed). Tables go to stdout, and with
-``-o DIR`` to CSV/TSV/JSON files there with a PNG/SVG plot. Exit status: 0 on success, 1 on
-bad input (message on stderr), 2 on bad usage.
+A RUN is a run file or a directory of run files (``.gz`` allowed). Measures are read by the
+measure catalogue, as in the main command (:mod:`ir_measures_pres.catalogue`). Tables go to
+stdout, and with ``-o DIR`` to CSV/TSV/JSON files there with a PNG/SVG plot. Exit status: 0 on
+success, 1 on bad input (message on stderr), 2 on bad usage (an unknown or invalid measure
+included, reported exactly as the main command reports it).
 """
 
 from __future__ import annotations
@@ -34,8 +36,8 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--measures",
         nargs="+",
         required=True,
-        help="measures in ir_measures syntax, e.g. -m PRES@100 AP@100 'R@100' (or one quoted "
-        "string with spaces)",
+        help="measures, as the main command reads them (ir_measures or trec_eval syntax), e.g. "
+        "-m PRES@100 AP@100 'R@100' (or one quoted string with spaces)",
     )
     p.add_argument(
         "--exclude",
@@ -146,11 +148,13 @@ def _show(title: str, df: Any, out: Any) -> None:
 
 
 def _run(args: argparse.Namespace, out: Any) -> None:
+    from ..catalogue import parse_measures
     from ._core import Core
 
+    measures = parse_measures(args.measures)  # a usage error, before any file is read
     runs = _runs(args)
     plot_format = None if args.plot_format == "none" else args.plot_format
-    core = Core(args.qrels, runs, " ".join(args.measures), progress=not args.quiet)
+    core = Core(args.qrels, runs, measures, progress=not args.quiet)
     res: Any
     results: List[Any]
     if args.command == "robustness":
@@ -237,8 +241,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     except SystemExit as exc:  # argparse: --help (0) or bad usage (2)
         return int(exc.code or 0)
+    from ..catalogue import MeasureNameError
+    from ..cli import measure_error_text
+
     try:
         _run(args, sys.stdout)
+    except MeasureNameError as exc:
+        sys.stderr.write(measure_error_text(exc))
+        return 2
     except (ValueError, OSError, ImportError) as exc:
         sys.stderr.write(f"ir_measures_pres {args.command}: error: {exc}\n")
         return 1
