@@ -38,6 +38,7 @@ from __future__ import annotations
 import contextlib
 import difflib
 import functools
+import math
 import re
 import sys
 from dataclasses import dataclass
@@ -288,7 +289,36 @@ def _validated(token: str, measure: Any) -> Any:
         measure.validate_params()
     except (ValueError, TypeError, AssertionError) as error:
         raise _Problem(f"invalid measure {token!r}: {_explain(measure, error)}") from None
+    problem = _out_of_range(measure)
+    if problem is not None:
+        raise _Problem(f"invalid measure {token!r}: {problem}")
     return measure
+
+
+def _out_of_range(measure: Any) -> Optional[str]:
+    """What is wrong with a parameter value that ir_measures' own check lets through but its
+    backends cannot take (``P@0`` aborts pytrec_eval with a C assertion, ``AP(rel=0)`` raises
+    inside it, ``IPrec@1.5`` prints a number for a recall level that does not exist), or None.
+    Our own measures check their parameters themselves (:mod:`._base`)."""
+    if entry_of(measure) is not None:
+        return None
+    from ._base import MAX_COUNT
+
+    at = getattr(measure, "AT_PARAM", "cutoff")
+    for name, value in getattr(measure, "params", {}).items():
+        if isinstance(value, bool):
+            continue
+        if name in ("cutoff", "rel") and isinstance(value, int) and not 1 <= value <= MAX_COUNT:
+            return f"parameter {name!r} must be an integer from 1 to {MAX_COUNT}, got {value!r}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"parameter {name!r} must be finite, got {value!r}"
+        if name == at == "recall" and isinstance(value, float) and not 0.0 <= value <= 1.0:
+            return f"parameter 'recall' must be from 0 to 1, got {value!r}"
+        if isinstance(value, dict) and any(
+            isinstance(v, float) and not math.isfinite(v) for v in value.values()
+        ):
+            return f"parameter {name!r} must hold finite numbers, got {value!r}"
+    return None
 
 
 def _explain(measure: Any, error: BaseException) -> str:

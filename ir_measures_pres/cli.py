@@ -34,7 +34,7 @@ import warnings
 from collections import Counter
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-PROG = "ir_measures_pres"
+from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, split_debug
 
 #: meta-evaluation subcommands, handled by :mod:`ir_measures_pres.meta.cli`
 SUBCOMMANDS = ("robustness", "agreement", "discriminative-power")
@@ -47,10 +47,10 @@ SUMMARY_QID = "all"
 # --------------------------------------------------------------------------------------------
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser() -> ArgumentParser:
     import ir_measures
 
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog=PROG,
         description=(
             "Evaluate a TREC run against TREC qrels with the measures of ir_measures_pres (PRES, "
@@ -65,6 +65,8 @@ def _parser() -> argparse.ArgumentParser:
             "  agreement             how measures rank a set of runs alike\n"
             "  discriminative-power  how often measures separate pairs of runs\n\n"
             "QRELS and RUN may be gzipped; '-' reads one of them from standard input.\n"
+            "Exit status: 0 done, 1 an input file cannot be read, 2 a usage error (option, measure); "
+            "--debug shows the traceback of an error.\n"
             "--format trec prints trec_eval's 'measure<TAB>qid<TAB>value' lines, averaging over "
             "every qrels query (trec_eval -c)."
         ),
@@ -79,7 +81,11 @@ def _parser() -> argparse.ArgumentParser:
         help="measures; one argument may hold several separated by blanks",
     )
     parser.add_argument(
-        "--places", "-p", type=int, default=DEFAULT_PLACES, help="decimal places (default 4; -1: all digits)"
+        "--places",
+        "-p",
+        type=int_option(-1, 30),
+        default=DEFAULT_PLACES,
+        help="decimal places (default 4; -1: all digits)",
     )
     parser.add_argument("--by_query", "-q", action="store_true", help="also print per-query values")
     parser.add_argument(
@@ -118,38 +124,9 @@ def _version() -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def measure_error_text(error: Exception) -> str:
-    """What a command prints on standard error for measures it cannot read (then exits with 2);
-    the meta-evaluation commands print the same."""
-    return f"{PROG}: error parsing measures\n{error}\n"
-
-
 # --------------------------------------------------------------------------------------------
 # evaluation
 # --------------------------------------------------------------------------------------------
-
-
-def _as_dict(cols: Any) -> Dict[str, Dict[str, Any]]:
-    """Columns -> ``{qid: {doc: value}}`` (the last line of a pair wins), a loop over query runs;
-    bytes document ids are decoded to ``str`` (UTF-8, as the readers' str mode)."""
-    import numpy as np
-
-    from .readers import ids_as_str
-
-    qids = cols.query_ids
-    out: Dict[str, Dict[str, Any]] = {}
-    n = len(qids)
-    if n == 0:
-        return out
-    heads = np.concatenate(([0], np.flatnonzero(qids[1:] != qids[:-1]) + 1, [n])).tolist()
-    docs = ids_as_str(cols.doc_ids)
-    values = cols.values
-    for a, b in zip(heads[:-1], heads[1:]):
-        seg = out.get(qids[a])
-        if seg is None:
-            seg = out[qids[a]] = {}
-        seg.update(zip(docs[a:b].tolist(), values[a:b].tolist()))
-    return out
 
 
 def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[str] = None) -> Iterator[Any]:
@@ -161,6 +138,7 @@ def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[s
     """
     import ir_measures
 
+    from ._inputs import backend_dicts
     from .catalogue import entry_of
     from .provider import PresProvider
 
@@ -174,8 +152,12 @@ def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[s
     our_evaluator = PresProvider().evaluator(ours, qrels) if ours else None
     if others:
         calc = ir_measures if provider is None else ir_measures.providers.registry[provider]
-        evaluator = calc.evaluator(others, _as_dict(qrels))
-        yield from evaluator.iter_calc(_as_dict(run))
+        qrels_dict, run_dict, query_back = backend_dicts(qrels, run)
+        evaluator = calc.evaluator(others, qrels_dict)
+        for metric in evaluator.iter_calc(run_dict):
+            if query_back:  # ids handed over as Latin-1 (not valid UTF-8): the readers' ids again
+                metric = metric._replace(query_id=query_back.get(metric.query_id, metric.query_id))
+            yield metric
     if our_evaluator is not None:
         yield from our_evaluator.iter_calc(run)
 
@@ -307,9 +289,9 @@ def _show_warning(
 
 
 def run_cli(argv: Sequence[str], out: Any = None) -> int:
-    """Evaluate (no subcommand); returns the exit status."""
-    from ._inputs import InputError
-    from .catalogue import MeasureNameError, parse_measures
+    """Evaluate (no subcommand); returns the exit status. Every check of the command line (options,
+    measures, provider) is made before a file is read; errors are raised for :func:`guarded`."""
+    from .catalogue import parse_measures
     from .readers import read_qrels, read_run
 
     out = sys.stdout if out is None else out
@@ -323,57 +305,54 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         parser.error("--no_summary (-n) only supported with --by_query (-q)")
     if args.qrels == "-" and args.run == "-":
         parser.error("only one of QRELS and RUN can be read from standard input ('-')")
-    try:
-        measures = parse_measures(args.measures)
-    except MeasureNameError as error:
-        sys.stderr.write(measure_error_text(error))
-        return 2
-    try:
-        # document ids as bytes arrays (no str per run line: our provider joins the run with the
-        # qrels by hashing the bytes, and indexes the qrels' bytes as read)
-        qrels = read_qrels(args.qrels, doc_ids="bytes")
-        run = read_run(args.run, doc_ids="bytes")
-        results = evaluate(measures, qrels, run, args.provider)
-        if args.output_format == "trec":
-            fixes = _trec_corrections(measures, qrels, run)
-            _write_trec(args, measures, results, fixes, out)
-        else:
-            query_order = qrels.query_names
-            if query_order is None:
-                query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
-            _write_ir_measures(args, measures, results, query_order, out)
-    except (InputError, OSError, ValueError) as error:
-        if isinstance(error, BrokenPipeError):
-            raise
-        detail = (
-            f"{error.filename}: {error.strerror}"
-            if isinstance(error, OSError) and error.filename
-            else str(error)
-        )
-        sys.stderr.write(f"{PROG}: error: {detail}\n")
-        return 1
+    measures = parse_measures(args.measures)
+    if args.provider is not None:
+        _check_provider(args.provider, measures)
+    if out is None:
+        raise UsageError("standard output is closed: there is nowhere to write the results")
+    # document ids as bytes arrays (no str per run line: our provider joins the run with the
+    # qrels by hashing the bytes, and indexes the qrels' bytes as read)
+    qrels = read_qrels(args.qrels, doc_ids="bytes")
+    run = read_run(args.run, doc_ids="bytes")
+    results = evaluate(measures, qrels, run, args.provider)
+    if args.output_format == "trec":
+        fixes = _trec_corrections(measures, qrels, run)
+        _write_trec(args, measures, results, fixes, out)
+    else:
+        query_order = qrels.query_names
+        if query_order is None:
+            query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
+        _write_ir_measures(args, measures, results, query_order, out)
+    out.flush()
     return 0
+
+
+def _check_provider(name: str, measures: Sequence[Any]) -> None:
+    """``--provider NAME`` must be installed and compute every measure asked for."""
+    import ir_measures
+
+    provider = ir_measures.providers.registry[name]
+    if not provider.is_available():
+        hint = provider.install_instructions() if hasattr(provider, "install_instructions") else ""
+        raise UsageError(f"provider {name!r} is not available here" + (f": {hint}" if hint else ""))
+    unsupported = [str(m) for m in measures if not provider.supports(m)]
+    if unsupported:
+        raise UsageError(f"provider {name!r} does not compute {', '.join(unsupported)}")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Console-script entry point (``ir_measures_pres = "ir_measures_pres.cli:main"``)."""
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv, debug = split_debug(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
-        from .meta.cli import main as meta_main
+        from .meta.cli import run as meta_run
 
-        return meta_main(argv)
+        return guarded(lambda: meta_run(argv), debug)
     import ir_measures_pres  # noqa: F401  (registers the measures and the provider)
 
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
     try:
-        return run_cli(argv)
-    except BrokenPipeError:
-        sys.stderr.write("BrokenPipe\n")
-        return 1
-    except KeyboardInterrupt:
-        sys.stderr.write("KeyboardInterrupt\n")
-        return 130
+        return guarded(lambda: run_cli(argv), debug)
     finally:
         warnings.showwarning = previous
 

@@ -176,6 +176,8 @@ def _open(source: Any) -> Tuple[IO[bytes], str, List[IO[bytes]]]:
     if hasattr(source, "read"):
         raw, name = source, str(getattr(source, "name", "<stream>"))
     elif isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-":
+        if sys.stdin is None:  # started with standard input closed (<&-)
+            raise TrecFormatError("<stdin>", None, "a readable file on standard input", "it closed")
         raw, name = sys.stdin.buffer, "<stdin>"
     elif isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)

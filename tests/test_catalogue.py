@@ -31,8 +31,11 @@ DATA = REPO / "ir_measures_pres" / "data"
 DATA_TE = REPO / "tests" / "data" / "trec_eval_test"
 QRELS, RUN = str(DATA / "qrels.test"), str(DATA / "results.test")
 
-#: the first line of every measure error, on both command lines
-HEADER = "ir_measures_pres: error parsing measures"
+
+def error_lines(*messages: str) -> str:
+    """What both command lines print for refused measures: one error line per problem."""
+    return "".join(f"ir_measures_pres: error: {line}\n" for m in messages for line in m.splitlines())
+
 
 NEEDS_SIZE = (
     "invalid measure 'Rnorm': R_norm needs the collection size (collection_size: N, the number of "
@@ -131,7 +134,7 @@ def test_same_verdict_in_the_main_cli_the_meta_cli_and_pyterrier(
         assert "Kendall's tau" in meta_out
         assert ir_measures.parse_trec_measure(token) == expected
     else:
-        report = f"{HEADER}\n{expected}\n"
+        report = error_lines(expected)
         assert (main_status, main_out, main_err) == (2, "", report)
         assert (meta_status, meta_out, meta_err) == (2, "", report)
         with pytest.raises(MeasureNameError) as info:
@@ -160,7 +163,7 @@ def test_the_meta_api_reads_measures_with_the_catalogue() -> None:
 
 def test_real_processes_exit_with_2_and_name_every_bad_token(runs: Path) -> None:
     bad = [t for t, _ in REJECTED]
-    report = "\n".join([HEADER, *(message for _, message in REJECTED)]) + "\n"
+    report = error_lines(*(message for _, message in REJECTED))
     for argv in ([QRELS, RUN, "AP", *bad], ["agreement", QRELS, str(runs), "-m", "AP", *bad, "-q"]):
         done = subprocess.run(
             [sys.executable, "-m", "ir_measures_pres", *argv], capture_output=True, text=True, timeout=300

@@ -21,11 +21,18 @@ import sys
 from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
+from .._command import ArgumentParser, float_option, int_option
+
 COMMANDS = ("robustness", "agreement", "discriminative-power")
 
 
-def _float_list(text: str) -> List[float]:
-    return [float(x) for x in text.replace(",", " ").split()]
+def _fractions(text: str) -> List[float]:
+    """``'0.2 0.4'`` or ``'0.2,0.4'``: fractions of the relevant documents kept, each in (0, 1]."""
+    fraction = float_option(0.0, 1.0, low_open=True)
+    values = [fraction(x) for x in text.replace(",", " ").split()]
+    if not values:
+        raise argparse.ArgumentTypeError("expected at least one fraction, found none")
+    return values
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -59,8 +66,8 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ir_measures_pres", description="Meta-evaluation of IR measures.")
+def build_parser() -> ArgumentParser:
+    parser = ArgumentParser(prog="ir_measures_pres", description="Meta-evaluation of IR measures.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="{" + ",".join(COMMANDS) + "}")
 
     p = sub.add_parser(
@@ -73,13 +80,18 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.add_argument(
         "--fractions",
-        type=_float_list,
+        type=_fractions,
         default=[0.2, 0.4, 0.6, 0.8],
         help="fractions of relevant documents kept, e.g. '0.2 0.4 0.6 0.8' (default)",
     )
-    p.add_argument("--samples", type=int, default=3, help="samples per fraction (default 3)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--rel", type=int, default=1, help="minimum relevant label for the sampling (default 1)")
+    p.add_argument("--samples", type=int_option(1), default=3, help="samples per fraction (default 3)")
+    p.add_argument("--seed", type=int_option(0, 2**63 - 1), default=0, help="random seed (default 0)")
+    p.add_argument(
+        "--rel",
+        type=int_option(1, 2**31 - 1),
+        default=1,
+        help="minimum relevant label for the sampling (default 1)",
+    )
 
     p = sub.add_parser(
         "agreement",
@@ -89,7 +101,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(Magdy & Jones, SIGIR 2010).",
     )
     _common(p)
-    p.add_argument("--confidence", type=float, default=0.95, help="confidence of the tests (default 0.95)")
+    p.add_argument(
+        "--confidence",
+        type=float_option(0.0, 1.0, True, True),
+        default=0.95,
+        help="confidence of the tests (default 0.95)",
+    )
     p.add_argument(
         "--wilcoxon-method",
         choices=("auto", "exact", "asymptotic"),
@@ -106,23 +123,38 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _common(p)
     p.add_argument(
-        "-B", "--bootstrap-samples", type=int, default=1000, dest="B", help="bootstrap samples (default 1000)"
+        "-B",
+        "--bootstrap-samples",
+        type=int_option(1, 10**7),
+        default=1000,
+        dest="B",
+        help="bootstrap samples (default 1000)",
     )
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument(
+        "--alpha",
+        type=float_option(0.0, 1.0, True, True),
+        default=0.05,
+        help="significance level (default 0.05)",
+    )
+    p.add_argument("--seed", type=int_option(0, 2**63 - 1), default=0, help="random seed (default 0)")
     p.add_argument(
         "--splits",
-        type=int,
+        type=int_option(0, 10**6),
         default=100,
         help="random split-halves for the stability experiment (default 100; 0 skips it)",
     )
     p.add_argument(
         "--fuzziness",
-        type=float,
+        type=float_option(0.0, 1.0, high_open=True),
         default=0.05,
         help="tie threshold, a share of the larger mean (default 0.05)",
     )
-    p.add_argument("--bucket-width", type=float, default=0.01, help="width of the difference buckets (0.01)")
+    p.add_argument(
+        "--bucket-width",
+        type=float_option(0.0, 1.0, low_open=True),
+        default=0.01,
+        help="width of the difference buckets (0.01)",
+    )
     return parser
 
 
@@ -234,22 +266,21 @@ def _run(args: argparse.Namespace, out: Any) -> None:
         out.write("wrote " + ", ".join(str(p) for p in written) + "\n")
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run one experiment; ``argv`` starts with the subcommand name."""
-    parser = build_parser()
-    try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as exc:  # argparse: --help (0) or bad usage (2)
-        return int(exc.code or 0)
-    from ..catalogue import MeasureNameError
-    from ..cli import measure_error_text
+def run(argv: Sequence[str]) -> int:
+    """Run one experiment (``argv`` starts with the subcommand name); errors are raised for
+    :func:`~ir_measures_pres._command.guarded`. Every option and measure is checked before a
+    file is read."""
+    from ..catalogue import parse_measures
 
-    try:
-        _run(args, sys.stdout)
-    except MeasureNameError as exc:
-        sys.stderr.write(measure_error_text(exc))
-        return 2
-    except (ValueError, OSError, ImportError) as exc:
-        sys.stderr.write(f"ir_measures_pres {args.command}: error: {exc}\n")
-        return 1
+    args = build_parser().parse_args(list(argv))
+    parse_measures(" ".join(args.measures))  # a bad measure is a usage error before any reading
+    _run(args, sys.stdout)
     return 0
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Entry point of ``python -m ir_measures_pres.meta``; ``argv`` starts with the subcommand."""
+    from .._command import guarded, split_debug
+
+    args, debug = split_debug(sys.argv[1:] if argv is None else argv)
+    return guarded(lambda: run(args), debug)

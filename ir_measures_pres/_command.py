@@ -1,0 +1,129 @@
+"""What every command of the package does with a user's mistake: one line, the right exit status.
+
+* usage errors (a bad option, an unknown measure, a parameter out of range) exit with **2**,
+  input errors (a malformed or missing file) with **1**, both printing one line per problem,
+  ``ir_measures_pres: error: FILE:LINE: what was expected, what was found`` (or the option);
+* no traceback for a user's mistake: ``--debug`` shows it; a bug (any other exception) prints
+  one line saying so and exits with 70 (``EX_SOFTWARE``);
+* Ctrl-C exits with 130 and a reader that closes the pipe (``| head``) ends the command quietly.
+
+The main command, the meta-evaluation subcommands and any later subcommand run through
+:func:`guarded` and build their parsers from :class:`ArgumentParser`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import traceback
+from typing import Callable, List, Sequence, Tuple
+
+PROG = "ir_measures_pres"
+
+#: exit statuses
+USAGE, INPUT, INTERRUPTED, BUG = 2, 1, 130, 70
+
+
+class UsageError(Exception):
+    """A command-line mistake: reported with exit status 2."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse whose errors are one line (``ir_measures_pres: error: ...``) and exit status 2."""
+
+    def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def int_option(low: int, high: float = math.inf) -> Callable[[str], int]:
+    """An argparse ``type`` for an integer option within [low, high]."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, found {text!r}") from None
+        if not low <= value <= high:
+            upper = "" if high == math.inf else f" to {int(high)}"
+            raise argparse.ArgumentTypeError(f"expected an integer from {low}{upper}, found {text}")
+        return value
+
+    return parse
+
+
+def float_option(
+    low: float, high: float, low_open: bool = False, high_open: bool = False
+) -> Callable[[str], float]:
+    """An argparse ``type`` for a finite number within [low, high] (ends open where said)."""
+    shown = f"{'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, found {text!r}") from None
+        inside = (low < value if low_open else low <= value) and (
+            value < high if high_open else value <= high
+        )
+        if not (math.isfinite(value) and inside):
+            raise argparse.ArgumentTypeError(f"expected a number in {shown}, found {text}")
+        return value
+
+    return parse
+
+
+def split_debug(argv: Sequence[str]) -> Tuple[List[str], bool]:
+    """(arguments without ``--debug``, whether it was given)."""
+    rest = [a for a in argv if a != "--debug"]
+    return rest, len(rest) != len(argv)
+
+
+def say(message: str) -> None:
+    """One error line per line of ``message`` on standard error."""
+    for line in str(message).splitlines() or [""]:
+        sys.stderr.write(f"{PROG}: error: {line}\n")
+
+
+def guarded(run: Callable[[], int], debug: bool = False) -> int:
+    """Run a command; turn what goes wrong into one line and an exit status (module docstring)."""
+    from ._inputs import InputError
+    from .catalogue import MeasureNameError
+
+    try:
+        return run()
+    except BrokenPipeError:
+        # the reader of our output went away (``| head``): stop quietly, and keep Python from
+        # complaining again when it flushes stdout at exit
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        return INPUT
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except SystemExit as done:  # argparse's --help and --version
+        return done.code if isinstance(done.code, int) else 0
+    except (UsageError, MeasureNameError) as error:
+        _trace(debug)
+        say(str(error))
+        return USAGE
+    except (InputError, OSError, EOFError, ValueError) as error:
+        _trace(debug)
+        if isinstance(error, OSError) and error.filename is not None:
+            say(f"{error.filename}: {error.strerror or error}")
+        else:
+            say(str(error) or type(error).__name__)
+        return INPUT
+    except Exception as error:  # noqa: BLE001 - a bug: one line, never a traceback unless asked
+        if debug:
+            raise
+        say(f"internal error ({type(error).__name__}: {error}); run again with --debug for the traceback")
+        return BUG
+
+
+def _trace(debug: bool) -> None:
+    if debug:
+        traceback.print_exc()
