@@ -281,6 +281,21 @@ def take(values: np.ndarray, order: Optional[np.ndarray]) -> np.ndarray:
     return values if order is None else values[order]
 
 
+def is_utf8(ids: Iterable[str]) -> bool:
+    """Whether every id is valid UTF-8 text (no surrogate escape of a byte that is not)."""
+    try:
+        "".join(ids).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def as_latin1(text: str) -> str:
+    """The id's bytes read as Latin-1: what pytrec_eval can take for an id that is not UTF-8 (a
+    bijection, and its UTF-8 keeps the byte order trec_eval compares)."""
+    return text.encode("utf-8", "surrogateescape").decode("latin-1")
+
+
 def backend_dicts(
     qrels: Columns, run: Columns
 ) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]], Dict[str, str]]:
@@ -309,7 +324,7 @@ def backend_dicts(
     def query_text(ids: np.ndarray) -> np.ndarray:
         if not latin1:
             return np.asarray(ids)
-        names = {q: q.encode("utf-8", "surrogateescape").decode("latin-1") for q in set(ids.tolist())}
+        names = {q: as_latin1(q) for q in set(ids.tolist())}
         back.update({v: k for k, v in names.items()})
         return object_array([names[q] for q in ids.tolist()])
 

@@ -34,6 +34,7 @@ import numpy as np
 from tqdm import tqdm
 
 from .._arrays import ids_as_str, offsets_from_counts, segment_ids
+from .._inputs import as_latin1, is_utf8
 from .._qrels import ABSENT, Qrels
 from .._ranking import RankedRun, rank_run
 from ..catalogue import entry_of, parse_measures
@@ -349,10 +350,16 @@ class Core:
         rows = {str(m): i for i, m in enumerate(self.measures)}
         qpos = {q: i for i, q in enumerate(self.query_ids)}
         qrels_dict = {q: dict(d) for q, d in zip(qrels.query_ids, qrels.lookup)}
+        runs = self._fallback_runs()
+        texts = chain(qrels_dict, *qrels_dict.values(), *(doc for run in runs for doc in run.values()))
+        if not is_utf8(texts):  # pytrec_eval crashes on such ids: hand them over as Latin-1
+            qpos = {as_latin1(q): i for q, i in qpos.items()}
+            qrels_dict = _latin1_dict(qrels_dict)
+            runs = [_latin1_dict(run) for run in runs]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             evaluator = ir_measures.evaluator(measures, qrels_dict)
-            for j, run in enumerate(self._fallback_runs()):
+            for j, run in enumerate(runs):
                 for m in measures:
                     out[rows[str(m)], j].fill(float(m.DEFAULT))
                 for metric in evaluator.iter_calc(run):
@@ -373,6 +380,11 @@ class Core:
                 dicts.append(d)
             self._run_dicts = dicts
         return self._run_dicts
+
+
+def _latin1_dict(nested: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+    """``{query: {doc: value}}`` with every id as :func:`~ir_measures_pres._inputs.as_latin1`."""
+    return {as_latin1(q): {as_latin1(d): v for d, v in docs.items()} for q, docs in nested.items()}
 
 
 def evaluate(qrels: Any, runs: Any, measures: MeasureSpec, progress: bool = True) -> Scores:
