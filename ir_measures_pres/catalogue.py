@@ -273,6 +273,8 @@ def _parse_token(token: str) -> List[Any]:
             return [_validated(token, measure)]
         except _Problem as problem:  # e.g. 'P' (no cutoff): maybe a trec_eval name
             invalid = problem
+    if token in _TREC_EVAL_ONLY:
+        raise _Problem(f"unsupported trec_eval measure {token!r}: {_TREC_EVAL_ONLY[token]}")
     trec = _parse_trec_eval(token) if invalid is None or token in TREC_EVAL_NAMES else None
     if trec is None:
         trec = _parse_trec_style(token)
@@ -382,6 +384,10 @@ TREC_EVAL_NAMES: Tuple[str, ...] = (
     "set_F",
     "iprec_at_recall",
 )
+#: trec_eval names outside ir_measures' table, and why no provider computes them
+_TREC_EVAL_ONLY: Dict[str, str] = {
+    "runid": "trec_eval prints the run's tag there, which is not a measure (the tag is not kept)",
+}
 #: a whole trec_eval name: base, then optionally ``.p`` / ``_p`` / ``.p1,p2`` (numbers)
 _TREC_EVAL_TOKEN = re.compile(
     "(?:" + "|".join(map(re.escape, TREC_EVAL_NAMES)) + r")(?:[._]\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?)*)?"

@@ -77,6 +77,7 @@ BAD = [
     ("huge beta", {"q": QRELS_OK, "r": RUN_OK}, ["q", "r", "QMeasure(beta=1e308)"], 2, ["beta", "1e+12"]),
     ("empty measure", {"q": QRELS_OK, "r": RUN_OK}, ["q", "r", ""], 2, ["no measure"]),
     ("unknown measure", {"q": QRELS_OK, "r": RUN_OK}, ["q", "r", "Foo"], 2, ["unknown measure 'Foo'"]),
+    ("runid", {"q": QRELS_OK, "r": RUN_OK}, ["q", "r", "runid"], 2, ["unsupported trec_eval", "'runid'"]),
     ("negative places", {"q": QRELS_OK, "r": RUN_OK}, ["q", "r", "AP", "-p", "-5"], 2, ["-p", "from -1"]),
     (
         "provider not installed",
