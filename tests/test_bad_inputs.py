@@ -298,3 +298,97 @@ def test_a_comment_line_with_as_many_columns_as_a_data_line_is_a_comment():
     assert cols.query_ids.tolist() == ["q"] and cols.doc_ids.tolist() == ["d2"]
     cols = read_run(io.BytesIO(b"#q Q0 d1 1 1 t\nq Q0 d2 1 1 t\n"))
     assert cols.query_ids.tolist() == ["q"] and cols.doc_ids.tolist() == ["d2"]
+
+
+# -- fuzzing the measure names and the API ------------------------------------------------------
+
+_MEASURE_PIECES = st.sampled_from(
+    [
+        "AP",
+        "P",
+        "nDCG",
+        "PRES",
+        "QMeasure",
+        "R_norm",
+        "Bpref10",
+        "map",
+        "P_",
+        "ndcg_cut.",
+        "Q-measure",
+        "Rnorm_N",
+        "@",
+        "(",
+        ")",
+        "=",
+        ",",
+        "beta",
+        "cutoff",
+        "rel",
+        "gains",
+        "{",
+        "}",
+        ":",
+        "1",
+        "0",
+        "-1",
+        "1e308",
+        "99999999999999999999",
+        "0.5",
+        "'old'",
+        "variant",
+        "True",
+        " ",
+        "_cut_",
+        "é",
+        "\x00",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_MEASURE_PIECES, min_size=0, max_size=8).map("".join))
+def test_random_measure_strings_parse_or_raise_our_error(text):
+    from ir_measures_pres.catalogue import MeasureNameError, parse_measures
+
+    try:
+        measures = parse_measures(text)
+    except MeasureNameError as error:
+        assert str(error)  # says what is wrong
+        return
+    for measure in measures:  # what parses is a valid measure that ir_measures can print back
+        assert isinstance(measure, ir_measures.Measure)
+        measure.validate_params()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["a", "b", "c"]),
+            st.one_of(
+                st.integers(-(2**40), 2**40),
+                st.floats(allow_nan=True, allow_infinity=True),
+                st.text(max_size=2),
+            ),
+        ),
+        min_size=1,
+        max_size=4,
+    ),
+    st.dictionaries(st.sampled_from(["a", "b", "c", "d"]), st.floats(-1e40, 1e40), min_size=1),
+)
+def test_random_dict_inputs_give_the_naive_value_or_our_error(judgements, scores):
+    qrels = {"q": dict(judgements)}
+    valid = all(
+        not isinstance(v, str) and math.isfinite(v) and v == int(v) and -(2**31) <= v < 2**31
+        for v in qrels["q"].values()
+    )
+    try:
+        got = calc(AP_OURS, qrels, {"q": scores})
+    except InputError:
+        assert not valid
+        return
+    assert valid
+    expected = naive_ap(
+        {d.encode(): int(v) for d, v in qrels["q"].items()}, [(d.encode(), s) for d, s in scores.items()]
+    )
+    assert got == pytest.approx(expected, abs=1e-12)
