@@ -17,7 +17,8 @@ def require(module: str) -> None:
         importlib.import_module(module)
     except ImportError as exc:
         raise ImportError(
-            f"the meta-evaluation needs {module}; install it with: pip install 'ir_measures_pres[meta]'"
+            f"the meta-evaluation needs {module}; install it with: pip install '.[meta]' in a clone of "
+            "ir_measures_pres (or: pip install scipy pandas matplotlib)"
         ) from exc
 
 
