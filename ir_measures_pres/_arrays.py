@@ -5,6 +5,7 @@ keys of (query, bytes id) pairs."""
 from __future__ import annotations
 
 from itertools import repeat
+from typing import Optional
 
 import numpy as np
 
@@ -16,10 +17,11 @@ def offsets_from_counts(counts: np.ndarray) -> np.ndarray:
     return offsets
 
 
-def segment_ids(offsets: np.ndarray) -> np.ndarray:
-    """The segment (query) index of every position of CSR ``offsets``: ``[0, 0, 1, 2, 2, 2]``."""
+def segment_ids(offsets: np.ndarray, values: Optional[np.ndarray] = None) -> np.ndarray:
+    """The segment (query) index of every position of CSR ``offsets``: ``[0, 0, 1, 2, 2, 2]``;
+    given ``values`` (one per segment), the value of each position's segment instead."""
     counts = np.diff(offsets)
-    return np.repeat(np.arange(len(counts)), counts)
+    return np.repeat(np.arange(len(counts)) if values is None else values, counts)
 
 
 def segment_of(positions: np.ndarray, offsets: np.ndarray) -> np.ndarray:
@@ -33,7 +35,7 @@ def cumsum_within(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     if not len(total):
         return total
     before = np.concatenate([[0.0], total])[offsets[:-1]]
-    return total - np.repeat(before, np.diff(offsets))
+    return total - segment_ids(offsets, before)
 
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)

@@ -212,9 +212,8 @@ class DocIndex:
     def labels_of(self, docs: np.ndarray, query: np.ndarray) -> np.ndarray:
         """Label of each (bytes doc id, qrels query index); ``ABSENT`` where not judged.
 
-        Done ``JOIN_CHUNK`` lines at a time: the temporaries (keys, candidates) stay small and
-        malloc hands the same memory back for every chunk, where whole-run temporaries would be
-        fresh pages each time (first touches of memory are a good part of a large run's time)."""
+        Done ``JOIN_CHUNK`` lines at a time, so that the temporaries (keys, candidates) stay
+        small and their memory is reused from chunk to chunk (why: bench/README.md)."""
         out = np.full(len(docs), ABSENT, dtype=np.int64)
         if not len(docs) or not len(self.keys):
             return out

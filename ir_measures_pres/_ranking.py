@@ -128,16 +128,16 @@ class RankedRun:
             lengths, rank = base.lengths, base.rank
             if judged_only:
                 lengths = np.diff(base.offsets)
-                rank = np.arange(1, len(rank) + 1) - np.repeat(base.offsets[:-1], lengths)
+                rank = np.arange(1, len(rank) + 1) - segment_ids(base.offsets, base.offsets[:-1])
             out = JudgedList(base.qpos, lengths, base.offsets, rank, base.label)
             if cutoff is not None:
                 out = out.subset(out.rank <= cutoff)
                 out.lengths = np.minimum(out.lengths, cutoff)
         else:
             pos = np.flatnonzero(self.labels >= 0)
-            counts = np.bincount(segment_of(pos, self.offsets), minlength=self.num_queries)
-            offsets = offsets_from_counts(counts)
-            rank = pos + 1 - np.repeat(self.offsets[:-1], counts)
+            seg = segment_of(pos, self.offsets)
+            offsets = offsets_from_counts(np.bincount(seg, minlength=self.num_queries))
+            rank = pos + 1 - self.offsets[seg]
             out = JudgedList(self.qpos, self.lengths, offsets, rank, self.labels[pos])
         self._cache[key] = out
         return out
@@ -159,7 +159,7 @@ class RankedRun:
         keep = new_pos >= 0
         offsets, docs = self.offsets, self.docs
         if not keep.all():
-            docs = docs[np.repeat(keep, self.lengths)]
+            docs = docs[segment_ids(self.offsets, keep)]
             offsets = offsets_from_counts(self.lengths[keep])
             new_pos = new_pos[keep]
         return RankedRun(qrels, new_pos, offsets, _labels(qrels, new_pos, offsets, docs), docs)
@@ -356,7 +356,7 @@ def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
     keep_q = np.fromiter((qrels.index.get(q, -1) for q in qids), dtype=np.int64, count=len(qids))
     if len(qids) and (keep_q < 0).any():
         lengths = np.diff(offsets)
-        line_keep = np.repeat(keep_q >= 0, lengths)
+        line_keep = segment_ids(offsets, keep_q >= 0)
         order = np.flatnonzero(line_keep) if order is None else order[line_keep]
         lengths = lengths[keep_q >= 0]
         qids = [q for q, k in zip(qids, keep_q.tolist()) if k >= 0]
@@ -391,7 +391,7 @@ def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarra
     if docs.dtype.kind == "S":
         index = qrels.doc_index()
         if index is not None:
-            return index.labels_of(docs, np.repeat(qpos, np.diff(offsets)))
+            return index.labels_of(docs, segment_ids(offsets, qpos))
         docs = ids_as_str(docs)
     lookups = [qrels.lookup[i] for i in qpos.tolist()]
     return np.fromiter(

@@ -2,7 +2,7 @@
 list of our measures and standard ones.
 
 Standard measures must come out exactly as pytrec_eval gives them alone; ours must match naive
-loops written here from the spec's formulas (spec §1, §3, §4) over the trec_eval test collection
+loops written here from the formulas of docs/measures.md over the trec_eval test collection
 (tests/data/trec_eval_test), with Bpref-10 also checked against trec_eval 8.1's own output.
 """
 
@@ -33,12 +33,12 @@ Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
 
 # --------------------------------------------------------------------------------------------
-# naive oracles, straight from the spec's formulas
+# naive oracles, straight from the papers' formulas
 # --------------------------------------------------------------------------------------------
 
 
 def naive_pres(labels: dict[str, int], order: list[str], n_max: int, rel: int = 1) -> float:
-    """Spec §1: missing relevant documents at ranks N_max + k + 1 ... N_max + n."""
+    """Magdy & Jones: missing relevant documents at ranks N_max + k + 1 ... N_max + n."""
     n = sum(v >= rel for v in labels.values())
     if n == 0:
         return 0.0
@@ -49,7 +49,7 @@ def naive_pres(labels: dict[str, int], order: list[str], n_max: int, rel: int = 
 
 
 def naive_q(labels: dict[str, int], order: list[str], cutoff: int | None = None, beta: float = 1.0) -> float:
-    """Spec §3, gains g(L) = L: (1/min(k, R)) sum over relevant r <= k of BR(r)."""
+    """Sakai's Q (NTCIREVAL's Q@k), gains g(L) = L: (1/min(k, R)) sum over relevant r <= k of BR(r)."""
     ideal = sorted((v for v in labels.values() if v >= 1), reverse=True)
     big_r = len(ideal)
     if big_r == 0:
@@ -67,7 +67,7 @@ def naive_q(labels: dict[str, int], order: list[str], cutoff: int | None = None,
 
 
 def naive_bpref10(labels: dict[str, int], order: list[str], rel: int = 1) -> float:
-    """Spec §4, variant 'trec': 1 - min(a, 10 + R) / min(N, 10 + R), unjudged docs skipped."""
+    """Bpref-10, variant 'trec': 1 - min(a, 10 + R) / min(N, 10 + R), unjudged docs skipped."""
     big_r = sum(v >= rel for v in labels.values())
     big_n = sum(0 <= v < rel for v in labels.values())
     if big_r == 0:

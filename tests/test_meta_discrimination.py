@@ -199,7 +199,7 @@ def test_experiments_on_runs_are_seeded(tmp_path):
 
 
 def test_unshifted_difference_required_adds_the_observed_mean_back():
-    """The spec's reading, |mean(z*b)|, for the same replicate as Sakai's |mean(w*b)|."""
+    """The unshifted reading, |mean(z*b)|, for the same replicate as Sakai's |mean(w*b)|."""
     z = np.array([[0.1, 0.3, -0.2, 0.4, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0]])
     counts = np.eye(5)[[0, 0, 1, 2, 3]][None, :, :].sum(axis=1)  # one replicate: topics 0,0,1,2,3
     t_obs, asl, diff, diff_z = bootstrap_test(z, counts, 0.05, unshifted=True)

@@ -20,8 +20,8 @@ How pyNTCIREVAL is fed (it ranks in list order, as NTCIREVAL ranks in file order
   would NOT be the same for P/P+: it finds the preferred rank on the whole list before cutting.)
 * an empty list scores 0 (pyNTCIREVAL itself fails on it: ``max()`` of an empty sequence).
 
-No difference between pyNTCIREVAL and the spec was found on this grid: its preferred rank is by
-level (``find_first_max_rank``) and its Q@k divides by min(k, R), as the spec says.
+No difference between pyNTCIREVAL and docs/measures.md was found on this grid: its preferred
+rank is by level (``find_first_max_rank``) and its Q@k divides by min(k, R), as documented there.
 """
 
 from __future__ import annotations
@@ -209,9 +209,9 @@ def test_random_topics_exercise_the_edges() -> None:
 
 
 def test_cutoff_is_top_k_not_pyntcireval_cutoff_attribute() -> None:
-    """Documented difference: our O/P/P+ ``@k`` evaluate the top k (spec §3), so the preferred
-    rank is found within the top k. pyNTCIREVAL's P/P+ take no cutoff; setting their ``cutoff``
-    attribute finds rp on the whole list first, then stops at k.
+    """Documented difference: our O/P/P+ ``@k`` evaluate the top k (docs/conventions.md,
+    Cutoffs), so the preferred rank is found within the top k. pyNTCIREVAL's P/P+ take no cutoff;
+    setting their ``cutoff`` attribute finds rp on the whole list first, then stops at k.
 
     List: L1 at rank 1, L0 at 2, L3 at 3; R = 2 (xrelnum [1, 1, 0, 1]); gains 1/2/3, ideal list
     L3, L1: cgI = 3, 4, 4. Top 2: rp = 1, BR(1) = (1 + 1) / (3 + 1) = 0.5 for P and P+.

@@ -1,5 +1,6 @@
 """Bad parameters get clear errors: a MeasureParameterError (a ValueError) whose message names
-the parameter, the value and what is allowed (spec §0 "Parameters", §2, §3 gains rules).
+the parameter, the value and what is allowed (docs/measures.md: the parameter rule at the top,
+R_norm's collection size, the gains rules of Sakai's measures).
 
 The tests check the message's key words, not only the exception type.
 """

@@ -1,13 +1,13 @@
 """Properties every measure of the package must have, driven by one table (scikit-learn style).
 
-Each row of :data:`CASES` is one measure configuration together with the facts the spec
-(``shared/spec/measures.md``) states about it: its DEFAULT for a query missing from the run,
+Each row of :data:`CASES` is one measure configuration together with the facts docs/measures.md
+and docs/conventions.md state about it: its DEFAULT for a query missing from the run,
 which label counts as relevant, the value of an ideal ranking, and which upward move of a
 relevant document is guaranteed not to lower the score. Generic tests run once per row;
 :func:`test_every_measure_is_in_the_table` fails when a measure of
 ``ir_measures_pres.catalogue.MEASURES`` has no row (add one when you add a measure).
 
-Expected values come from the spec (ideal values, DEFAULTs), from pytrec_eval (AP, RR), from
+Expected values come from those documents (ideal values, DEFAULTs), from pytrec_eval (AP, RR), from
 an explicitly sorted list written in the test (ties), or from arithmetic written out below.
 Where a test compares our output with itself it is under a transformation that must not change
 it (line order, query order, input type, run-only queries).
@@ -56,8 +56,8 @@ def _one(n: int) -> float | None:
 
 def _found_share(k: int) -> Callable[[int], float | None]:
     """Ideal value of PRES@k and pessimistic R_norm@k: the top k all relevant, the n - k others
-    missing, so 1 - (n - k)/n = k/n when n > k (spec §1: "n > N_max: a perfect run scores
-    N_max / n"; §2 pessimistic formula with m = n - k)."""
+    missing, so 1 - (n - k)/n = k/n when n > k (docs/measures.md, PRES: "With n > N_max even a
+    perfect run scores N_max / n"; R_norm's pessimistic formula with m = n - k)."""
     return lambda n: min(1.0, k / n)
 
 
@@ -68,10 +68,10 @@ def _one_if_all_fit(k: int) -> Callable[[int], float | None]:
 
 @dataclass(frozen=True)
 class Case:
-    """One measure configuration and the facts the spec states about it."""
+    """One measure configuration and the facts the documentation states about it."""
 
     measure: ir_measures.Measure
-    #: value for a qrels query that the run lacks (spec: 0.0, R_norm bollmann 0.5)
+    #: value for a qrels query that the run lacks (docs/conventions.md: 0.0, R_norm bollmann 0.5)
     default: float = 0.0
     #: qrels label from which a document is relevant (the measure's ``rel``; Sakai: level >= 1)
     relevant_from: int = 1
@@ -81,7 +81,7 @@ class Case:
     #: a better level arriving from below the cutoff moves rp down to a rank with a lower ratio)
     within: int | None = None
     #: value of an ideal ranking (all relevant documents first, by level descending) given the
-    #: number n >= 1 of relevant documents; None: the spec claims no value
+    #: number n >= 1 of relevant documents; None: no value is claimed
     ideal: Callable[[int], float | None] = _one
 
     @property
@@ -93,13 +93,13 @@ GAINS = {1: 1, 2: 4, 3: 9}
 N = 1000  # collection size for R_norm: far above any generated run
 
 CASES: list[Case] = [
-    # PRES (spec §1); n > N_max gives N_max/n for a perfect run, PRES_est rescales it to 1
+    # PRES; n > N_max gives N_max/n for a perfect run, PRES_est rescales it to 1
     Case(PRES @ 5, ideal=_found_share(5)),
     Case(PRES(estimate=True) @ 5),
     Case(PRES),  # N_max = 1000
     Case(PRES(judged_only=True) @ 5, ideal=_found_share(5)),
     Case(PRES(rel=2) @ 5, relevant_from=2, ideal=_found_share(5)),
-    # R_norm (spec §2): 1 when the whole relevant set is retrieved at the top
+    # R_norm: 1 when the whole relevant set is retrieved at the top
     Case(R_norm(collection_size=N)),
     Case(R_norm(collection_size=N) @ 5, ideal=_found_share(5)),
     Case(R_norm(collection_size=N, judged_only=True)),
@@ -115,7 +115,7 @@ CASES: list[Case] = [
     Case(
         R_norm(collection_size=N, mode="bollmann", rel=2), default=0.5, relevant_from=2, swap=SWAP_NOT_BELOW
     ),
-    # Sakai's blended-ratio family (spec §3): an ideal list has BR(r) = 1 at every relevant rank
+    # Sakai's blended-ratio family: an ideal list has BR(r) = 1 at every relevant rank
     Case(QMeasure, swap=SWAP_NOT_BELOW),
     Case(QMeasure @ 3, swap=SWAP_NOT_BELOW),  # Q@k divides by min(k, R): ideal is 1
     Case(QMeasure(beta=0.5, gains=GAINS), swap=SWAP_NOT_BELOW),
@@ -131,7 +131,7 @@ CASES: list[Case] = [
     Case(PPlusMeasure, swap=SWAP_NO_RELEVANT_BETWEEN),
     Case(PPlusMeasure @ 3, swap=SWAP_NO_RELEVANT_BETWEEN, within=3),
     Case(PPlusMeasure(gains=GAINS, judged_only=True), swap=SWAP_NO_RELEVANT_BETWEEN),
-    # Bpref-10 (spec §4): relevant documents above every judged non-relevant one add 1 each
+    # Bpref-10: relevant documents above every judged non-relevant one add 1 each
     Case(Bpref10),
     Case(Bpref10(variant="old")),
     Case(Bpref10(variant="paper")),
@@ -288,7 +288,7 @@ def test_values_are_within_zero_and_one(case: Case, collection) -> None:
 @case_param
 @SETTINGS
 @given(topic=topics(), data=st.data())
-def test_an_ideal_ranking_scores_the_spec_value(case: Case, topic: Topic, data: st.DataObject) -> None:
+def test_an_ideal_ranking_scores_the_ideal_value(case: Case, topic: Topic, data: st.DataObject) -> None:
     """All relevant documents first, by level descending, then any other documents."""
     labels, _ = topic
     relevant = sorted((d for d, v in labels.items() if v >= case.relevant_from), key=lambda d: -labels[d])
@@ -297,7 +297,7 @@ def test_an_ideal_ranking_scores_the_spec_value(case: Case, topic: Topic, data: 
     n = len(relevant)
     if not order:  # nothing retrieved: a query the run does not answer
         expected: float | None = case.default
-    else:  # no relevant document scores 0 (spec §0)
+    else:  # no relevant document scores 0 (docs/measures.md)
         expected = 0.0 if n == 0 else case.ideal(n)
     assume(expected is not None)
     assert one(case.measure, labels, order) == pytest.approx(expected, abs=1e-12)
@@ -447,7 +447,7 @@ def test_dict_frame_and_namedtuple_inputs_agree(
 
 
 # --------------------------------------------------------------------------------------------
-# cross-checks with pytrec_eval on tie-heavy runs (spec §3: Q(beta=0) = AP, O(beta=0) = RR)
+# cross-checks with pytrec_eval on tie-heavy runs (Sakai's measures: Q(beta=0) = AP, O(beta=0) = RR)
 # --------------------------------------------------------------------------------------------
 
 
@@ -468,7 +468,7 @@ def test_ties_agree_with_pytrec_eval_through_q_and_o_at_beta_zero(collection) ->
 
 
 # --------------------------------------------------------------------------------------------
-# why the graded swap conditions are what they are (arithmetic from spec §3's formulas)
+# why the graded swap conditions are what they are (arithmetic from Sakai's formulas)
 # --------------------------------------------------------------------------------------------
 
 S, B = 3, 1  # levels (default gains g(L) = L): S = 3, B = 1

@@ -1,4 +1,5 @@
-"""Scores are compared in single precision, as pytrec_eval stores them (measures.md §0).
+"""Scores are compared in single precision, as pytrec_eval stores them (docs/conventions.md,
+Score precision).
 
 trec_eval 9 (which pytrec_eval wraps) keeps a run's scores as C ``float``: two scores that differ
 only beyond float32 precision tie, and the doc id (descending) decides. Our measures and the

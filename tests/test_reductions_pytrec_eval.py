@@ -1,7 +1,7 @@
 """Reductions to pytrec_eval's measures, and naive loops written from the formulas.
 
-On binary qrels the spec (§3, §4) gives free cross-checks against pytrec_eval (through
-ir_measures), per query to 1e-9:
+On binary qrels the formulas (docs/measures.md, Sakai's measures and Bpref-10) give free
+cross-checks against pytrec_eval (through ir_measures), per query to 1e-9:
 
 * Q-measure with beta = 0 is AP: BR(r) = count(r) / r, averaged over the R relevant documents;
 * O-measure, P-measure and P+ with beta = 0 are RR (binary: the preferred rank is the first
@@ -13,7 +13,7 @@ qrels.rel_level is graded 0-4, used with rel=2) and seeded random binary topics 
 ties, unjudged documents and queries missing from the run.
 
 PRES and R_norm have no reference tool: they are checked against loops written here straight from
-the formulas of spec §1-§2 (PRES from its mean-rank form; R_norm pessimistic from the rank sums;
+the formulas of docs/measures.md (PRES from its mean-rank form; R_norm pessimistic from the rank sums;
 Bollmann's R_norm by enumerating every pair of documents of a small collection), on seeded random
 graded inputs with ties, unjudged documents, ``judged_only``, ``rel`` and cutoffs.
 """
@@ -160,7 +160,7 @@ BPREF_CASES = [
 
 @pytest.mark.parametrize("collection,rel", BPREF_CASES)
 def test_bpref_offset_zero_is_pytrec_eval_bpref(collection: str, rel: int) -> None:
-    """Spec §4: with 10 replaced by 0, variant 'trec' is trec_eval 9 / pytrec_eval bpref."""
+    """With 10 replaced by 0, variant 'trec' is trec_eval 9 / pytrec_eval bpref."""
     if collection == "trec_eval-rel_level":
         qrels, run = read_qrels(TE / "qrels.rel_level"), read_run(TE / "results.test")
     else:
@@ -294,7 +294,7 @@ def naive_bollmann(
 
 def _compare_naive(measures: dict[Any, Any], qrels: Qrels, run: Run) -> None:
     """measures: our measure -> naive(docs, judged) for queries the run answers; a query missing
-    from the run or with an empty list gets the measure's DEFAULT (spec §0, §2)."""
+    from the run or with an empty list gets the measure's DEFAULT (docs/conventions.md)."""
     got = per_query(list(measures), qrels, run)
     wrong = []
     for measure, naive in measures.items():
@@ -347,7 +347,7 @@ def test_rnorm_naive(seed: int, extra: int) -> None:
 
 
 def test_bollmann_equals_classical_on_binary_total_orders() -> None:
-    """Spec §2: with binary grades and a total order (every relevant doc retrieved, so no relevant
+    """With binary grades and a total order (every relevant doc retrieved, so no relevant
     doc is tied with a non-relevant one) Bollmann's form equals the classical formula."""
     rs = np.random.RandomState(7)
     for _ in range(30):

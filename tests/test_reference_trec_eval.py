@@ -1,9 +1,9 @@
 """Bpref-10 against trec_eval 8.1's own outputs; pytrec_eval's bpref against trec_eval 10.0's.
 
-trec_eval 8.1 (``-a``) prints the two bpref-10 variants the spec maps to ``Bpref10``:
+trec_eval 8.1 (``-a``) prints the two bpref-10 variants docs/measures.md maps to ``Bpref10``:
 ``bpref_top10pRnonrel`` = ``Bpref10`` (variant ``'trec'``) and ``old_bpref_top10pRnonrel`` =
 ``Bpref10(variant='old')``. Every topic line and the ``all`` line of every 8.1 output in tests/data
-is compared, to 5e-5 (8.1 works in float32 and prints 4 decimals; spec §4). The outputs and the
+is compared, to 5e-5 (8.1 works in float32 and prints 4 decimals). The outputs and the
 commands that made them (tests/data/trec_eval_test/README.md, tests/data/bpref10/README.md):
 
 * ``v8.1/out.test.aq``   ``-a -q qrels.test results.test``
@@ -97,8 +97,8 @@ def test_bpref10_matches_trec_eval_81(out: Output, te_name: str, variant: str) -
     assert not wrong, f"{out.path.name} {te_name} vs {measure}: " + "; ".join(wrong)
 
 
-def test_spec_quoted_values() -> None:
-    """The values quoted in spec §4 from v8.1/out.test.aq, as written there."""
+def test_values_quoted_in_the_docs() -> None:
+    """The values docs/measures.md (Bpref-10) quotes from v8.1/out.test.aq, as written there."""
     expected = trec_eval_values(TE / "v8.1" / "out.test.aq", "bpref_top10pRnonrel")
     assert expected == {"301": 0.1236, "302": 0.4813, "303": 0.0100, "all": 0.2050}
 

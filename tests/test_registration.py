@@ -2,7 +2,8 @@
 documents itself, and the ir_measures internals we rely on still exist.
 
 ir_measures 0.4.3 asserts that a measure name is new, has no plugin discovery, and needs the
-provider appended to ``DefaultPipeline.providers`` (notes/ecosystem.md §0, §1). These tests pin
+provider appended to ``DefaultPipeline.providers`` (docs/pyterrier.md, "ir_measures versions that
+discover plugins"). These tests pin
 what ``ir_measures_pres.register()`` promises: any number of imports, reloads and calls leave one
 entry per name and one provider in the pipeline.
 """
@@ -266,7 +267,7 @@ def test_the_cli_with_our_provider(
 # documentation of every measure
 # --------------------------------------------------------------------------------------------
 
-#: an author the spec cites for each measure
+#: an author of the paper each measure comes from (docs/measures.md)
 CITED = {
     "PRES": "Magdy",
     "R_norm": "Rocchio",

@@ -1,11 +1,11 @@
-"""Every worked example of the spec (measures.md §1-§4), with the expected values written as the
-arithmetic of the papers' formulas, evaluated through ir_measures with our measure objects.
+"""Every worked example of docs/measures.md, with the expected values written as the arithmetic
+of the papers' formulas, evaluated through ir_measures with our measure objects.
 
-* §1 PRES: Magdy & Jones, SIGIR 2010, Table 2 (n = 4, N_max = 100), the n > N_max case of §6.4
-  (PRES_est) and the placement of missing relevant documents.
-* §2 R_norm: Rocchio / van Rijsbergen (pessimistic) and Bollmann's pairwise form.
-* §3 Sakai's S/A/B example (runs X and Y) for O, P, P+, Q, Q@1, Q@2.
-* §4 Bpref-10 (Buckley & Voorhees, SIGIR 2004) on the small_AB topics, three variants, and
+* PRES: the rows of Magdy & Jones, SIGIR 2010, Table 2 (n = 4, N_max = 100), the paper's n > N_max
+  case (§6.4, PRES_est) and the placement of missing relevant documents.
+* R_norm: Rocchio / van Rijsbergen (pessimistic) and Bollmann's pairwise form.
+* Sakai's measures: the S/A/B example (runs X and Y) for O, P, P+, Q, Q@1, Q@2.
+* Bpref-10 (Buckley & Voorhees, SIGIR 2004) on the small_AB topics, three variants, and
   pytrec_eval's bpref.
 """
 
@@ -45,10 +45,11 @@ def qrels_for(run_ranks: set[int], n: int) -> dict[str, dict[str, int]]:
 
 
 # ------------------------------------------------------------------------------------------------
-# §1 PRES
+# PRES
 # ------------------------------------------------------------------------------------------------
 
-# (relevant ranks in the run, run length, ranks used by the formula, value in the spec's table)
+# (relevant ranks in the run, run length, ranks used by the formula, value in docs/measures.md's
+# PRES table, after Magdy & Jones's Table 2)
 PRES_TABLE = [
     ({1}, 100, [1, 102, 103, 104], 0.25),
     ({50, 51, 53, 54}, 100, [50, 51, 53, 54], 0.505),
@@ -125,7 +126,7 @@ def test_pres_default_n_max_is_1000() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# §2 R_norm
+# R_norm
 # ------------------------------------------------------------------------------------------------
 
 
@@ -175,7 +176,7 @@ def test_rnorm_edges() -> None:
 
 
 def test_pres_is_rnorm_with_n_max_plus_n() -> None:
-    """Spec §2: PRES = R_norm with N := N_max + n on the top-N_max list."""
+    """PRES = R_norm with N := N_max + n on the top-N_max list (docs/measures.md, R_norm)."""
     ranks = {2, 7, 30}
     n, n_max = 5, 20
     qrels, run = qrels_for(ranks, n), {Q: run_with_relevant_at(ranks, 40)}
@@ -185,7 +186,7 @@ def test_pres_is_rnorm_with_n_max_plus_n() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# §3 Sakai's example
+# Sakai's example
 # ------------------------------------------------------------------------------------------------
 
 SAKAI_QRELS = {Q: {"dS": 3, "dA": 2, "dB": 1, "dN": 0}}
@@ -198,7 +199,7 @@ X_BR2 = ((1 + 3) + 2) / (5 + 2)  # = 6/7
 Y_BR2 = (3 + 1) / (5 + 2)  # = 4/7
 
 SAKAI_TABLE = [
-    # run, measure, arithmetic, the spec's table value
+    # run, measure, arithmetic, the value in docs/measures.md's table (4 decimals for Q@2)
     ("X", OMeasure, X_BR1, 1 / 2),
     ("X", PMeasure, X_BR2, 6 / 7),
     ("X", PPlusMeasure, (X_BR1 + X_BR2) / 2, 19 / 28),
@@ -238,7 +239,7 @@ def test_sakai_beta_zero_is_binary() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# §4 Bpref-10, small_AB
+# Bpref-10, small_AB
 # ------------------------------------------------------------------------------------------------
 
 # topic A: R = 2, N = 20; run n n n r u n n r n  (u unjudged) -> a = 3, 5; N_ret = 6
@@ -274,7 +275,7 @@ BPREF_TABLE = [
         ((1 - 1 / 13) + (1 - 3 / 13)) / 3,
     ),
 ]
-# the spec's printed values (4 decimals)
+# the values printed in docs/measures.md and by trec_eval 8.1 (4 decimals)
 BPREF_PRINTED = [(0.0, 0.2222), (0.6667, 0.3333), (0.3333, 0.2222), (0.6667, 0.5641)]
 
 
@@ -288,6 +289,6 @@ def test_bpref_small_ab(row: int) -> None:
 
 
 def test_bpref10_names_and_aliases() -> None:
-    """The spec's names parse to the same measures."""
+    """The name and its alias (docs/measures.md) parse to the same measures."""
     assert ir_measures.parse_measure("Bpref10") == Bpref10
     assert ir_measures.parse_measure("Bpref_10(variant='old')") == Bpref10(variant="old")

@@ -1,8 +1,8 @@
 """Meta-evaluation: how researchers judge the measures themselves.
 
 Each experiment is one call and one command, on a qrels plus a set of runs, for any mix of this
-package's measures and standard ones (needs the ``meta`` extra: ``pip install
-'ir_measures_pres[meta]'`` for scipy, pandas and matplotlib):
+package's measures and standard ones (needs the ``meta`` extra, scipy, pandas and matplotlib:
+``pip install '.[meta]'`` from a clone of the repository):
 
 * :func:`robustness`: robustness to incomplete judgements (Magdy & Jones 2010): Kendall's tau
   between system rankings under the full qrels and under f-qrels;

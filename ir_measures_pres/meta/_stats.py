@@ -17,7 +17,8 @@ def require(module: str) -> None:
         importlib.import_module(module)
     except ImportError as exc:
         raise ImportError(
-            f"the meta-evaluation needs {module}; install it with: pip install 'ir_measures_pres[meta]'"
+            f"the meta-evaluation needs {module}; install it with: pip install '.[meta]' in a clone of "
+            "ir_measures_pres (or: pip install scipy pandas matplotlib)"
         ) from exc
 
 
@@ -119,8 +120,8 @@ def bootstrap_test(
     SIGIR 2006 Figure 5.
 
     Returns (t(z), ASL, difference required), one value per pair; with ``unshifted=True`` also
-    |mean(z*b)| of that same replicate (the wording of the project's meta-evaluation spec, which
-    adds mean(z) back: reported beside Sakai's value so either reading can be checked).
+    |mean(z*b)| of that same replicate (the unshifted reading, which adds mean(z) back: reported
+    beside Sakai's value so either reading can be checked).
     """
     z = np.asarray(z, dtype=np.float64)
     p, n = z.shape

@@ -9,8 +9,8 @@ ASL = #{b : |t(w*b)| >= |t(z)|} / B. Discriminative power = share of run pairs w
 The estimated difference required for significance at alpha is, per pair, |mean(w*b)| (=
 |mean(z*b) - mean(z)|) of the replicate whose |t(w*b)| is the ceil(alpha B)-th largest, and the
 maximum over the pairs (Sakai, SIGIR 2006, Figure 5; likewise Ferro & Silvello's MATTERS).
-The project's meta-evaluation spec words it as |mean(z*b)| of that replicate, which adds mean(z)
-back; that reading is reported too (``diff_required_unshifted`` / ``estimated_diff_unshifted``).
+Read without the shift, it is |mean(z*b)| of that replicate, which adds mean(z) back; that
+reading is reported too (``diff_required_unshifted`` / ``estimated_diff_unshifted``).
 Zero-variance samples: identical runs (z = 0) have t = 0 and ASL = 1; a constant non-zero
 difference has |t| = inf and ASL = 0.
 
@@ -60,7 +60,7 @@ class DiscriminativePowerResult(SavedResult):
       (their share), ``estimated_diff`` (difference required at alpha), ``alpha``, ``B``;
     * ``pairs``: per run pair and measure ``run_a``, ``run_b``, ``measure``, ``mean_diff``
       (mean of a - b), ``t``, ``asl``, ``significant``, ``diff_required``,
-      ``diff_required_unshifted`` (|mean(z*b)| of the same replicate, the spec's wording;
+      ``diff_required_unshifted`` (|mean(z*b)| of the same replicate, the unshifted reading;
       ``estimated_diff_unshifted`` is its maximum).
     """
 
