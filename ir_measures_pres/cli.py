@@ -50,11 +50,14 @@ SUMMARY_QID = "all"
 def _parser() -> ArgumentParser:
     import ir_measures
 
+    from .catalogue import MEASURES
+
     parser = ArgumentParser(
         prog=PROG,
         description=(
-            "Evaluate a TREC run against TREC qrels with the measures of ir_measures_pres (PRES, "
-            "R_norm, QMeasure, OMeasure, PMeasure, PPlusMeasure, Bpref10) next to every standard "
+            "Evaluate a TREC run against TREC qrels with the measures of ir_measures_pres ("
+            + ", ".join(e.measure.NAME for e in MEASURES)
+            + ") next to every standard "
             "ir_measures measure. Measures are written in ir_measures syntax (AP nDCG@10 "
             "PRES@1000 'QMeasure(beta=0.5)') or in trec_eval syntax (map P.10 ndcg_cut.10 "
             "recall.1000), mixed freely."

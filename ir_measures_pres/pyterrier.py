@@ -16,6 +16,18 @@ PyTerrier's loop does not guard ``entry_point.load()``: an exception here would 
 from __future__ import annotations
 
 import warnings
+from typing import Any
+
+
+def _ir_measures_measure() -> Any:
+    """ir_measures' Measure class (or a class nothing is an instance of, when it cannot load)."""
+    try:
+        from ir_measures import Measure
+
+        return Measure
+    except Exception:  # noqa: BLE001 -- must never break ``import pyterrier``
+        return type("NoMeasure", (), {})
+
 
 #: True once the measures, the provider and the string parsing are in place
 AVAILABLE: bool = False
@@ -23,21 +35,14 @@ AVAILABLE: bool = False
 ERROR: BaseException | None = None
 
 try:
-    from . import (  # noqa: F401
-        PRES,
-        Bpref10,
-        OMeasure,
-        PMeasure,
-        PPlusMeasure,
-        QMeasure,
-        R_norm,
-        Rnorm,
-        _trec_names,
-        register,
-    )
+    from . import _trec_names, catalogue, register
 
     register()  # idempotent; the package import has done it already
     _trec_names.install()  # idempotent as well
+    # every measure of the catalogue, under its name and aliases: pt.ir_measures_pres.PRES ...
+    globals().update(
+        {name: e.measure for e in catalogue.MEASURES for name in (e.measure.__name__, *e.aliases)}
+    )
     AVAILABLE = True
 except Exception as error:  # noqa: BLE001 -- must never break ``import pyterrier``
     ERROR = error
@@ -49,19 +54,6 @@ except Exception as error:  # noqa: BLE001 -- must never break ``import pyterrie
         stacklevel=1,
     )
 
-__all__ = [
-    name
-    for name in (
-        "AVAILABLE",
-        "ERROR",
-        "PRES",
-        "R_norm",
-        "Rnorm",
-        "QMeasure",
-        "OMeasure",
-        "PMeasure",
-        "PPlusMeasure",
-        "Bpref10",
-    )
-    if name in globals()
+__all__ = ["AVAILABLE", "ERROR"] + [
+    name for name, value in list(globals().items()) if isinstance(value, _ir_measures_measure())
 ]

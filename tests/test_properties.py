@@ -16,6 +16,7 @@ it (line order, query order, input type, run-only queries).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -504,3 +505,36 @@ def test_p_measure_at_k_can_drop_when_a_better_level_enters_the_cutoff() -> None
     after[9], after[10] = after[10], after[9]
     assert one(PMeasure @ 10, labels, before) == pytest.approx(1 / 2)
     assert one(PMeasure @ 10, labels, after) == pytest.approx(3 / 7)
+
+
+# --------------------------------------------------------------------------------------------
+# documentation of every measure
+# --------------------------------------------------------------------------------------------
+
+#: an author of the paper each measure comes from (docs/measures.md); a new measure adds its
+#: row here, next to its rows of CASES
+CITED = {
+    "PRES": "Magdy",
+    "R_norm": "Rocchio",
+    "QMeasure": "Sakai",
+    "OMeasure": "Sakai",
+    "PMeasure": "Sakai",
+    "PPlusMeasure": "Sakai",
+    "Bpref10": "Buckley",
+}
+
+
+@pytest.mark.parametrize("entry", catalogue.MEASURES, ids=lambda e: e.measure.NAME)
+def test_every_measure_documents_itself(entry) -> None:
+    m = entry.measure
+    doc = type(m).__doc__ or ""
+    assert CITED[m.NAME] in doc, f"{m.NAME}: docstring does not cite {CITED[m.NAME]}"
+    assert re.search(r"\b(19[5-9]\d|20[0-4]\d)\b", doc), f"{m.NAME}: no year in the citation"
+    assert isinstance(m.PRETTY_NAME, str) and m.PRETTY_NAME.strip()
+    assert isinstance(m.SHORT_DESC, str) and len(m.SHORT_DESC.strip()) > 10
+    for param, info in m.SUPPORTED_PARAMS.items():
+        assert info.desc, f"{m.NAME}.{param} has no description"
+
+
+def test_every_measure_has_a_cited_author() -> None:
+    assert set(CITED) == {e.measure.NAME for e in catalogue.MEASURES}
