@@ -236,6 +236,25 @@ def test_ctrl_c_exits_130_quietly(monkeypatch, capsys):
     assert (captured.out, captured.err) == ("", "")
 
 
+def _wait_until_reading_stdin(pid: int, seconds: float = 120.0) -> None:
+    """Wait until the process is blocked in read(0, ...) (Linux: /proc/PID/syscall), so that
+    the signal arrives while the command runs, not while Python is still importing."""
+    read_syscall = {"x86_64": "0", "aarch64": "63"}.get(os.uname().machine)
+    path = Path(f"/proc/{pid}/syscall")
+    if read_syscall is None or not path.exists():
+        pytest.skip("needs Linux's /proc/PID/syscall to know when the command is running")
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            fields = path.read_text().split()
+        except OSError:  # not allowed to read it here
+            pytest.skip("cannot read /proc/PID/syscall here")
+        if len(fields) > 1 and fields[0] == read_syscall and int(fields[1], 16) == 0:  # read(0, ...)
+            return
+        time.sleep(0.05)
+    pytest.fail("the command never waited on standard input")
+
+
 def test_a_real_sigint_exits_130_without_a_traceback(tmp_path):
     # a process waiting on standard input gets SIGINT
     write(tmp_path, {"q": QRELS_OK})
@@ -249,7 +268,7 @@ def test_a_real_sigint_exits_130_without_a_traceback(tmp_path):
     assert proc.stdin is not None
     proc.stdin.write(b"1 Q0 d1 1 1 t\n")
     proc.stdin.flush()
-    time.sleep(3)  # imports done, blocked reading standard input
+    _wait_until_reading_stdin(proc.pid)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 130
