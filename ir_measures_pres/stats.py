@@ -184,7 +184,7 @@ def paired_t(d: np.ndarray) -> PairedTest:
     constant = ~zero & (tidy(d - d[:, :1]) == 0).all(axis=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         t = mean / (sd / math.sqrt(n))
-    t = np.where(zero, 0.0, np.where(constant, np.sign(mean) * np.inf, t))
+        t = np.where(zero, 0.0, np.where(constant, np.sign(mean) * np.inf, t))
     p = np.minimum(1.0, 2.0 * t_dist.sf(np.abs(t), n - 1))
     return PairedTest(t, np.full(len(t), float(n - 1)), p)
 
