@@ -163,8 +163,8 @@ def _compare(args: argparse.Namespace) -> Any:
             names=args.names,
         )
     measures = parse_measures(args.measures)  # a usage error, before any file is read
-    files = _run_files(args)
     qrels = resolve_qrels(args.qrels)
+    files = _run_files(args)
     return compare(
         qrels,
         [str(f) for f in files],
