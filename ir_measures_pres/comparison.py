@@ -461,6 +461,7 @@ def compare(
     from .meta._core import Core, resolve_runs
 
     check_parameters(test, correction, alpha, B, seed, ci, topics)
+    _require()
     parsed = parse_measures(measures)
     pairs = resolve_runs(runs)
     if exclude:
@@ -532,6 +533,7 @@ def compare_scores(
     topics scored for every run and measure. ``measures`` picks and orders the measures.
     """
     check_parameters(test, correction, alpha, B, seed, ci, topics)
+    _require()
     table = _score_table(scores)  # {run: {measure: {qid: value}}}
     runs = list(table)
     if names is not None:
@@ -579,6 +581,11 @@ def compare_scores(
         ),
         missing_rule="zero",
     )
+
+
+def _require() -> None:
+    for module in ("pandas", "scipy", "statsmodels"):
+        stats.require(module)
 
 
 def _score_table(scores: Any) -> Dict[str, Dict[str, Dict[str, float]]]:
