@@ -338,3 +338,15 @@ def test_missing_scores_get_zero_with_a_note_or_are_intersected():
 def test_bad_parameters(kwargs, match):
     with pytest.raises(ValueError, match=match):
         compare_scores(_scores(np.random.default_rng(0).random((2, 5))), **kwargs)
+
+
+def test_agreement_wilcoxon_uses_the_same_ties_rule():
+    from scipy.stats import wilcoxon as sp
+
+    from ir_measures_pres.meta import agreement_from_scores
+
+    x = np.array([0.3, 0.2, 0.4, 0.1, 0.8, 0.5, 0.7, 0.2])
+    y = np.array([0.2, 0.1, 0.3, 0.0, 0.7, 0.4, 0.6, 0.3])
+    res = agreement_from_scores(_scores(np.vstack([x, y])), progress=False)
+    exact = sp(np.array([1, 1, 1, 1, 1, 1, 1, -1]) / 10, zero_method="wilcox").pvalue
+    assert res.pairs["p_value"].iloc[0] == pytest.approx(exact, abs=1e-15)
