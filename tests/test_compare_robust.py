@@ -193,9 +193,16 @@ def test_a_run_missing_10_topics_is_scored_over_every_qrels_topic(robust, tmp_pa
     )
 
 
-def test_perm_fixed_seed_no_p_below_one_over_b_plus_one(robust):
-    res = compare(*robust, "AP", test="perm", B=2000, seed=1, correction="none")
-    assert res.params["B"] == 2000
-    assert (res.pairs["p"] >= 1 / 2001).all()
-    again = compare(*robust, "AP", test="perm", B=2000, seed=1, correction="none")
-    assert res.pairs["p"].tolist() == again.pairs["p"].tolist()
+def test_perm_fixed_seed_same_p_in_two_processes_none_below_one_over_b_plus_one(robust):
+    import subprocess
+    import sys
+
+    import pandas as pd
+
+    qrels, runs = robust
+    cmd = [sys.executable, "-m", "ir_measures_pres", "compare", str(qrels), str(runs), "-m", "AP"]
+    cmd += ["--test", "perm", "--B", "2000", "--seed", "1", "--correction", "none", "--format", "csv", "-q"]
+    outs = [subprocess.run(cmd, capture_output=True, text=True, check=True).stdout for _ in range(2)]
+    assert outs[0] == outs[1]
+    table = pd.read_csv(io.StringIO(outs[0]))
+    assert len(table) == 136 and (table["p"] >= 1 / 2001).all()
