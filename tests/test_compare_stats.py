@@ -350,3 +350,33 @@ def test_agreement_wilcoxon_uses_the_same_ties_rule():
     res = agreement_from_scores(_scores(np.vstack([x, y])), progress=False)
     exact = sp(np.array([1, 1, 1, 1, 1, 1, 1, -1]) / 10, zero_method="wilcox").pvalue
     assert res.pairs["p_value"].iloc[0] == pytest.approx(exact, abs=1e-15)
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(3, 12).flatmap(
+        lambda n: st.tuples(
+            st.lists(
+                st.sampled_from([0.0, 0.1, 0.2, 0.25, 0.3, 1 / 3, 0.5, 0.7, 1.0]), min_size=n, max_size=n
+            ),
+            st.lists(
+                st.sampled_from([0.0, 0.1, 0.2, 0.25, 0.3, 1 / 3, 0.5, 0.7, 1.0]), min_size=n, max_size=n
+            ),
+        )
+    ),
+    st.sampled_from(["t", "wilcoxon", "perm"]),
+)
+def test_property_swap_and_identity(xy, test):
+    x, y = (np.array(v) for v in xy)
+    fwd = compare_scores(_scores(np.vstack([x, y]), runs=["a", "b"]), test=test, B=200).pairs.iloc[0]
+    back = compare_scores(_scores(np.vstack([y, x]), runs=["b", "a"]), test=test, B=200).pairs.iloc[0]
+    assert back["delta"] == -fwd["delta"] and back["p"] == fwd["p"]
+    assert 0 <= fwd["p"] <= 1 and fwd["p_adj"] == fwd["p"]  # one pair: Holm changes nothing
+    if test == "perm":
+        assert fwd["p"] > 0
+    same = compare_scores(_scores(np.vstack([x, x + 0.0]), runs=["a", "b"]), test=test, B=200).pairs.iloc[0]
+    assert same["p"] == 1.0 and same["delta"] == 0.0 and (same["ci_low"], same["ci_high"]) == (0.0, 0.0)
