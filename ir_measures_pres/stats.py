@@ -313,7 +313,14 @@ def topic_permutations(k: int, n: int, B: int, rng: Optional[np.random.Generator
         return each[idx], True
     if rng is None:
         raise ValueError("a random generator is needed when (k!)^n > B")
-    return np.argsort(rng.random((B, n, k)), axis=2), False
+    # drawn in chunks (the same stream as one call) and kept as small integers: B = 10^4 draws of
+    # 17 runs x 100 topics hold 17 MB instead of 136 MB of float64 plus as much of int64
+    out = np.empty((B, n, k), dtype=np.uint8 if k <= 255 else np.int64)
+    step = max(1, 1_000_000 // max(1, n * k))
+    for a in range(0, B, step):
+        m = min(step, B - a)
+        out[a : a + m] = np.argsort(rng.random((m, n, k)), axis=2)
+    return out, False
 
 
 def max_range(X: np.ndarray, perms: np.ndarray) -> np.ndarray:
