@@ -823,6 +823,11 @@ def _compare_values(
             B = newB
         signs, exact = stats.sign_flips(n, B, rng)
         params["B"] = len(signs) if exact else B
+        if exact and 2.0 / len(signs) > need:
+            notes.append(
+                f"with {n} topics the exact sign-flip test's smallest p is 2/2^{n} = "
+                f"{2.0 / len(signs):.4g}: no pair can be significant at this level"
+            )
     perms = None
     ranges = np.zeros(0)
     if test == "rtukey":
