@@ -197,9 +197,12 @@ def main(argv: Sequence[str], out: Any = None) -> int:
     from .catalogue import MeasureNameError
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the notes carry what the reader must know
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
             res = _compare(args)
+        for w in caught:
+            if issubclass(w.category, UserWarning) and "topics=intersection" in str(w.message):
+                sys.stderr.write(f"{PROG}: warning: {w.message}\n")
         text = {
             "text": lambda: res.to_text(args.places),
             "md": lambda: res.to_markdown(args.places),

@@ -92,6 +92,20 @@ def test_usage_errors_exit_2_before_reading_files(args, message, capsys):
     assert err.count("\n") == 1
 
 
+def test_intersection_warns_on_stderr(sample, capsys, tmp_path):
+    qrels, runs = sample
+    short = tmp_path / "short"
+    short.write_text(
+        "".join(x for x in (runs / "base").read_text().splitlines(True) if not x.startswith("303"))
+    )
+    code, out, err = _run(
+        [qrels, str(short), str(runs / "noisy"), "-m", "AP", "-q", "--topics", "intersection"], capsys
+    )
+    assert code == 0 and "ir_measures_pres: warning: topics=intersection: 1 topic(s)" in err
+    code, out, err = _run([qrels, str(short), str(runs / "noisy"), "-m", "AP", "-q"], capsys)
+    assert code == 0 and err == "" and "run short lacks 1 of the 3 topics" in out
+
+
 def test_unknown_measure_is_a_usage_error(sample, capsys):
     qrels, runs = sample
     code, _, err = _run([qrels, str(runs), "-m", "APP"], capsys)
