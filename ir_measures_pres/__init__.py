@@ -12,6 +12,7 @@ from ._inputs import InputError
 from .blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
 from .bpref import Bpref10
 from .catalogue import MEASURES, MeasureNameError
+from .comparison import Comparison, compare, compare_scores
 from .normalized_recall import PRES, R_norm
 from .provider import PresProvider
 
@@ -89,4 +90,7 @@ __all__ = [
     "MeasureParameterError",
     "InputError",
     "__version__",
+    "compare",
+    "compare_scores",
+    "Comparison",
 ]

@@ -36,8 +36,9 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, split_debug
 
-#: meta-evaluation subcommands, handled by :mod:`ir_measures_pres.meta.cli`
-SUBCOMMANDS = ("robustness", "agreement", "discriminative-power")
+#: subcommands: the meta-evaluation's, handled by :mod:`ir_measures_pres.meta.cli`, and
+#: ``compare``, handled by :mod:`ir_measures_pres.compare_cli`
+SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "compare")
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
@@ -346,6 +347,10 @@ def _check_provider(name: str, measures: Sequence[Any]) -> None:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Console-script entry point (``ir_measures_pres = "ir_measures_pres.cli:main"``)."""
     argv, debug = split_debug(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "compare":
+        from .compare_cli import main as compare_main
+
+        return guarded(lambda: compare_main(argv[1:]), debug)
     if argv and argv[0] in SUBCOMMANDS:
         from .meta.cli import run as meta_run
 

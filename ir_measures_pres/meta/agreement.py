@@ -3,7 +3,8 @@
 1. Kendall's tau-b between the system rankings (by mean score over all qrels topics) of each
    pair of measures.
 2. For every pair of runs (X, Y) and every measure, a paired two-sided Wilcoxon signed-rank test
-   over topics (:func:`._stats.wilcoxon`: ``scipy.stats.wilcoxon``, zero differences dropped,
+   over topics (:func:`ir_measures_pres.stats.wilcoxon`: ``scipy.stats.wilcoxon`` on the
+   differences rounded to 12 places, zero differences dropped,
    ``zero_method='wilcox'``) at the chosen confidence: p < 1 - confidence gives "first better"
    (X) or "second better" (Y) by the larger signed-rank sum, otherwise "indistinguishable". Two
    identical runs have only zero differences: indistinguishable (p = 1), never an error.
@@ -22,9 +23,9 @@ from typing import Any, List, Optional
 import numpy as np
 from tqdm import tqdm
 
+from ..stats import DECIMALS, ZERO_METHOD, kendall_tau, require, wilcoxon
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import SavedResult
-from ._stats import ZERO_METHOD, kendall_tau, require, wilcoxon
 
 FIRST, SECOND, TIE = "first better", "second better", "indistinguishable"
 
@@ -102,8 +103,11 @@ def agreement_from_scores(
 ) -> AgreementResult:
     """:func:`agreement` on per-query scores already computed (e.g. :func:`._core.evaluate`).
 
-    ``zero_method`` and ``method`` go to ``scipy.stats.wilcoxon`` (see :func:`._stats.wilcoxon`;
-    ``method="asymptotic"`` avoids scipy's slow exhaustive permutation test for <= 13 topics).
+    ``zero_method`` and ``method`` go to ``scipy.stats.wilcoxon`` (see
+    :func:`ir_measures_pres.stats.wilcoxon`;
+    ``method="asymptotic"`` avoids scipy's slow exhaustive permutation test for <= 13 topics). The
+    per-topic differences are rounded to 12 places first (meta-evaluation spec 3.5: differences
+    equal in exact arithmetic tie in the ranking, zero differences are dropped).
     """
     require("pandas")
     require("scipy")
@@ -127,7 +131,9 @@ def agreement_from_scores(
     with tqdm(total=len(pairs) * len(names), desc="Wilcoxon tests", leave=False, disable=not progress) as bar:
         for k, (i, j) in enumerate(pairs):
             for m in range(len(names)):
-                stat, p, direction = wilcoxon(values[m, i], values[m, j], zero_method, method)
+                stat, p, direction = wilcoxon(
+                    values[m, i], values[m, j], zero_method, method, decimals=DECIMALS
+                )
                 res = TIE if not p < alpha or direction == 0 else (FIRST if direction > 0 else SECOND)
                 outcome[m, k] = res
                 pair_rows.append((runs[i], runs[j], names[m], means[m, i], means[m, j], stat, p, res))

@@ -44,9 +44,9 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 from tqdm import tqdm
 
+from ..stats import bootstrap_counts, bootstrap_test, require
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import SavedResult
-from ._stats import bootstrap_counts, bootstrap_test, require
 from .sampling import new_seed
 
 DEFAULT_FUZZINESS_GRID = tuple(round(0.01 * i, 2) for i in range(21))

@@ -1,0 +1,219 @@
+"""``ir_measures_pres compare``: significance tests between runs, from the command line.
+
+::
+
+    ir_measures_pres compare QRELS RUN_OR_DIR [RUN ...] -m MEASURE [MEASURE ...]
+        [--baseline NAME ...] [--test t|wilcoxon|perm|tukey|rtukey] [--correction holm|...]
+        [--alpha 0.05] [--B 10000] [--seed 0] [--ci 0.95] [--topics qrels|intersection]
+        [--names ...] [--exclude GLOB] [--format text|md|latex|csv|json] [-o DIR] [-p 4]
+        [--plot forest|matrix|none]
+
+QRELS is a file or, when ir_datasets is installed, an ir_datasets id. ``--scores`` reads the
+RUN files as ``trec_eval -q`` output (per-topic scores computed elsewhere; QRELS is then not
+read and may be ``-``). The table goes to standard output in ``--format``; ``-o DIR`` writes
+every format (and the plot) into DIR. Exit status: 0 on success, 1 on bad input, 2 on bad usage
+(checked before any file is read); errors are one line ``ir_measures_pres: error: ...``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import sys
+import warnings
+from pathlib import Path
+from typing import Any, List, Sequence
+
+from ._command import PROG, ArgumentParser, UsageError
+from .comparison import TESTS, check_parameters
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = ArgumentParser(
+        prog=f"{PROG} compare",
+        description="Compare runs: paired significance tests with multiple-testing correction, "
+        "effect sizes, intervals, and tables for papers. Every qrels topic counts (trec_eval -c).",
+    )
+    p.add_argument(
+        "qrels", metavar="QRELS", help="qrels file (TREC format, .gz allowed) or an ir_datasets id"
+    )
+    p.add_argument("runs", nargs="+", metavar="RUN", help="run files and/or directories of run files")
+    p.add_argument(
+        "-m", "--measures", nargs="+", required=True, help="measures, e.g. -m AP nDCG@10 PRES@1000"
+    )
+    p.add_argument("--baseline", nargs="+", metavar="NAME", help="baseline run name(s); default: all pairs")
+    p.add_argument("--test", choices=TESTS, default="t", help="test (default t: paired t-test)")
+    p.add_argument(
+        "--correction",
+        default="holm",
+        help="multiple-testing correction per measure: holm (default), bonferroni, fdr_bh, none, or "
+        "any statsmodels multipletests method",
+    )
+    p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    p.add_argument(
+        "--B", type=int, default=10_000, dest="B", help="randomisation draws (perm, rtukey; 10000)"
+    )
+    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    p.add_argument("--ci", type=float, default=0.95, help="interval confidence (default 0.95)")
+    p.add_argument(
+        "--topics",
+        choices=("qrels", "intersection"),
+        default="qrels",
+        help="qrels: every qrels topic, 0 where a run lacks one (default); "
+        "intersection: trec_eval without -c",
+    )
+    p.add_argument("--names", nargs="+", help="display names of the runs, in order")
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip runs matching GLOB")
+    p.add_argument(
+        "--format",
+        choices=("text", "md", "latex", "csv", "json"),
+        default="text",
+        help="output (default text)",
+    )
+    p.add_argument("-o", "--output", metavar="DIR", help="write every format and the plot into DIR")
+    p.add_argument("-p", "--places", type=int, default=4, help="decimal places in tables (default 4)")
+    p.add_argument(
+        "--plot",
+        choices=("forest", "matrix", "none"),
+        default="none",
+        help="plot written with -o (default none)",
+    )
+    p.add_argument(
+        "--scores", action="store_true", help="the RUN files are trec_eval -q output (per-topic scores)"
+    )
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    return p
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Usage errors, before any file is read."""
+    try:
+        check_parameters(args.test, args.correction, args.alpha, args.B, args.seed, args.ci, args.topics)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if not 0 <= args.places <= 17:
+        raise UsageError(f"--places must be in 0..17, got {args.places}")
+    if args.plot != "none" and not args.output:
+        raise UsageError("--plot needs -o DIR")
+
+
+def _run_files(args: argparse.Namespace) -> List[Path]:
+    from .meta._core import list_run_files
+
+    files: List[Path] = []
+    for item in args.runs:
+        p = Path(item)
+        if p.is_dir():
+            files.extend(list_run_files(p))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise FileNotFoundError(f"no such run file or directory: {item}")
+    return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in args.exclude)]
+
+
+def resolve_qrels(qrels: str) -> Any:
+    """A qrels path, or the qrels of an ir_datasets id when no such file exists (ir_measures' CLI
+    rule: a file first). Errors say what ir_measures' CLI says."""
+    if qrels == "-" or os.path.exists(qrels):
+        return qrels
+    try:
+        import ir_datasets
+    except ImportError:
+        raise FileNotFoundError(
+            f"{qrels} not found. (Skipping ir_datasets lookup. To use this feature, install ir_datasets.)"
+        ) from None
+    try:
+        ds = ir_datasets.load(qrels)
+    except KeyError:
+        raise FileNotFoundError(f"{qrels} not found. (checked file and ir_datasets)") from None
+    if not ds.has_qrels():
+        raise ValueError(f"ir_datasets ID {qrels} found but does not provide qrels.")
+    return list(ds.qrels_iter())
+
+
+def _compare(args: argparse.Namespace) -> Any:
+    from .catalogue import parse_measures
+    from .comparison import compare, compare_scores
+
+    if args.scores:
+        files = _run_files(args)
+        return compare_scores(
+            [str(f) for f in files],
+            measures=[str(x) for m in args.measures for x in m.split()],
+            baseline=args.baseline,
+            test=args.test,
+            correction=args.correction,
+            alpha=args.alpha,
+            B=args.B,
+            seed=args.seed,
+            ci=args.ci,
+            topics=args.topics,
+            names=args.names,
+        )
+    measures = parse_measures(args.measures)  # a usage error, before any file is read
+    qrels = resolve_qrels(args.qrels)
+    files = _run_files(args)
+    return compare(
+        qrels,
+        [str(f) for f in files],
+        measures,
+        baseline=args.baseline,
+        test=args.test,
+        correction=args.correction,
+        alpha=args.alpha,
+        B=args.B,
+        seed=args.seed,
+        ci=args.ci,
+        topics=args.topics,
+        names=args.names,
+        progress=not args.quiet,
+    )
+
+
+def main(argv: Sequence[str], out: Any = None) -> int:
+    """``argv`` starts after ``compare``; returns the exit status."""
+    out = sys.stdout if out is None else out
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv))
+        _check(args)
+    except UsageError as exc:
+        sys.stderr.write(f"{PROG}: error: {exc}\n")
+        return 2
+    except SystemExit as exc:  # --help
+        return int(exc.code or 0)
+    from .catalogue import MeasureNameError
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            res = _compare(args)
+        for w in caught:
+            if issubclass(w.category, UserWarning) and "topics=intersection" in str(w.message):
+                sys.stderr.write(f"{PROG}: warning: {w.message}\n")
+        text = {
+            "text": lambda: res.to_text(args.places),
+            "md": lambda: res.to_markdown(args.places),
+            "latex": lambda: res.to_latex(args.places),
+            "csv": res.to_csv,
+            "json": res.to_json,
+        }[args.format]()
+        out.write(text)
+        if args.output:
+            written = res.save(args.output, args.places, plot=args.plot)
+            sys.stderr.write("wrote " + ", ".join(str(p) for p in written) + "\n")
+    except MeasureNameError as exc:
+        sys.stderr.write(f"{PROG}: error: " + "; ".join(exc.problems) + "\n")
+        return 2
+    except (ValueError, OSError, ImportError) as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        detail = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.filename else str(exc)
+        sys.stderr.write(f"{PROG}: error: {' '.join(detail.split())}\n")
+        return 1
+    return 0
+
+
+__all__ = ["main", "build_parser", "resolve_qrels"]
