@@ -110,7 +110,7 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         _trace(debug)
         say(str(error))
         return USAGE
-    except (InputError, OSError, EOFError, ValueError) as error:
+    except (InputError, OSError, EOFError, ValueError, ImportError) as error:  # ImportError: an extra
         _trace(debug)
         if isinstance(error, OSError) and error.filename is not None:
             say(f"{error.filename}: {error.strerror or error}")

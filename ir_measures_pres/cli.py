@@ -64,7 +64,8 @@ def _parser() -> ArgumentParser:
             "recall.1000), mixed freely."
         ),
         epilog=(
-            "meta-evaluation subcommands (see '%(prog)s COMMAND --help'):\n"
+            "subcommands (see '%(prog)s COMMAND --help'):\n"
+            "  compare               significance tests between runs, paper-ready tables\n"
             "  robustness            how measures change when judgements are removed\n"
             "  agreement             how measures rank a set of runs alike\n"
             "  discriminative-power  how often measures separate pairs of runs\n\n"

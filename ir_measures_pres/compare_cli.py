@@ -173,46 +173,29 @@ def _compare(args: argparse.Namespace) -> Any:
 
 
 def main(argv: Sequence[str], out: Any = None) -> int:
-    """``argv`` starts after ``compare``; returns the exit status."""
+    """``argv`` starts after ``compare``; returns the exit status. Usage errors are raised before
+    any file is read; every error becomes one line and a status in
+    :func:`~ir_measures_pres._command.guarded`, which runs this."""
     out = sys.stdout if out is None else out
-    parser = build_parser()
-    try:
-        args = parser.parse_args(list(argv))
-        _check(args)
-    except UsageError as exc:
-        sys.stderr.write(f"{PROG}: error: {exc}\n")
-        return 2
-    except SystemExit as exc:  # --help
-        return int(exc.code or 0)
-    from .catalogue import MeasureNameError
-
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            res = _compare(args)
-        for w in caught:
-            if issubclass(w.category, UserWarning) and "topics=intersection" in str(w.message):
-                sys.stderr.write(f"{PROG}: warning: {w.message}\n")
-        text = {
-            "text": lambda: res.to_text(args.places),
-            "md": lambda: res.to_markdown(args.places),
-            "latex": lambda: res.to_latex(args.places),
-            "csv": res.to_csv,
-            "json": res.to_json,
-        }[args.format]()
-        out.write(text)
-        if args.output:
-            written = res.save(args.output, args.places, plot=args.plot)
-            sys.stderr.write("wrote " + ", ".join(str(p) for p in written) + "\n")
-    except MeasureNameError as exc:
-        sys.stderr.write(f"{PROG}: error: " + "; ".join(exc.problems) + "\n")
-        return 2
-    except (ValueError, OSError, ImportError) as exc:
-        if isinstance(exc, BrokenPipeError):
-            raise
-        detail = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.filename else str(exc)
-        sys.stderr.write(f"{PROG}: error: {' '.join(detail.split())}\n")
-        return 1
+    args = build_parser().parse_args(list(argv))
+    _check(args)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = _compare(args)
+    for w in caught:
+        if issubclass(w.category, UserWarning) and "topics=intersection" in str(w.message):
+            sys.stderr.write(f"{PROG}: warning: {w.message}\n")
+    text = {
+        "text": lambda: res.to_text(args.places),
+        "md": lambda: res.to_markdown(args.places),
+        "latex": lambda: res.to_latex(args.places),
+        "csv": res.to_csv,
+        "json": res.to_json,
+    }[args.format]()
+    out.write(text)
+    if args.output:
+        written = res.save(args.output, args.places, plot=args.plot)
+        sys.stderr.write("wrote " + ", ".join(str(p) for p in written) + "\n")
     return 0
 
 

@@ -107,6 +107,8 @@ BAD = [
     ("meta rel 0", {}, ["robustness", "q", "r", "-m", "AP", "--rel", "0"], 2, ["--rel"]),
     ("meta fraction 0", {}, ["robustness", "q", "r", "-m", "AP", "--fractions", "0"], 2, ["--fractions"]),
     ("meta unknown measure", {}, ["agreement", "q", "r", "-m", "Foo"], 2, ["unknown measure 'Foo'"]),
+    ("compare alpha 2", {}, ["compare", "q", "r", "-m", "AP", "--alpha", "2"], 2, ["alpha"]),
+    ("compare unknown measure", {}, ["compare", "q", "r", "-m", "Foo"], 2, ["unknown measure 'Foo'"]),
 ]
 
 
