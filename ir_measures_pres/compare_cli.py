@@ -18,7 +18,6 @@ every format (and the plot) into DIR. Exit status: 0 on success, 1 on bad input,
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import os
 import sys
 import warnings
@@ -99,18 +98,9 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _run_files(args: argparse.Namespace) -> List[Path]:
-    from .meta._core import list_run_files
+    from .meta._core import run_files
 
-    files: List[Path] = []
-    for item in args.runs:
-        p = Path(item)
-        if p.is_dir():
-            files.extend(list_run_files(p))
-        elif p.exists():
-            files.append(p)
-        else:
-            raise FileNotFoundError(f"no such run file or directory: {item}")
-    return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in args.exclude)]
+    return run_files(args.runs, args.exclude)
 
 
 def resolve_qrels(qrels: str) -> Any:

@@ -107,6 +107,23 @@ def list_run_files(directory: PathLike) -> List[Path]:
     return files
 
 
+def run_files(items: Sequence[PathLike], exclude: Sequence[str] = ()) -> List[Path]:
+    """The run files named on a command line: files as given, directories expanded
+    (:func:`list_run_files`), those whose name matches an ``exclude`` glob left out."""
+    import fnmatch
+
+    files: List[Path] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            files.extend(list_run_files(p))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise FileNotFoundError(f"no such run file or directory: {item}")
+    return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in exclude)]
+
+
 def load_qrels(qrels: Any) -> Qrels:
     """Qrels from a path (TREC format, ``.gz`` allowed) or any qrels object ir_measures accepts."""
     if isinstance(qrels, (str, os.PathLike)):

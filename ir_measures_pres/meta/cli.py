@@ -16,9 +16,7 @@ included, reported exactly as the main command reports it).
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import sys
-from pathlib import Path
 from typing import Any, List, Optional, Sequence
 
 from .._command import ArgumentParser, float_option, int_option
@@ -159,19 +157,9 @@ def build_parser() -> ArgumentParser:
 
 
 def _runs(args: argparse.Namespace) -> List[Any]:
-    from ._core import list_run_files
+    from ._core import run_files
 
-    files: List[Path] = []
-    for item in args.runs:
-        p = Path(item)
-        if p.is_dir():
-            files.extend(list_run_files(p))
-        elif p.exists():
-            files.append(p)
-        else:
-            raise FileNotFoundError(f"no such run file or directory: {item}")
-    files = [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in args.exclude)]
-    return files
+    return list(run_files(args.runs, args.exclude))
 
 
 def _show(title: str, df: Any, out: Any) -> None:
