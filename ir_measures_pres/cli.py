@@ -37,7 +37,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 PROG = "ir_measures_pres"
 
 #: meta-evaluation subcommands, handled by :mod:`ir_measures_pres.meta.cli`
-SUBCOMMANDS = ("robustness", "agreement", "discriminative-power")
+SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "tar")
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
@@ -358,6 +358,10 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Console-script entry point (``ir_measures_pres = "ir_measures_pres.cli:main"``)."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "tar":
+        from .tar_cli import main as tar_main
+
+        return tar_main(argv[1:])
     if argv and argv[0] in SUBCOMMANDS:
         from .meta.cli import main as meta_main
 
