@@ -61,6 +61,24 @@ from .blended_ratio import (
 )
 from .bpref import Bpref10, compute_bpref10
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
+from .tar import (
+    WSS,
+    LastRel,
+    NormArea,
+    NumCandidates,
+    NumFeedback,
+    RecallPct,
+    TarCost,
+    TarLoss,
+    compute_last_rel,
+    compute_norm_area,
+    compute_num_candidates,
+    compute_num_feedback,
+    compute_recall_pct,
+    compute_tar_cost,
+    compute_tar_loss,
+    compute_wss,
+)
 
 # --------------------------------------------------------------------------------------------
 # the table
@@ -149,6 +167,39 @@ MEASURES: Tuple[Entry, ...] = (
                 ("paper", "bpref_top10pRnonrel_paper"),
             ),
             by="variant",
+            at="none",
+        ),
+    ),
+    # technology-assisted review (CLEF TAR 2017-2019 tools; docs/tar.md)
+    Entry(NumCandidates, (), compute_num_candidates, trec=TrecStyle.named("num_docs", at="none")),
+    Entry(NumFeedback, (), compute_num_feedback, trec=TrecStyle.named("num_feedback", at="none")),
+    Entry(
+        LastRel,
+        (),
+        compute_last_rel,
+        trec=TrecStyle(((False, "last_rel"), (True, "norm_last_rel")), by="normalised", at="none"),
+    ),
+    Entry(WSS, (), compute_wss, trec=TrecStyle(((0.95, "wss_95"), (1.0, "wss_100")), by="recall", at="none")),
+    Entry(
+        RecallPct,
+        (),
+        compute_recall_pct,
+        trec=TrecStyle((("2018", "recall_pct"), ("2017", "NCG_pct")), by="positions", at="none"),
+    ),
+    Entry(NormArea, (), compute_norm_area, trec=TrecStyle.named("norm_area", at="none")),
+    Entry(
+        TarLoss,
+        (),
+        compute_tar_loss,
+        trec=TrecStyle((("er", "loss_er"), ("e", "loss_e"), ("r", "loss_r")), by="part", at="none"),
+    ),
+    Entry(
+        TarCost,
+        (),
+        compute_tar_cost,
+        trec=TrecStyle(
+            (("none", "total_cost"), ("uniform", "total_cost_uniform"), ("weighted", "total_cost_weighted")),
+            by="penalty",
             at="none",
         ),
     ),

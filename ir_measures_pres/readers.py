@@ -177,6 +177,21 @@ class FileOrderColumns(Columns):
     #: line number of every entry (for messages about column 2)
     lines: Any = None
 
+    def frame(self) -> Any:
+        """The run as a pandas DataFrame (``query_id``, ``doc_id``, ``score``, ``iteration``):
+        ir_measures hands a frame to every provider as it is, so column 2 reaches the TAR
+        measures (an iterable of tuples is copied line by line and loses it)."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {
+                "query_id": self.query_ids,
+                "doc_id": ids_as_str(self.doc_ids) if self.doc_ids.dtype.kind == "S" else self.doc_ids,
+                "score": self.values,
+                "iteration": self.column2,
+            }
+        )
+
 
 def _doc_mode(doc_ids: str) -> bool:
     """True for bytes ids."""

@@ -26,8 +26,10 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
+from ir_measures.measures.base import ParamInfo
 
 from ._arrays import cumsum_within, offsets_from_counts, segment_ids
+from ._base import REL_PARAM, MeasureParameterError, PluginMeasure
 from ._inputs import InputError
 from ._qrels import ABSENT, Qrels
 
@@ -36,7 +38,14 @@ __all__ = [
     "ScreeningLists",
     "screening_lists",
     "tar2017",
-    "tar2018",
+    "NumCandidates",
+    "NumFeedback",
+    "LastRel",
+    "WSS",
+    "RecallPct",
+    "NormArea",
+    "TarLoss",
+    "TarCost",
 ]
 
 #: the 2017 interaction codes the tool's code and the CLEF 2017 runs use; ``Q0`` (the TREC
@@ -211,9 +220,51 @@ def from_file_order(qrels: Qrels, cols: Any, rel: int = 1, task: int = 2) -> Scr
 
 def from_ranked(ranked: Any, rel: int = 1, task: int = 2) -> ScreeningLists:
     """Screening lists of a :class:`~._ranking.RankedRun`: the ranking is the screening order
-    (file order when the run was read with ``order="file"``); no column 2."""
-    qids = [ranked.qrels.query_ids[i] for i in ranked.qpos.tolist()]
-    return screening_lists(ranked.qrels, qids, ranked.offsets, ranked.labels, None, rel, task)
+    (file order when the run was read with ``order="file"``, whose column 2 then comes along,
+    see :func:`attach_column2`)."""
+    key = ("tar_lists", rel, task)
+    if key not in ranked._cache:
+        qids = [ranked.qrels.query_ids[i] for i in ranked.qpos.tolist()]
+        column2, lines, source = ranked._cache.get("column2", (None, None, ""))
+        ranked._cache[key] = screening_lists(
+            ranked.qrels, qids, ranked.offsets, ranked.labels, column2, rel, task, lines, source
+        )
+    return ranked._cache[key]
+
+
+def attach_column2(run: Any, ranked: Any) -> None:
+    """Carry column 2 of a screening run over to its ranking: a
+    :class:`~.readers.FileOrderColumns` (``column2``) or a DataFrame with an ``iteration``
+    column (ir_measures' name for column 2; ``FileOrderColumns.frame()`` makes one). The
+    ranking must be the row order (topics contiguous, scores decreasing within each, as
+    ``read_run(..., order="file")`` makes them); otherwise nothing is attached, and a measure
+    that needs column 2 says that it is missing."""
+    column2 = getattr(run, "column2", None)
+    lines, source = None, getattr(run, "source", "")
+    if column2 is not None:
+        qids = np.asarray(run.query_ids, dtype=object)
+        scores = np.asarray(run.values, dtype=np.float64)
+        lines = run.lines
+    elif hasattr(run, "columns") and "iteration" in getattr(run, "columns", ()):
+        column2 = run["iteration"].astype(str).to_numpy(dtype=object)
+        qids = run["query_id"].astype(str).to_numpy(dtype=object)
+        scores = run["score"].to_numpy(dtype=np.float64)
+    else:
+        return
+    if not len(qids):
+        return
+    same = qids[1:] == qids[:-1]
+    if (same & ~(scores[1:] < scores[:-1])).any():  # not in decreasing score order
+        return
+    heads = np.concatenate(([0], np.flatnonzero(~same) + 1))
+    if len(set(qids[heads].tolist())) != len(heads):  # a topic split in two
+        return
+    known = np.fromiter((q in ranked.qrels.index for q in qids[heads].tolist()), dtype=bool, count=len(heads))
+    keep = np.repeat(known, np.diff(np.append(heads, len(qids))))
+    if int(keep.sum()) != len(ranked.labels):
+        return
+    kept = np.flatnonzero(keep)
+    ranked._cache["column2"] = (column2[keep], None if lines is None else _Lines(lines, kept), source)
 
 
 # --------------------------------------------------------------------------------------------
@@ -415,5 +466,416 @@ def tar2017(
     }
 
 
-def tar2018(*args: Any, **kwargs: Any) -> Dict[str, np.ndarray]:  # pragma: no cover - below
-    raise NotImplementedError
+# --------------------------------------------------------------------------------------------
+# the measures (ir_measures registry)
+# --------------------------------------------------------------------------------------------
+
+_OVERVIEW_2017 = (
+    "Evangelos Kanoulas, Dan Li, Leif Azzopardi and Rene Spijker. CLEF 2017 Technologically "
+    "Assisted Reviews in Empirical Medicine Overview. CLEF 2017 Working Notes."
+)
+_TOOL = "Tool: github.com/CLEF-TAR/tar, scripts/tar_eval.py (2017), tar_eval_2018.py (2018, 2019)."
+
+
+class _TarMeasure(PluginMeasure):
+    """Shared behaviour: topics whose lines are the screening order (docs/tar.md)."""
+
+    NAME: str
+
+
+class _NumCandidates(_TarMeasure):
+    """
+    N, the size of the topic's candidate set: the qrels documents of the topic whose value is
+    neither -1 nor above 2 (values 3 and 4 mark relevant documents outside the Boolean result).
+
+    Tool line: ``num_docs`` (2017; ALL = sum). Evangelos Kanoulas et al. CLEF 2017 Technologically
+    Assisted Reviews in Empirical Medicine Overview. CLEF 2017.
+    """
+
+    __name__ = "NumCandidates"
+    NAME = __name__
+    PRETTY_NAME = "Candidate-set size (TAR)"
+    SHORT_DESC = "Number of candidate documents of the topic (qrels values 0, 1, 2), CLEF TAR num_docs."
+    SUPPORTED_PARAMS: Dict[str, ParamInfo] = {}
+
+    def aggregator(self) -> Any:
+        from ir_measures.measures.base import SumAgg
+
+        return SumAgg()
+
+
+class _NumFeedback(_TarMeasure):
+    """
+    The number of lines whose 2017 interaction code is exactly ``AF`` (feedback asked for the
+    document); ``AFN``, ``AFS``, ``DFN``, ``DFS`` are not counted, as in the tool. Needs column
+    2: read the run with ``read_run(path, order="file")``.
+
+    Tool line: ``num_feedback`` (2017; ALL = sum). Evangelos Kanoulas et al. CLEF 2017
+    Technologically Assisted Reviews in Empirical Medicine Overview. CLEF 2017.
+    """
+
+    __name__ = "NumFeedback"
+    NAME = __name__
+    PRETTY_NAME = "Feedback requests (TAR 2017)"
+    SHORT_DESC = "Number of screened lines with interaction code AF (CLEF TAR 2017 num_feedback)."
+    SUPPORTED_PARAMS: Dict[str, ParamInfo] = {}
+
+    def aggregator(self) -> Any:
+        from ir_measures.measures.base import SumAgg
+
+        return SumAgg()
+
+
+class _LastRel(_TarMeasure):
+    """
+    The rank of the last relevant document screened (0 when none is):
+    ``last_rel`` = k of the last relevant shown line; ``normalised=True`` divides by
+    N' = max(N, shown): ``norm_last_rel`` = last_rel / N' (the 2018 tool; it prints it rounded
+    to 3 places). Lower is better. Lines coded ``NS`` (2017) are not shown and take no rank.
+
+    Tool lines: ``last_rel`` (2017, 2018), ``norm_last_rel`` (2018); ALL = mean.
+    Evangelos Kanoulas et al. CLEF 2017 Technologically Assisted Reviews in Empirical Medicine
+    Overview. CLEF 2017.
+    """
+
+    __name__ = "LastRel"
+    NAME = __name__
+    PRETTY_NAME = "Last relevant rank (TAR)"
+    SHORT_DESC = "Rank of the last relevant document screened (CLEF TAR last_rel, norm_last_rel)."
+    SUPPORTED_PARAMS = {
+        "rel": REL_PARAM,
+        "normalised": ParamInfo(dtype=bool, default=False, desc="divide by N' = max(N, shown)"),
+    }
+
+
+class _WSS(_TarMeasure):
+    """
+    Work saved over sampling at a recall target r (``recall``, default 0.95):
+
+    .. math::
+
+        WSS@r = \\frac{N' - k_r}{N'} - (1 - r)
+
+    where k_r is the rank of the t-th relevant document shown, t = round-half-even(r R)
+    (``rule='clef'``, the CLEF tool: R = 30 gives t = 28) or ceil(r R) (``rule='cohen'``), and
+    N' = max(N, shown). 0 when fewer than t relevant documents are shown. ``recall=1.0`` is the
+    tool's ``wss_100`` (k_r = last_rel), ``recall=0.95`` its ``wss_95``; the tool subtracts 0.05
+    whatever recall t relevant documents are (R = 2: t = 2). Can be negative.
+
+    Tool lines: ``wss_100``, ``wss_95`` (2017, 2018); ALL = mean.
+    Aaron M. Cohen, William R. Hersh, K. Peterson and Po-Yin Yen. Reducing Workload in Systematic
+    Review Preparation Using Automated Citation Classification. JAMIA 13(2), 2006.
+    """
+
+    __name__ = "WSS"
+    NAME = __name__
+    PRETTY_NAME = "Work Saved over Sampling"
+    SHORT_DESC = "Share of the candidate set not screened when recall r is reached, minus 1 - r."
+    SUPPORTED_PARAMS = {
+        "recall": ParamInfo(dtype=float, default=0.95, desc="recall target r, 0 < r <= 1"),
+        "rel": REL_PARAM,
+        "rule": ParamInfo(
+            dtype=str,
+            choices=["clef", "cohen"],
+            default="clef",
+            desc="relevant documents needed: 'clef' round-half-even(rR), 'cohen' ceil(rR)",
+        ),
+    }
+
+    def _check_combination(self) -> None:
+        r = self.params.get("recall", 0.95)
+        if not 0 < r <= 1:
+            raise MeasureParameterError(f"WSS: parameter 'recall' must be in (0, 1], got {r!r}")
+
+
+class _RecallPct(_TarMeasure):
+    """
+    Recall after screening p % of the candidate set (``pct``), with the position rule of a
+    CLEF tool:
+
+    * ``positions='2018'`` (tar_eval_2018 ``recall@p%``): the cumulative gain at line
+      round-half-even(N p / 100); when the run is shorter, at the largest such position it
+      reaches; 0 while the position is 0 (N < 50);
+    * ``positions='2017'`` (tar_eval ``NCG@p``, p a multiple of 10): with t = N // 10 (t = 1
+      when N < 10, where the tool crashes), the gain at the last line i that is a multiple of t
+      with int(10 i / N) <= p / 10 - 1, else 0. So ``NCG@10`` is recall at 0 % when 10 divides
+      N, and ``NCG@100`` is recall before the last decile, not final recall.
+
+    value = cg / R (lines coded NS count as positions but not as gain). ALL in the tool is micro
+    (sum cg / sum R); through ir_measures it is the mean of the per-topic values.
+
+    Tool lines: ``NCG@10`` ... ``NCG@100`` (2017), ``recall@1.0%`` ... ``recall@100.0%`` (2018).
+    Evangelos Kanoulas et al. CLEF 2017 Technologically Assisted Reviews in Empirical Medicine
+    Overview. CLEF 2017.
+    """
+
+    __name__ = "RecallPct"
+    NAME = __name__
+    PRETTY_NAME = "Recall at p % screened (TAR)"
+    SHORT_DESC = "Recall after screening p % of the candidate set (CLEF TAR NCG@p / recall@p%)."
+    SUPPORTED_PARAMS = {
+        "pct": ParamInfo(dtype=int, default=10, desc="p, the percentage of the candidate set screened"),
+        "positions": ParamInfo(
+            dtype=str, choices=["2018", "2017"], default="2018", desc="position rule of the 2018 or 2017 tool"
+        ),
+        "rel": REL_PARAM,
+    }
+
+    def _check_combination(self) -> None:
+        p = self.params.get("pct", 10)
+        if self.params.get("positions", "2018") == "2017":
+            if p not in range(10, 101, 10):
+                raise MeasureParameterError(
+                    f"RecallPct: positions='2017' takes pct 10, 20, ..., 100, got {p!r}"
+                )
+        elif not 1 <= p <= 100:
+            raise MeasureParameterError(f"RecallPct: parameter 'pct' must be from 1 to 100, got {p!r}")
+
+
+class _NormArea(_TarMeasure):
+    """
+    Normalised area under the cumulative-gain curve of the screening, the documents never shown
+    counted at the final gain:
+
+    .. math::
+
+        A = \\sum_{shown} (cg_{before} + rel/2) + (N - n)\\,found, \\quad
+        norm\\_area = A / (R N' - R^2 / 2)
+
+    with n lines shown, N' = max(N, n). The tool rounds it to 3 places per topic before its mean.
+
+    Tool line: ``norm_area`` (2017, 2018). Evangelos Kanoulas et al. CLEF 2017 Technologically
+    Assisted Reviews in Empirical Medicine Overview. CLEF 2017.
+    """
+
+    __name__ = "NormArea"
+    NAME = __name__
+    PRETTY_NAME = "Normalised cumulative-gain area (TAR)"
+    SHORT_DESC = "Area under the screening's gain curve over the ideal area (CLEF TAR norm_area)."
+    SUPPORTED_PARAMS = {"rel": REL_PARAM}
+
+
+class _TarLoss(_TarMeasure):
+    """
+    Cormack and Grossman's losses for a review that stops after n shown lines:
+
+    .. math::
+
+        loss_r = (1 - found/R)^2, \\quad
+        loss_e = (b / N')^2 (n / (R + b))^2, \\quad loss_{er} = loss_r + loss_e
+
+    ``part`` picks ``'er'`` (default), ``'e'`` or ``'r'``; b = 100 (``b``); N' = max(N, n).
+    With ``threshold=True`` (2018 tool) only the lines up to the first flagged one count as shown
+    (needs the flags of column 2). Lower is better.
+
+    Tool lines: ``loss_e``, ``loss_r``, ``loss_er`` (2017, 2018); ALL = mean.
+    Gordon V. Cormack and Maura R. Grossman. Engineering Quality and Reliability in
+    Technology-Assisted Review. SIGIR 2016.
+    """
+
+    __name__ = "TarLoss"
+    NAME = __name__
+    PRETTY_NAME = "Recall/effort loss (TAR)"
+    SHORT_DESC = "Cormack & Grossman's loss: squared missed recall plus scaled squared effort."
+    SUPPORTED_PARAMS = {
+        "part": ParamInfo(
+            dtype=str, choices=["er", "e", "r"], default="er", desc="loss_er, loss_e or loss_r"
+        ),
+        "b": ParamInfo(dtype=float, default=100.0, desc="the effort constant b (100 in the tools)"),
+        "rel": REL_PARAM,
+        "threshold": ParamInfo(
+            dtype=bool, default=False, desc="shown = lines up to the first flagged one (2018; needs flags)"
+        ),
+    }
+
+
+class _TarCost(_TarMeasure):
+    """
+    The 2017 tool's cost of a screening with interaction codes (column 2):
+
+    .. math::
+
+        TC = \\sum_{shown} (C_a + C_f [AF]), \\quad
+        TCU = TC + C_p N_u M_r / R, \\quad
+        TCW = TC + \\sum_{i=1}^{M_r - 1} C_p N_u / 2^i
+
+    with the codes mapped as the tool maps them (AFN, DFN, DFS -> AF; NFS -> NF; NFN -> NS;
+    AFS and Q0 are plain shown documents), N_u = N - shown, M_r = R - relevant shown.
+    ``penalty`` picks ``'none'`` (TC), ``'uniform'`` (TCU) or ``'weighted'`` (TCW; one missed
+    document costs nothing, as in the code, not the paper). C_a = 1, C_f = 2, C_p = 2 by default.
+    Needs column 2 (``read_run(path, order="file")``). Lower is better.
+
+    Tool lines: ``total_cost``, ``total_cost_uniform``, ``total_cost_weighted`` (2017).
+    Evangelos Kanoulas et al. CLEF 2017 Technologically Assisted Reviews in Empirical Medicine
+    Overview. CLEF 2017.
+    """
+
+    __name__ = "TarCost"
+    NAME = __name__
+    PRETTY_NAME = "Screening cost (TAR 2017)"
+    SHORT_DESC = "CLEF TAR 2017 cost: assessments, feedback and a penalty for missed relevant documents."
+    SUPPORTED_PARAMS = {
+        "penalty": ParamInfo(
+            dtype=str,
+            choices=["none", "uniform", "weighted"],
+            default="none",
+            desc="penalty for missed documents",
+        ),
+        "ca": ParamInfo(dtype=float, default=1.0, desc="cost of assessing a shown document"),
+        "cf": ParamInfo(dtype=float, default=2.0, desc="extra cost of a feedback request (AF)"),
+        "cp": ParamInfo(dtype=float, default=2.0, desc="penalty cost per document not shown"),
+        "rel": REL_PARAM,
+    }
+
+
+NumCandidates = _NumCandidates()
+NumFeedback = _NumFeedback()
+LastRel = _LastRel()
+WSS = _WSS()
+RecallPct = _RecallPct()
+NormArea = _NormArea()
+TarLoss = _TarLoss()
+TarCost = _TarCost()
+
+
+# --------------------------------------------------------------------------------------------
+# adapters (catalogue dispatch): one value per ranked query
+# --------------------------------------------------------------------------------------------
+
+
+def _codes_or_all_shown(lists: ScreeningLists, what: str) -> Optional[Dict[str, np.ndarray]]:
+    """The 2017 codes when the run brought column 2, else None (every line shown)."""
+    return None if lists.column2 is None else codes_2017(lists, what)
+
+
+def _figures_2017(measure: PluginMeasure, ranked: Any, need_codes: bool = False, **kw: Any) -> Dict[str, Any]:
+    rel = measure.params.get("rel", 1)
+    lists = from_ranked(ranked, rel=rel)
+    codes = codes_2017(lists, str(measure)) if need_codes else _codes_or_all_shown(lists, str(measure))
+    key = ("tar2017", rel, tuple(sorted(kw.items())), need_codes or lists.column2 is not None)
+    if key not in ranked._cache:
+        ranked._cache[key] = tar2017(lists, rel=rel, codes=codes, **kw)
+    return ranked._cache[key]
+
+
+def _zero_without_relevant(values: np.ndarray, ranked: Any, rel: int) -> np.ndarray:
+    n_rel = from_ranked(ranked, rel=rel).n_rel
+    return np.where(n_rel > 0, values, 0.0).astype(np.float64)
+
+
+def compute_num_candidates(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    return from_ranked(ranked).n_docs.astype(np.float64)
+
+
+def compute_num_feedback(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    return _figures_2017(measure, ranked, need_codes=True)["num_feedback"].astype(np.float64)
+
+
+def compute_last_rel(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    f = _figures_2017(measure, ranked)
+    last = f["last_rel"].astype(np.float64)
+    if measure["normalised"]:
+        n_prime = np.maximum(f["num_docs"], f["num_shown"]).astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            last = np.where(n_prime > 0, last / n_prime, 0.0)
+    return last
+
+
+def wss_kernel(
+    lists: ScreeningLists, recall: float, rel: int, rule: str, shown: Optional[np.ndarray] = None
+) -> np.ndarray:
+    """WSS at ``recall`` per block (see :class:`_WSS`)."""
+    m = len(lists.value)
+    shown = np.ones(m, dtype=bool) if shown is None else shown
+    rs = (lists.value >= rel) & (lists.value <= 2) & shown
+    k = lists.within(shown.astype(np.float64))
+    cg = lists.within(rs.astype(np.float64))
+    n = lists.sum(shown.astype(np.float64))
+    found = lists.sum(rs.astype(np.float64))
+    r_all = lists.n_rel.astype(np.float64)
+    target = np.round(r_all * recall) if rule == "clef" else np.ceil(r_all * recall - 1e-12)
+    k_t = lists.first_of(rs & (cg == target[lists.qidx]), k)
+    n_prime = np.maximum(lists.n_docs, n).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = ((n_prime - k_t) / n_prime) - (1.0 - recall)
+    return np.where((found >= target) & (lists.n_rel > 0), value, 0.0)
+
+
+def compute_wss(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    rel = measure["rel"]
+    lists = from_ranked(ranked, rel=rel)
+    codes = _codes_or_all_shown(lists, str(measure))
+    return wss_kernel(
+        lists, measure["recall"], rel, measure["rule"], None if codes is None else codes["shown"]
+    )
+
+
+def recall_2018_kernel(lists: ScreeningLists, pct: np.ndarray, rel: int) -> np.ndarray:
+    """cg at the 2018 tool's positions, one column per percentage in ``pct``: position
+    round-half-even(N p / 100); a run shorter than it gets the gain at the largest position
+    (of all 100) it reaches; 0 while no position is reached."""
+    nb = lists.num_blocks
+    rs = (lists.value >= rel) & (lists.value <= 2)
+    cg = lists.within(rs.astype(np.float64))
+    n_docs = lists.n_docs.astype(np.float64)
+    grid = np.round(n_docs[:, None] * np.arange(1, 101)[None, :] / 100.0).astype(np.int64)  # (nb, 100)
+    m = lists.lengths
+    reached = (grid <= m[:, None]) & (grid >= 1)
+    # the gain at each reached position; unreached ones take the last reached one before them
+    safe = np.clip(grid - 1, 0, None) + lists.offsets[:-1, None]
+    safe = np.minimum(safe, max(len(cg) - 1, 0))
+    at = np.where(reached, cg[safe] if len(cg) else 0.0, 0.0)
+    slot = np.where(reached, np.arange(100), -1)
+    slot = np.maximum.accumulate(slot, axis=1)
+    filled = np.where(slot >= 0, np.take_along_axis(at, np.maximum(slot, 0), axis=1), 0.0)
+    cols = pct.astype(np.int64) - 1
+    return filled[:, cols] if nb else np.zeros((0, len(cols)))
+
+
+def compute_recall_pct(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    rel = measure["rel"]
+    lists = from_ranked(ranked, rel=rel)
+    n_rel = lists.n_rel.astype(np.float64)
+    if measure["positions"] == "2017":
+        cg = _figures_2017(measure, ranked)["cgat"][:, measure["pct"] // 10 - 1]
+    else:
+        cg = recall_2018_kernel(lists, np.array([measure["pct"]]), rel)[:, 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(n_rel > 0, cg / n_rel, 0.0)
+
+
+def compute_norm_area(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    return _zero_without_relevant(_figures_2017(measure, ranked)["norm_area"], ranked, measure["rel"])
+
+
+def compute_tar_loss(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    rel, b = measure["rel"], measure["b"]
+    if measure["threshold"]:
+        lists = from_ranked(ranked, rel=rel)
+        seen = seen_lines(lists, flags_2018(lists, str(measure)))
+        f = tar2017(lists, rel=rel, b=b, codes=_all_shown(seen))
+    else:
+        f = _figures_2017(measure, ranked, b=b)
+    return (
+        _zero_without_relevant(f["loss_" + measure["part"]], ranked, rel)
+        if measure["part"] != "e"
+        else f["loss_e"]
+    )
+
+
+def compute_tar_cost(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    f = _figures_2017(measure, ranked, need_codes=True, ca=measure["ca"], cf=measure["cf"], cp=measure["cp"])
+    name = {"none": "total_cost", "uniform": "total_cost_uniform", "weighted": "total_cost_weighted"}
+    return f[name[measure["penalty"]]].astype(np.float64)
+
+
+def _all_shown(shown: np.ndarray) -> Dict[str, np.ndarray]:
+    false = np.zeros(len(shown), dtype=bool)
+    return {"shown": shown, "af": false, "cost_shown": shown, "cost_af": false}
+
+
+def seen_lines(lists: ScreeningLists, flags: np.ndarray) -> np.ndarray:
+    """2018: the lines up to and including the first flagged one of each block (all if none)."""
+    flagged = (flags == 1).astype(np.float64)
+    before = lists.within(flagged) - flagged  # flagged lines strictly before
+    return before == 0

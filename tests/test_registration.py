@@ -275,6 +275,14 @@ CITED = {
     "PMeasure": "Sakai",
     "PPlusMeasure": "Sakai",
     "Bpref10": "Buckley",
+    "NumCandidates": "Kanoulas",
+    "NumFeedback": "Kanoulas",
+    "LastRel": "Kanoulas",
+    "WSS": "Cohen",
+    "RecallPct": "Kanoulas",
+    "NormArea": "Kanoulas",
+    "TarLoss": "Cormack",
+    "TarCost": "Kanoulas",
 }
 
 
