@@ -467,6 +467,72 @@ def tar2017(
 
 
 # --------------------------------------------------------------------------------------------
+# the 2018 tool (2018 and 2019)
+# --------------------------------------------------------------------------------------------
+
+#: the 2018 tool's Task 1 rank cutoffs (recall@k)
+TASK1_LEVELS = (50, 100, 200, 300, 400, 500, 1000, 2000, 3000, 4000, 5000)
+
+
+def tar2018(
+    lists: ScreeningLists, flags: np.ndarray, rel: int = 1, b: float = 100.0
+) -> Dict[str, np.ndarray]:
+    """Every per-topic figure of the 2018 tool (tasks 1 and 2; N comes with ``lists``).
+
+    All lines are shown (ranking measures: num_shown, last_rel, wss, norm_area, ap, recall@);
+    the lines up to and including the first one flagged 1 are *seen* (r, loss_*, total_cost);
+    the threshold T is the line of the *last* flagged one (N when none).
+    """
+    f = tar2017(lists, rel=rel, b=b)
+    nb = lists.num_blocks
+    pos = lists.position().astype(np.float64)
+    flagged = flags == 1
+    relv = (lists.value >= rel) & (lists.value <= 2)
+    cg = lists.within(relv.astype(np.float64))
+    has_flag = lists.sum(flagged.astype(np.float64)) > 0
+    threshold = np.where(has_flag, lists.last_of(flagged, pos), lists.n_docs).astype(np.int64)
+    cg_at_t = lists.last_of(flagged, cg)
+    cg_threshold = np.where(has_flag & (threshold != lists.n_docs), cg_at_t, f["rels_found"]).astype(
+        np.float64
+    )
+    seen = seen_lines(lists, flags)
+    loss = tar2017(lists, rel=rel, b=b, codes=_all_shown(seen))
+    found_seen = loss["rels_found"].astype(np.float64)
+    n_rel = lists.n_rel.astype(np.float64)
+    # utility: seen 1 (non-relevant) or -19 (relevant); unseen relevant 20; missed relevant 20
+    per_line = np.where(seen, np.where(relv, -19.0, 1.0), np.where(relv, 20.0, 0.0))
+    total_cost = lists.sum(per_line) + (n_rel - found_seen) * 20.0
+    n_prime = np.maximum(lists.n_docs, f["num_shown"]).astype(np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        norm_last_rel = f["last_rel"] / n_prime
+        norm_threshold = threshold / n_prime
+        recall_threshold = np.where(n_rel > 0, cg_threshold / n_rel, 0.0)
+    out = dict(f)
+    out.update(
+        {
+            "norm_last_rel": norm_last_rel,
+            "threshold": threshold,
+            "norm_threshold": norm_threshold,
+            "cg_threshold": cg_threshold,
+            "recall_threshold": recall_threshold,
+            "cg_pct": recall_2018_kernel(lists, np.arange(1, 101), rel) if nb else np.zeros((0, 100)),
+            "total_cost_2018": total_cost,
+            "r_seen": loss["r"],
+            "loss_e_seen": loss["loss_e"],
+            "loss_r_seen": loss["loss_r"],
+            "loss_er_seen": loss["loss_er"],
+            "rels_found_seen": found_seen,
+            "num_seen": loss["num_shown"],
+        }
+    )
+    # Task 1: cg at min(k, lines) for the fixed cutoffs
+    ends = lists.offsets[:-1, None] + np.minimum(np.array(TASK1_LEVELS)[None, :], lists.lengths[:, None])
+    at = np.where(lists.lengths[:, None] > 0, cg[np.maximum(ends - 1, 0)] if len(cg) else 0.0, 0.0)
+    out["cg_at_k"] = at if nb else np.zeros((0, len(TASK1_LEVELS)))
+    return out
+
+
+# --------------------------------------------------------------------------------------------
 # the measures (ir_measures registry)
 # --------------------------------------------------------------------------------------------
 

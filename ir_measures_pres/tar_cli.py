@@ -77,7 +77,8 @@ def value_2017(v: Any) -> str:
 
 
 def value_2018(v: Any) -> str:
-    """The 2018 tool's ``print``: floats below 1 through ``round(v, 3)``, others ``round(v, 0)``."""
+    """The 2018 tool's ``print``: floats below 1 through ``round(v, 3)``, others ``round(v, 0)``
+    (values its own print lines format otherwise come here already formatted, as ``str``)."""
     if isinstance(v, float):
         return str(round(v, 3) if v < 1 else round(v, 0))
     return str(v)
@@ -130,9 +131,9 @@ class Evaluation:
 
         lists = from_file_order(qrels, cols, rel=self.rel, task=self.task)
         if self.edition == "2017":
-            figures = _lines_2017(lists, codes_2017(lists, "the 2017 TAR measures"))
+            figures = _lines_2017(lists, codes_2017(lists, "the 2017 TAR measures"), self.rel)
         else:
-            figures = _lines_2018(lists, flags_2018(lists, "the 2018 TAR measures"), self.task)
+            figures = _lines_2018(lists, flags_2018(lists, "the 2018 TAR measures"), self.task, self.rel)
         evaluated = np.flatnonzero(lists.n_rel > 0).tolist()
         rows: List[Tuple[str, str, Any]] = []
         notices: List[Tuple[int, str]] = []
@@ -149,36 +150,21 @@ class Evaluation:
             j = position[b]
             for name, values, _ in figures:
                 rows.append((qid, name, values[j]))
+        k = len(evaluated)
         for name, values, how in figures:
-            if how.startswith("micro"):
-                continue
-            kept = [values[j] for j in range(len(evaluated))]
-            rows.append(("ALL", name, _aggregate(kept, how)))
-        _fix_micro(rows, figures, len(evaluated))
+            value = (values[k] if len(values) > k else 0.0) if how in ("micro", "given") else None
+            rows.append(("ALL", name, _aggregate(values[:k], how) if value is None else value))
         return rows, notices
-
-
-def _fix_micro(rows: List[Tuple[str, str, Any]], figures: List[_Line], k: int) -> None:
-    """Insert the ALL values of the recall curves (micro averages) where they belong."""
-    micro = [(i, f) for i, f in enumerate(figures) if f[2].startswith("micro")]
-    if not micro:
-        return
-    # the ALL block is the last rows; rebuild it in the figures' order
-    head = [r for r in rows if r[0] != "ALL"]
-    all_rows = {r[1]: r for r in rows if r[0] == "ALL"}
-    for _, (name, values, _how) in micro:
-        all_rows[name] = ("ALL", name, values[k] if len(values) > k else 0.0)
-    rows[:] = head + [all_rows[name] for name, _, _ in figures]
 
 
 def _evaluated(figures: Dict[str, np.ndarray], lists: Any) -> np.ndarray:
     return np.flatnonzero(lists.n_rel > 0)
 
 
-def _lines_2017(lists: Any, codes: Dict[str, np.ndarray]) -> List[_Line]:
+def _lines_2017(lists: Any, codes: Dict[str, np.ndarray], rel: int = 1) -> List[_Line]:
     from .tar import tar2017
 
-    f = tar2017(lists, codes=codes)
+    f = tar2017(lists, rel=rel, codes=codes)
     ev = _evaluated(f, lists)
 
     def ints(name: str) -> List[Any]:
@@ -221,8 +207,96 @@ def _lines_2017(lists: Any, codes: Dict[str, np.ndarray]) -> List[_Line]:
     return lines
 
 
-def _lines_2018(lists: Any, flags: np.ndarray, task: int) -> List[_Line]:  # pragma: no cover
-    raise NotImplementedError("--edition 2018 is not implemented yet")
+def _lines_2018(lists: Any, flags: np.ndarray, task: int, rel: int = 1) -> List[_Line]:
+    from .tar import TASK1_LEVELS, tar2018
+
+    f = tar2018(lists, flags, rel=rel)
+    ev = _evaluated(f, lists)
+
+    def ints(name: str) -> List[Any]:
+        return [int(v) for v in f[name][ev].tolist()]
+
+    def floats(name: str, as_int: Optional[str] = None) -> List[Any]:
+        vals = [float(v) for v in f[name][ev].tolist()]
+        if as_int is None:
+            return vals
+        return [0 if z else v for v, z in zip(vals, f[as_int][ev].tolist())]
+
+    def rounded(values: List[float], places: int) -> List[Any]:
+        return [round(v, places) for v in values]
+
+    n_rel = ints("num_rels")
+    k = len(n_rel)
+    lines: List[_Line] = [
+        ("num_shown", ints("num_shown"), "sum"),
+        ("rels_found", ints("rels_found"), "sum"),
+        ("num_rels", n_rel, "sum"),
+        ("last_rel", ints("last_rel"), "mean"),
+        ("norm_last_rel", rounded(floats("norm_last_rel"), 3), "mean0.0"),
+        ("threshold", ints("threshold"), "mean"),
+        ("norm_threshold", rounded(floats("norm_threshold"), 3), "mean0.0"),
+        ("wss_100", floats("wss_100", "wss_100_int"), "mean0.0"),
+        ("wss_95", floats("wss_95", "wss_95_int"), "mean0.0"),
+    ]
+    cost = [
+        ("total_cost", floats("total_cost_2018"), "mean"),
+        ("norm_area", rounded(floats("norm_area"), 3), "mean0.0"),
+        ("ap", floats("ap"), "mean0.0"),
+    ]
+    if task == 1:
+        found = floats("rels_found")
+        seen = floats("rels_found_seen")
+        num_seen = ints("num_seen")
+        max_cg = [float(r) for r in n_rel]
+        mean_found, mean_max, mean_seen = (_aggregate(x, "mean0.0") for x in (found, max_cg, seen))
+        lines += cost
+        lines += [
+            ("recall_total", [round(v, 0) for v in found] + [round(mean_found, 0)], "given"),
+            ("recall_max", [round(v, 0) for v in max_cg] + [round(mean_max, 0)], "given"),
+            (
+                "recall_at_threshold",
+                [round(s / m, 3) for s, m in zip(seen, max_cg)]
+                + [round(mean_seen / mean_max, 3) if mean_max > 0 else 0.0],
+                "given",
+            ),
+            # a count printed through round(v, 3): the ALL mean keeps 3 places (not the 2018 rule)
+            ("recall_threshold", num_seen + [str(round(_aggregate(num_seen, "mean"), 3))], "given"),
+        ]
+        at_k = f["cg_at_k"][ev].tolist()
+        micro = _micro(at_k, n_rel, len(TASK1_LEVELS))
+        for j, level in enumerate(TASK1_LEVELS):
+            per = [round(float(row[j]) / float(r), 3) for row, r in zip(at_k, n_rel)]
+            lines.append((f"recall@{level}", per + [micro[j]], "given"))
+        return lines
+    cg_total = floats("rels_found")
+    cg_max = [float(r) for r in n_rel]
+    cg_thr = floats("cg_threshold")
+    lines += [
+        ("cg_total", [round(v, 0) for v in cg_total] + [round(_aggregate(cg_total, "mean0.0"), 0)], "given"),
+        ("cg_max", [round(v, 0) for v in cg_max] + [round(_aggregate(cg_max, "mean0.0"), 0)], "given"),
+        ("cg_threshold", [round(v, 0) for v in cg_thr] + [round(_aggregate(cg_thr, "mean0.0"), 0)], "given"),
+        (
+            "recall_threshold",
+            rounded(floats("recall_threshold"), 3)
+            + [round(_aggregate(floats("recall_threshold"), "mean0.0"), 3)],
+            "given",
+        ),
+        ("threshold", ints("threshold") + [_aggregate(ints("threshold"), "mean")], "given"),
+    ]
+    cg_pct = f["cg_pct"][ev].tolist()
+    micro = _micro(cg_pct, n_rel, 100)
+    for j in range(100):
+        per = [round(float(row[j]) / float(r), 3) for row, r in zip(cg_pct, n_rel)]
+        lines.append((f"recall@{float(j + 1)}%", per + [micro[j]], "given"))
+    lines += cost
+    lines += [
+        ("r", floats("r_seen"), "mean0.0"),
+        ("loss_e", floats("loss_e_seen"), "mean0.0"),
+        ("loss_r", floats("loss_r_seen"), "mean0.0"),
+        ("loss_er", floats("loss_er_seen"), "mean0.0"),
+    ]
+    del k
+    return lines
 
 
 # --------------------------------------------------------------------------------------------

@@ -377,3 +377,94 @@ def test_loss_e_uses_n_prime() -> None:
     assert list(got.values())[0] == pytest.approx((100 / 3) ** 2 * (3 / 101) ** 2)
     assert math.isfinite(list(got.values())[0])
     assert np.isclose(list(got.values())[0], (100 / 3) ** 2 * (3 / 101) ** 2)
+
+
+# --------------------------------------------------------------------------------------------
+# the 2018 tool: two flags in one topic, tasks 1 and 2
+# --------------------------------------------------------------------------------------------
+
+QRELS_2018 = "".join(f"A 0 d{i} {1 if i in (1, 2, 5) else 0}\n" for i in range(1, 11))  # N = 10, R = 3
+# flags on lines 3 and 5: seen = lines 1-3 (first flag), threshold T = 5 (last flag)
+RUN_2018 = "A 0 d1 1 0 x\nA 0 d3 2 0 x\nA 1 d2 3 0 x\nA 0 d4 4 0 x\nA 1 d6 5 0 x\nA 0 d5 6 0 x\n"
+
+
+def t18(v: float) -> str:
+    """The 2018 tool's float formatting."""
+    return str(round(v, 3) if v < 1 else round(v, 0))
+
+
+@pytest.fixture
+def files_2018(tmp_path: Path) -> Tuple[Path, Path]:
+    (tmp_path / "qrels").write_text(QRELS_2018)
+    (tmp_path / "run").write_text(RUN_2018)
+    return tmp_path / "qrels", tmp_path / "run"
+
+
+def test_hand_computed_2018_task2_two_flags(files_2018: Tuple[Path, Path]) -> None:
+    code, out, _ = run_tar(*files_2018)  # default: --edition 2018 --task 2
+    assert code == 0
+    got = rows(out)
+    expected = {
+        "num_shown": "6",
+        "rels_found": "3",
+        "num_rels": "3",
+        "last_rel": "6",
+        "norm_last_rel": t18(6 / 10),
+        "threshold": "5",  # the last flag
+        "norm_threshold": t18(5 / 10),
+        "wss_100": t18((10 - 6) / 10),
+        "wss_95": t18((10 - 6) / 10 - 0.05),
+        "cg_total": "3.0",
+        "cg_max": "3.0",
+        "cg_threshold": "2.0",  # d1, d2 up to line 5
+        "recall_threshold": t18(2 / 3),
+        # positions round-half-even(10 p / 100): p = 5 -> round(0.5) = 0; 6 -> 1; 25 -> 2; 26 -> 3
+        "recall@5.0%": "0.0",
+        "recall@6.0%": t18(1 / 3),
+        "recall@25.0%": t18(1 / 3),
+        "recall@26.0%": t18(2 / 3),
+        "recall@65.0%": "1.0",  # round(6.5) = 6: d5
+        "recall@100.0%": "1.0",  # position 10 > 6 lines: the last reached position, 6
+        # seen d1 (-19), d3 (1), d2 (-19); unseen d5 relevant 20; missed at the first flag: 1 * 20
+        "total_cost": t18(-19 + 1 - 19 + 0 + 0 + 20 + 20.0),
+        "norm_area": t18(round((0.5 + 1 + 1.5 + 2 + 2 + 2.5 + (10 - 6) * 3) / (3 * 10 - 9 / 2), 3)),
+        "ap": t18((1 / 1 + 2 / 3 + 3 / 6) / 3),
+        "r": t18(2 / 3),  # the first flag: 2 of 3
+        "loss_e": t18((100 / 10) ** 2 * (3 / 103) ** 2),
+        "loss_r": t18((1 - 2 / 3) ** 2),
+        "loss_er": t18((1 - 2 / 3) ** 2 + (100 / 10) ** 2 * (3 / 103) ** 2),
+    }
+    for name, value in expected.items():
+        assert got[("A", name)] == value, name
+    names = [line.split("\t")[1] for line in out.splitlines() if line.startswith("A\t")]
+    assert names[:14] == [
+        "num_shown", "rels_found", "num_rels", "last_rel", "norm_last_rel", "threshold", "norm_threshold",
+        "wss_100", "wss_95", "cg_total", "cg_max", "cg_threshold", "recall_threshold", "threshold",
+    ]  # fmt: skip
+    assert names[14] == "recall@1.0%" and names[113] == "recall@100.0%"
+    assert names[114:] == ["total_cost", "norm_area", "ap", "r", "loss_e", "loss_r", "loss_er"]
+    assert got[("ALL", "last_rel")] == "6.0" and got[("ALL", "threshold")] == "5.0"
+
+
+def test_hand_computed_2018_task1(files_2018: Tuple[Path, Path]) -> None:
+    code, out, _ = run_tar("--task", "1", *files_2018)
+    assert code == 0
+    got = rows(out)
+    # N = 5000 (no -1, 3 or 4 in the qrels)
+    assert got[("A", "norm_last_rel")] == t18(6 / 5000)
+    assert got[("A", "wss_100")] == t18((5000 - 6) / 5000)
+    assert got[("A", "recall_at_threshold")] == t18(2 / 3)
+    assert got[("A", "recall_threshold")] == "3"  # lines seen, a count
+    assert got[("ALL", "recall_threshold")] == "3.0"  # its ALL: round(mean, 3)
+    assert got[("A", "recall@50")] == "1.0"  # cg at min(50, 6 lines)
+    names = [line.split("\t")[1] for line in out.splitlines() if line.startswith("A\t")]
+    assert names[9:12] == ["total_cost", "norm_area", "ap"]
+    assert names[12:16] == ["recall_total", "recall_max", "recall_at_threshold", "recall_threshold"]
+    assert names[16:] == [f"recall@{k}" for k in (50, 100, 200, 300, 400, 500, 1000, 2000, 3000, 4000, 5000)]
+
+
+def test_2018_flag_must_be_an_integer(tmp_path: Path) -> None:
+    (tmp_path / "q").write_text(QRELS_2018)
+    (tmp_path / "r").write_text("A 0 d1 1 0 x\nA NF d2 2 0 x\n")
+    code, _, err = run_tar(tmp_path / "q", tmp_path / "r")
+    assert code == 1 and f"{tmp_path / 'r'}:2: expected a threshold flag in column 2" in err
