@@ -67,16 +67,22 @@ from .tar import (
     NormArea,
     NumCandidates,
     NumFeedback,
+    RecallAtThreshold,
     RecallPct,
     TarCost,
     TarLoss,
+    TarUtility,
+    Threshold,
     compute_last_rel,
     compute_norm_area,
     compute_num_candidates,
     compute_num_feedback,
+    compute_recall_at_threshold,
     compute_recall_pct,
     compute_tar_cost,
     compute_tar_loss,
+    compute_tar_utility,
+    compute_threshold,
     compute_wss,
 )
 
@@ -203,6 +209,19 @@ MEASURES: Tuple[Entry, ...] = (
             at="none",
         ),
     ),
+    Entry(
+        Threshold,
+        (),
+        compute_threshold,
+        trec=TrecStyle((("last", "threshold"), ("first", "num_seen")), by="flag", at="none"),
+    ),
+    Entry(
+        RecallAtThreshold,
+        (),
+        compute_recall_at_threshold,
+        trec=TrecStyle((("last", "recall_threshold"), ("first", "recall_seen")), by="flag", at="none"),
+    ),
+    Entry(TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none")),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.

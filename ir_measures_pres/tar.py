@@ -46,6 +46,9 @@ __all__ = [
     "NormArea",
     "TarLoss",
     "TarCost",
+    "Threshold",
+    "RecallAtThreshold",
+    "TarUtility",
 ]
 
 #: the 2017 interaction codes the tool's code and the CLEF 2017 runs use; ``Q0`` (the TREC
@@ -794,7 +797,84 @@ class _TarCost(_TarMeasure):
     }
 
 
+class _Threshold(_TarMeasure):
+    """
+    Where a 2018/2019 run stops (column 2 flags, 1 = threshold):
+
+    * ``flag='last'``: T, the line of the *last* flagged line (N when none, even for a shorter
+      run): the tool's ``threshold``; ``normalised=True`` gives T / N' (``norm_threshold``);
+    * ``flag='first'``: the lines up to and including the *first* flagged one (all lines when
+      none): the lines the tool counts as seen (Task 1's ``recall_threshold``).
+
+    Needs column 2 (``read_run(path, order="file")``).
+
+    Tool lines: ``threshold``, ``norm_threshold`` (2018 Task 2), ``recall_threshold`` (Task 1).
+    Evangelos Kanoulas, Dan Li, Leif Azzopardi and Rene Spijker. CLEF 2018 Technologically
+    Assisted Reviews in Empirical Medicine Overview. CLEF 2018.
+    """
+
+    __name__ = "Threshold"
+    NAME = __name__
+    PRETTY_NAME = "Stopping threshold (TAR 2018)"
+    SHORT_DESC = "Line where a TAR run stops screening (CLEF TAR 2018 threshold flags)."
+    SUPPORTED_PARAMS = {
+        "flag": ParamInfo(
+            dtype=str, choices=["last", "first"], default="last", desc="last or first flagged line"
+        ),
+        "normalised": ParamInfo(dtype=bool, default=False, desc="divide by N' = max(N, lines)"),
+    }
+
+
+class _RecallAtThreshold(_TarMeasure):
+    """
+    Recall at the stopping threshold of a 2018/2019 run: cg(T) / R with T the last flagged line
+    (``flag='last'``; the tool's ``recall_threshold``; cg of all lines when T = N) or the lines
+    up to the first flagged one (``flag='first'``: the tool's ``r`` of Task 2 and
+    ``recall_at_threshold`` of Task 1). With two flags the two differ. Needs column 2.
+
+    Tool lines: ``recall_threshold``, ``r`` (2018 Task 2), ``recall_at_threshold`` (Task 1).
+    Evangelos Kanoulas et al. CLEF 2018 Technologically Assisted Reviews in Empirical Medicine
+    Overview. CLEF 2018.
+    """
+
+    __name__ = "RecallAtThreshold"
+    NAME = __name__
+    PRETTY_NAME = "Recall at the threshold (TAR 2018)"
+    SHORT_DESC = "Recall of the lines up to a TAR run's stopping flag (CLEF TAR 2018)."
+    SUPPORTED_PARAMS = {
+        "flag": ParamInfo(
+            dtype=str, choices=["last", "first"], default="last", desc="last or first flagged line"
+        ),
+        "rel": REL_PARAM,
+    }
+
+
+class _TarUtility(_TarMeasure):
+    """
+    The 2018 tool's ``total_cost``, a utility over the seen lines (up to the first flag):
+
+    .. math::
+
+        cost = \\sum_{seen} (1 - 20 [rel]) + \\sum_{unseen} 20 [rel] + 20 (R - found_{seen})
+
+    so a relevant document after the threshold costs 40 and one never retrieved 20. Lower is
+    better. Needs column 2 (flags).
+
+    Tool line: ``total_cost`` (2018, 2019). Evangelos Kanoulas et al. CLEF 2018 Technologically
+    Assisted Reviews in Empirical Medicine Overview. CLEF 2018.
+    """
+
+    __name__ = "TarUtility"
+    NAME = __name__
+    PRETTY_NAME = "Utility cost (TAR 2018)"
+    SHORT_DESC = "CLEF TAR 2018 cost: 1 per document seen, -19 per relevant seen, 20 per relevant missed."
+    SUPPORTED_PARAMS = {"rel": REL_PARAM}
+
+
 NumCandidates = _NumCandidates()
+Threshold = _Threshold()
+RecallAtThreshold = _RecallAtThreshold()
+TarUtility = _TarUtility()
 NumFeedback = _NumFeedback()
 LastRel = _LastRel()
 WSS = _WSS()
@@ -810,8 +890,17 @@ TarCost = _TarCost()
 
 
 def _codes_or_all_shown(lists: ScreeningLists, what: str) -> Optional[Dict[str, np.ndarray]]:
-    """The 2017 codes when the run brought column 2, else None (every line shown)."""
-    return None if lists.column2 is None else codes_2017(lists, what)
+    """The 2017 codes when the run brought them in column 2, else None (every line shown: a
+    ranking, or a 2018 run whose column 2 holds threshold flags)."""
+    if lists.column2 is None or _are_flags(lists.column2):
+        return None
+    return codes_2017(lists, what)
+
+
+def _are_flags(column2: np.ndarray) -> bool:
+    """True when column 2 holds integers only (2018 threshold flags, or TREC's ``0``)."""
+    text = column2.astype(str)
+    return bool(np.char.isdigit(np.char.lstrip(text, "+-")).all()) if len(text) else True
 
 
 def _figures_2017(measure: PluginMeasure, ranked: Any, need_codes: bool = False, **kw: Any) -> Dict[str, Any]:
@@ -945,3 +1034,32 @@ def seen_lines(lists: ScreeningLists, flags: np.ndarray) -> np.ndarray:
     flagged = (flags == 1).astype(np.float64)
     before = lists.within(flagged) - flagged  # flagged lines strictly before
     return before == 0
+
+
+def _figures_2018(measure: PluginMeasure, ranked: Any) -> Dict[str, Any]:
+    rel = measure.params.get("rel", 1)
+    lists = from_ranked(ranked, rel=rel)
+    key = ("tar2018", rel)
+    if key not in ranked._cache:
+        ranked._cache[key] = tar2018(lists, flags_2018(lists, str(measure)), rel=rel)
+    return ranked._cache[key]
+
+
+def compute_threshold(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    f = _figures_2018(measure, ranked)
+    value = (f["threshold"] if measure["flag"] == "last" else f["num_seen"]).astype(np.float64)
+    if measure["normalised"]:
+        n_prime = np.maximum(f["num_docs"], f["num_shown"]).astype(np.float64)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            value = np.where(n_prime > 0, value / n_prime, 0.0)
+    return value
+
+
+def compute_recall_at_threshold(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    f = _figures_2018(measure, ranked)
+    value = f["recall_threshold"] if measure["flag"] == "last" else f["r_seen"]
+    return np.where(f["num_rels"] > 0, value, 0.0).astype(np.float64)
+
+
+def compute_tar_utility(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    return _figures_2018(measure, ranked)["total_cost_2018"].astype(np.float64)

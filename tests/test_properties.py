@@ -33,9 +33,12 @@ from ir_measures_pres.tar import (
     NormArea,
     NumCandidates,
     NumFeedback,
+    RecallAtThreshold,
     RecallPct,
     TarCost,
     TarLoss,
+    TarUtility,
+    Threshold,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -168,6 +171,11 @@ CASES: list[Case] = [
             TarCost,
             TarCost(penalty="uniform"),
             TarCost(penalty="weighted"),
+            Threshold,
+            Threshold(flag="first", normalised=True),
+            RecallAtThreshold,
+            RecallAtThreshold(flag="first"),
+            TarUtility,
         )
     ),
 ]

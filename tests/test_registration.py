@@ -283,6 +283,9 @@ CITED = {
     "NormArea": "Kanoulas",
     "TarLoss": "Cormack",
     "TarCost": "Kanoulas",
+    "Threshold": "Kanoulas",
+    "RecallAtThreshold": "Kanoulas",
+    "TarUtility": "Kanoulas",
 }
 
 

@@ -468,3 +468,29 @@ def test_2018_flag_must_be_an_integer(tmp_path: Path) -> None:
     (tmp_path / "r").write_text("A 0 d1 1 0 x\nA NF d2 2 0 x\n")
     code, _, err = run_tar(tmp_path / "q", tmp_path / "r")
     assert code == 1 and f"{tmp_path / 'r'}:2: expected a threshold flag in column 2" in err
+
+
+def test_2018_registered_measures_equal_the_tar_command(files_2018: Tuple[Path, Path]) -> None:
+    qrels_path, run_path = files_2018
+    _, out, _ = run_tar(qrels_path, run_path)
+    expected = rows(out)
+    frame = read_run(run_path, order="file").frame()
+    lines = {
+        "Threshold": "threshold",
+        "Threshold(normalised=True)": "norm_threshold",
+        "RecallAtThreshold": "recall_threshold",
+        "RecallAtThreshold(flag='first')": "r",
+        "TarUtility": "total_cost",
+        "TarLoss(threshold=True)": "loss_er",
+        "LastRel(normalised=True)": "norm_last_rel",
+        "RecallPct(pct=26)": "recall@26.0%",
+        "WSS": "wss_95",
+        "NormArea": "norm_area",
+        "AP": "ap",
+    }
+    measures = {key: parse_measures(key)[0] for key in lines}
+    got = ir_measures.calc_aggregate(list(measures.values()), read_qrels(qrels_path), frame)
+    for key, line in lines.items():
+        want = expected[("A", line)]
+        value = float(got[measures[key]])
+        assert (str(int(value)) if line == "threshold" else t18(value)) == want, key
