@@ -166,7 +166,8 @@ class FileOrderColumns(Columns):
     """A run read in file order (:func:`read_run` with ``order="file"``).
 
     ``values`` are the positions turned into scores (see :func:`read_run`); ``column2`` holds
-    each line's second column (``str``) and ``duplicates`` the dropped repeated lines as
+    each line's second column (raw bytes, a numpy ``'S'`` array; ``ids_as_str`` decodes it)
+    and ``duplicates`` the dropped repeated lines as
     ``(query, document, line number)`` in file order.
     """
 
@@ -188,7 +189,7 @@ class FileOrderColumns(Columns):
                 "query_id": self.query_ids,
                 "doc_id": ids_as_str(self.doc_ids) if self.doc_ids.dtype.kind == "S" else self.doc_ids,
                 "score": self.values,
-                "iteration": self.column2,
+                "iteration": None if self.column2 is None else ids_as_str(self.column2),
             }
         )
 
@@ -399,7 +400,7 @@ class _Reader:
                 first_line,
                 entry_lines,
                 skipped,
-                np.zeros(0, object) if self.col2 else None,
+                np.zeros(0, "S8") if self.col2 else None,
             ), len(nl)
 
         def local_line(k: int) -> int:
@@ -444,7 +445,8 @@ class _Reader:
         values = self._values(cut, starts[v], ends[v], first_line, local_line)
         if not ascii_only and self.non_utf8_line is None:
             self._find_non_utf8(chunk, starts, ends, f, first_line, local_line)
-        col2 = cut.strings(starts[f + 1], ends[f + 1], ascii_only) if self.col2 else None
+        # column 2 as bytes (a handful of distinct codes: decoded once per distinct value later)
+        col2 = cut.bytes_array(starts[f + 1], ends[f + 1]) if self.col2 else None
         return _Block(qid_codes, docs, values, first_line, entry_lines, skipped, col2), len(nl)
 
     def _find_non_utf8(

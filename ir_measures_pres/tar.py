@@ -212,13 +212,70 @@ def from_file_order(qrels: Qrels, cols: Any, rel: int = 1, task: int = 2) -> Scr
     qpos = np.fromiter((qrels.index.get(q, -1) for q in names), dtype=np.int64, count=len(names))
     known = qpos >= 0
     labels = np.full(len(cols.doc_ids), -1, dtype=np.int64)
-    if known.any():
+    docs = cols.doc_ids
+    sorted_qrels = _sorted_qrels(qrels) if docs.dtype.kind == "S" else None
+    if sorted_qrels is not None:
+        _labels_by_topic(labels, sorted_qrels, qpos, offsets, docs)
+    elif known.any():
         line_known = np.repeat(known, counts)
         sub_offsets = offsets_from_counts(counts[known])
-        labels[line_known] = _labels(qrels, qpos[known], sub_offsets, cols.doc_ids[line_known])
+        labels[line_known] = _labels(qrels, qpos[known], sub_offsets, docs[line_known])
     return screening_lists(
         qrels, names, offsets, labels, cols.column2, rel, task, cols.lines, getattr(cols, "source", "")
     )
+
+
+def _sorted_qrels(qrels: Qrels) -> Optional["tuple[np.ndarray, np.ndarray, np.ndarray]"]:
+    """(document ids as 64-bit words, labels, qrels offsets), sorted by word within each query,
+    for a per-topic join; None unless the qrels were read with bytes ids of at most 8 bytes
+    (PubMed ids are), whose zero-padded bytes are then one integer each."""
+    docs = qrels._cache.get("doc_bytes")
+    if docs is None or docs.dtype.kind != "S" or docs.dtype.itemsize > 8:
+        return None
+
+    def make() -> "tuple[np.ndarray, np.ndarray, np.ndarray]":
+        words = docs.astype("S8").view("<u8")
+        order = np.lexsort((words, segment_ids(qrels.offsets)))
+        return words[order], qrels.labels[order], qrels.offsets
+
+    return qrels.cached("tar_sorted_docs", make)
+
+
+def _words(docs: np.ndarray) -> "tuple[np.ndarray, np.ndarray]":
+    """(ids as 64-bit words, mask of ids longer than 8 bytes: they match no qrels id here)."""
+    width = docs.dtype.itemsize
+    if width <= 8:
+        return docs.astype("S8").view("<u8"), np.zeros(len(docs), dtype=bool)
+    raw = docs.view(np.uint8).reshape(len(docs), width)
+    longer = (raw[:, 8:] != 0).any(axis=1)
+    return np.ascontiguousarray(raw[:, :8]).view("<u8").reshape(-1), longer
+
+
+def _labels_by_topic(
+    out: np.ndarray,
+    sorted_qrels: "tuple[np.ndarray, np.ndarray, np.ndarray]",
+    qpos: np.ndarray,
+    offsets: np.ndarray,
+    docs: np.ndarray,
+) -> None:
+    """Label every line of a screening run (bytes ids) by a binary search among its own topic's
+    judgements (integer words: a few thousand per topic, so the search stays in cache; one
+    loop step per topic, none per line). Unjudged lines get ``ABSENT``; topics the qrels lack
+    keep what ``out`` holds."""
+    hay_all, lab_all, qoff = sorted_qrels
+    words, longer = _words(docs)
+    for b, q in enumerate(qpos.tolist()):
+        a, e = int(offsets[b]), int(offsets[b + 1])
+        if q < 0 or a == e:
+            continue
+        lo, hi = int(qoff[q]), int(qoff[q + 1])
+        out[a:e] = ABSENT
+        if lo == hi:
+            continue
+        hay, needles = hay_all[lo:hi], words[a:e]
+        at = np.minimum(np.searchsorted(hay, needles), len(hay) - 1)
+        hit = (hay[at] == needles) & ~longer[a:e]
+        out[a:e][hit] = lab_all[lo:hi][at[hit]]
 
 
 def from_ranked(ranked: Any, rel: int = 1, task: int = 2) -> ScreeningLists:
@@ -293,13 +350,17 @@ def codes_2017(lists: ScreeningLists, what: str) -> Dict[str, np.ndarray]:
             "read_run(path, order='file') or use the 'ir_measures_pres tar' command; a run given "
             "as a dict or a scored frame has none"
         )
-    uniq, inverse = np.unique(col.astype(str), return_inverse=True)
+    uniq, inverse = np.unique(col, return_inverse=True)
     inverse = inverse.reshape(-1)
+    uniq = _as_text(uniq)
     unknown = [j for j, u in enumerate(uniq.tolist()) if u not in CODES_2017]
     if unknown:
         i = int(np.flatnonzero(np.isin(inverse, unknown))[0])
         raise _column2_error(
-            lists, i, f"an interaction code in column 2 ({', '.join(CODES_2017)})", repr(str(col[i]))
+            lists,
+            i,
+            f"an interaction code in column 2 ({', '.join(CODES_2017)})",
+            repr(str(uniq[inverse[i]])),
         )
 
     def mask(*codes: str) -> np.ndarray:
@@ -323,14 +384,24 @@ def flags_2018(lists: ScreeningLists, what: str) -> np.ndarray:
             f"{what} needs the threshold flags of column 2 (2018/2019 TAR runs): read the run with "
             "read_run(path, order='file') or use the 'ir_measures_pres tar' command"
         )
-    text = col.astype(str)
-    ok = np.char.isdigit(np.char.lstrip(text, "+-"))
+    uniq, inverse = np.unique(col, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    text = _as_text(uniq)
+    ok = np.char.isdigit(np.char.lstrip(text, "+-")) if len(text) else np.zeros(0, bool)
     if not ok.all():
-        i = int(np.flatnonzero(~ok)[0])
+        bad = int(np.flatnonzero(~ok)[0])
+        i = int(np.flatnonzero(inverse == bad)[0])
         raise _column2_error(
-            lists, i, "a threshold flag in column 2 (an integer, 1 = threshold)", repr(text[i])
+            lists, i, "a threshold flag in column 2 (an integer, 1 = threshold)", repr(str(text[bad]))
         )
-    return text.astype(np.int64)
+    return text.astype(np.int64)[inverse] if len(text) else np.zeros(0, np.int64)
+
+
+def _as_text(values: np.ndarray) -> np.ndarray:
+    """``str`` values of a column-2 array (raw bytes from the readers, or ``str``)."""
+    if values.dtype.kind == "S":
+        return np.array([v.decode("utf-8", "replace") for v in values.tolist()], dtype=object).astype(str)
+    return values.astype(str)
 
 
 # --------------------------------------------------------------------------------------------
@@ -899,7 +970,7 @@ def _codes_or_all_shown(lists: ScreeningLists, what: str) -> Optional[Dict[str, 
 
 def _are_flags(column2: np.ndarray) -> bool:
     """True when column 2 holds integers only (2018 threshold flags, or TREC's ``0``)."""
-    text = column2.astype(str)
+    text = _as_text(np.unique(column2))
     return bool(np.char.isdigit(np.char.lstrip(text, "+-")).all()) if len(text) else True
 
 

@@ -327,6 +327,8 @@ def _write(
     for i, (qid, name, value) in enumerate(rows):
         for text in flush_notices(i):
             (out if notices_to == "stdout" and fmt == "tool" else err).write(text + "\n")
+        if fmt != "tool" and isinstance(value, str) and name != "topic_id":
+            value = float(value)  # a value the tool formats itself (Task 1 recall_threshold's ALL)
         if fmt == "tool":
             out.write(f"{qid}\t{name}\t{show(value)}\n")
         elif fmt == "tsv":
@@ -336,6 +338,27 @@ def _write(
             out.write(json.dumps({"run": run_name, "query_id": qid, "measure": name, "value": value}) + "\n")
     for text in flush_notices(len(rows)):
         (out if notices_to == "stdout" and fmt == "tool" else err).write(text + "\n")
+
+
+def evaluate_many(
+    qrels_paths: Sequence[Any], run_paths: Sequence[Any], edition: str = "2018", task: int = 2, rel: int = 1
+) -> List[List[Tuple[List[Tuple[str, str, Any]], List[Tuple[int, str]]]]]:
+    """The tool's rows and notices for every (qrels, run) pair, each file read once: per qrels,
+    per run, ``(rows, notices)`` as :meth:`Evaluation.run` gives them (format them with
+    :func:`value_2017` / :func:`value_2018`). Raises :class:`~._inputs.InputError` on bad input."""
+    from ._qrels import Qrels
+    from .readers import read_qrels, read_run
+
+    evaluation = Evaluation(edition, task, rel)
+    qrels = [Qrels.from_any(read_qrels(path, doc_ids="bytes")) for path in qrels_paths]
+    results: List[List[Any]] = [[] for _ in qrels]
+    for path in run_paths:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # repeated documents come back as the tool's notices
+            cols = read_run(path, doc_ids="bytes", order="file")
+        for i, q in enumerate(qrels):
+            results[i].append(evaluation.run(q, cols))
+    return results
 
 
 def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:

@@ -494,3 +494,15 @@ def test_2018_registered_measures_equal_the_tar_command(files_2018: Tuple[Path, 
         want = expected[("A", line)]
         value = float(got[measures[key]])
         assert (str(int(value)) if line == "threshold" else t18(value)) == want, key
+
+
+@pytest.mark.parametrize("extra", ["", "A 0 a-very-long-document-id 0\n"])
+def test_ids_longer_than_8_bytes_are_not_confused(tmp_path: Path, extra: str) -> None:
+    """The per-topic join compares ids of up to 8 bytes as integers: a run id whose first 8 bytes
+    are a judged id is still unjudged (and qrels with longer ids take the general join)."""
+    (tmp_path / "q").write_text("A 0 abcdefgh 1\nA 0 other 0\n" + extra)
+    (tmp_path / "r").write_text("A NF abcdefghZ 1 0 x\nA NF abcdefgh 2 0 x\n")
+    _, out, _ = run_tar("--edition", "2017", tmp_path / "q", tmp_path / "r")
+    got = rows(out)
+    assert got[("A", "last_rel")] == "2"  # abcdefghZ (rank 1) is unjudged
+    assert got[("A", "ap")] == t((1 / 2) / 1)
