@@ -148,3 +148,23 @@ def test_command_line_through_the_console_script() -> None:
         done.stdout
         == (TAR / "official_tar_eval" / "abstract" / "waterloo.B-thresh-normal.results").read_text()
     )
+
+
+@pytest.mark.parametrize("run", ["amc.run", "waterloo.B-thresh-normal"])
+def test_rel_2_on_the_graded_qrels_is_the_content_level(run: str) -> None:
+    """--rel 2 on the graded qrels (0/1/2) gives the official document-level (content) output."""
+    expected = (TAR / "official_tar_eval" / "document" / f"{run}.results").read_text()
+    graded = TAR / "qrels" / "test.clef2017.qrels"
+    code, out, _ = run_tar(
+        "--edition", "2017", "--rel", "2", "--notices", "stdout", graded, TAR / "runs" / f"{run}.gz"
+    )
+    assert code == 0 and out == expected
+
+
+def test_no_topic_evaluated_prints_the_tools_initial_all_block(tmp_path: Path) -> None:
+    qrels = write(tmp_path, "q", "Z 0 a 0\n")
+    code, out, err = run_tar("--edition", "2017", qrels, write(tmp_path, "r", "Z NF a 1 0 x\n"))
+    assert code == 0 and err == "Skipping topic: Z\n"
+    lines = out.splitlines()
+    assert lines[:3] == ["ALL\ttopic_id\tALL", "ALL\tnum_docs\t0", "ALL\tnum_rels\t0"]
+    assert "ALL\tlast_rel\t0" in lines and "ALL\twss_100\t0.0" in lines and "ALL\tNCG@10\t0.0" in lines
