@@ -157,7 +157,8 @@ class Evaluation:
         return rows, notices
 
 
-def _evaluated(figures: Dict[str, np.ndarray], lists: Any) -> np.ndarray:
+def _evaluated(lists: Any) -> np.ndarray:
+    """The blocks the tools evaluate: topics with a relevant document (the others are skipped)."""
     return np.flatnonzero(lists.n_rel > 0)
 
 
@@ -165,7 +166,7 @@ def _lines_2017(lists: Any, codes: Dict[str, np.ndarray], rel: int = 1) -> List[
     from .tar import tar2017
 
     f = tar2017(lists, rel=rel, codes=codes)
-    ev = _evaluated(f, lists)
+    ev = _evaluated(lists)
 
     def ints(name: str) -> List[Any]:
         return [int(v) for v in f[name][ev].tolist()]
@@ -211,7 +212,7 @@ def _lines_2018(lists: Any, flags: np.ndarray, task: int, rel: int = 1) -> List[
     from .tar import TASK1_LEVELS, tar2018
 
     f = tar2018(lists, flags, rel=rel)
-    ev = _evaluated(f, lists)
+    ev = _evaluated(lists)
 
     def ints(name: str) -> List[Any]:
         return [int(v) for v in f[name][ev].tolist()]
@@ -226,7 +227,6 @@ def _lines_2018(lists: Any, flags: np.ndarray, task: int, rel: int = 1) -> List[
         return [round(v, places) for v in values]
 
     n_rel = ints("num_rels")
-    k = len(n_rel)
     lines: List[_Line] = [
         ("num_shown", ints("num_shown"), "sum"),
         ("rels_found", ints("rels_found"), "sum"),
@@ -295,7 +295,6 @@ def _lines_2018(lists: Any, flags: np.ndarray, task: int, rel: int = 1) -> List[
         ("loss_r", floats("loss_r_seen"), "mean0.0"),
         ("loss_er", floats("loss_er_seen"), "mean0.0"),
     ]
-    del k
     return lines
 
 

@@ -168,3 +168,11 @@ def test_no_topic_evaluated_prints_the_tools_initial_all_block(tmp_path: Path) -
     lines = out.splitlines()
     assert lines[:3] == ["ALL\ttopic_id\tALL", "ALL\tnum_docs\t0", "ALL\tnum_rels\t0"]
     assert "ALL\tlast_rel\t0" in lines and "ALL\twss_100\t0.0" in lines and "ALL\tNCG@10\t0.0" in lines
+
+
+def test_topic_absent_from_the_qrels_is_skipped_and_left_out_of_all(tmp_path: Path) -> None:
+    qrels = write(tmp_path, "q", QRELS_SMALL)
+    run = write(tmp_path, "r", "X NF a 1 0 x\nT NF d0 1 0 x\n")
+    code, out, err = run_tar("--edition", "2017", qrels, run)
+    assert code == 0 and err == "Skipping topic: X\n"
+    assert "X\t" not in out and "T\tnum_docs\t20" in out and "ALL\tnum_docs\t20" in out
