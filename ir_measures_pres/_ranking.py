@@ -299,7 +299,13 @@ def rank_run(run: Any, qrels: Qrels) -> RankedRun:
     kind = predict_kind(run, "run")
     if kind == "dict":
         return _rank_dict(run, qrels)
-    return _rank_columns(as_columns(run, kind, "score", "run"), qrels)
+    ranked = _rank_columns(as_columns(run, kind, "score", "run"), qrels)
+    # a TAR screening run: column 2 (interaction codes, threshold flags) comes along (docs/tar.md)
+    if getattr(run, "column2", None) is not None or "iteration" in getattr(run, "columns", ()):
+        from .tar import attach_column2
+
+        attach_column2(run, ranked)
+    return ranked
 
 
 def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:

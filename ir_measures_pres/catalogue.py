@@ -62,6 +62,30 @@ from .blended_ratio import (
 )
 from .bpref import Bpref10, compute_bpref10
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
+from .tar import (
+    WSS,
+    LastRel,
+    NormArea,
+    NumCandidates,
+    NumFeedback,
+    RecallAtThreshold,
+    RecallPct,
+    TarCost,
+    TarLoss,
+    TarUtility,
+    Threshold,
+    compute_last_rel,
+    compute_norm_area,
+    compute_num_candidates,
+    compute_num_feedback,
+    compute_recall_at_threshold,
+    compute_recall_pct,
+    compute_tar_cost,
+    compute_tar_loss,
+    compute_tar_utility,
+    compute_threshold,
+    compute_wss,
+)
 
 # --------------------------------------------------------------------------------------------
 # the table
@@ -153,6 +177,52 @@ MEASURES: Tuple[Entry, ...] = (
             at="none",
         ),
     ),
+    # technology-assisted review (CLEF TAR 2017-2019 tools; docs/tar.md)
+    Entry(NumCandidates, (), compute_num_candidates, trec=TrecStyle.named("num_docs", at="none")),
+    Entry(NumFeedback, (), compute_num_feedback, trec=TrecStyle.named("num_feedback", at="none")),
+    Entry(
+        LastRel,
+        (),
+        compute_last_rel,
+        trec=TrecStyle(((False, "last_rel"), (True, "norm_last_rel")), by="normalised", at="none"),
+    ),
+    Entry(WSS, (), compute_wss, trec=TrecStyle(((0.95, "wss_95"), (1.0, "wss_100")), by="recall", at="none")),
+    Entry(
+        RecallPct,
+        (),
+        compute_recall_pct,
+        trec=TrecStyle((("2018", "recall_pct"), ("2017", "NCG_pct")), by="positions", at="none"),
+    ),
+    Entry(NormArea, (), compute_norm_area, trec=TrecStyle.named("norm_area", at="none")),
+    Entry(
+        TarLoss,
+        (),
+        compute_tar_loss,
+        trec=TrecStyle((("er", "loss_er"), ("e", "loss_e"), ("r", "loss_r")), by="part", at="none"),
+    ),
+    Entry(
+        TarCost,
+        (),
+        compute_tar_cost,
+        trec=TrecStyle(
+            (("none", "total_cost"), ("uniform", "total_cost_uniform"), ("weighted", "total_cost_weighted")),
+            by="penalty",
+            at="none",
+        ),
+    ),
+    Entry(
+        Threshold,
+        (),
+        compute_threshold,
+        trec=TrecStyle((("last", "threshold"), ("first", "num_seen")), by="flag", at="none"),
+    ),
+    Entry(
+        RecallAtThreshold,
+        (),
+        compute_recall_at_threshold,
+        trec=TrecStyle((("last", "recall_threshold"), ("first", "recall_seen")), by="flag", at="none"),
+    ),
+    Entry(TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none")),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.

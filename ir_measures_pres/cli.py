@@ -36,9 +36,9 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, split_debug
 
-#: subcommands: the meta-evaluation's, handled by :mod:`ir_measures_pres.meta.cli`, and
-#: ``compare``, handled by :mod:`ir_measures_pres.compare_cli`
-SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "compare")
+#: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.meta.cli`), ``compare``
+#: (:mod:`ir_measures_pres.compare_cli`) and ``tar`` (:mod:`ir_measures_pres.tar_cli`)
+SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "compare", "tar")
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
@@ -66,6 +66,7 @@ def _parser() -> ArgumentParser:
         epilog=(
             "subcommands (see '%(prog)s COMMAND --help'):\n"
             "  compare               significance tests between runs, paper-ready tables\n"
+            "  tar                   technology-assisted review: the CLEF TAR tools' lines\n"
             "  robustness            how measures change when judgements are removed\n"
             "  agreement             how measures rank a set of runs alike\n"
             "  discriminative-power  how often measures separate pairs of runs\n\n"
@@ -348,6 +349,10 @@ def _check_provider(name: str, measures: Sequence[Any]) -> None:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Console-script entry point (``ir_measures_pres = "ir_measures_pres.cli:main"``)."""
     argv, debug = split_debug(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "tar":
+        from .tar_cli import tar_cli
+
+        return guarded(lambda: tar_cli(argv[1:]), debug)
     if argv and argv[0] == "compare":
         from .compare_cli import main as compare_main
 

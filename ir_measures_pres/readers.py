@@ -70,7 +70,14 @@ from ._arrays import ids_as_str
 from ._duplicates import find_duplicates
 from ._inputs import RELEVANCE_MAX, RELEVANCE_MIN, Columns, InputError
 
-__all__ = ["read_qrels", "read_run", "ids_as_str", "TrecFormatError", "TrecFormatWarning"]
+__all__ = [
+    "read_qrels",
+    "read_run",
+    "ids_as_str",
+    "FileOrderColumns",
+    "TrecFormatError",
+    "TrecFormatWarning",
+]
 
 #: Bytes read at a time (the file is processed in blocks of whole lines of about this size).
 BLOCK_SIZE = 1 << 23
@@ -126,7 +133,9 @@ def read_qrels(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str =
     return _read(source, _QRELS, _doc_mode(doc_ids))
 
 
-def read_run(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "str") -> Columns:
+def read_run(
+    source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "str", order: str = "score"
+) -> Columns:
     """Read a TREC run file (``qid iter docno rank score tag``) into :class:`Columns` (float64 values).
 
     Lines stay in file order; the rank column is ignored (rank the result with
@@ -134,8 +143,55 @@ def read_run(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "
     ``(query, doc)`` lines: the last one wins, with one :class:`TrecFormatWarning`.
     ``doc_ids``: ``"str"`` (object array of ``str``, the default) or ``"bytes"`` (numpy ``'S'``
     array of the raw UTF-8 bytes: no Python object per line; see the module docstring).
+
+    ``order="file"`` reads a screening run (technology-assisted review, docs/tar.md): the order
+    of the lines is the ranking. Each line's score becomes its position counted from the end of
+    its topic (``m, m - 1, ..., 1``; distinct even in float32 up to 2**24 lines per topic), so
+    every measure of the call, pytrec_eval's included, ranks the documents in file order; the
+    score column only has to be a number. A topic whose lines are not contiguous is a
+    :class:`TrecFormatError` naming the line where it reappears; a document repeated inside a
+    topic keeps its *first* line (it was screened then), with one :class:`TrecFormatWarning`.
+    The result is a :class:`FileOrderColumns`, which also holds column 2 (interaction codes or
+    threshold flags) as ``str`` and the dropped duplicate lines.
     """
+    if order not in ("score", "file"):
+        raise ValueError(f"order must be 'score' or 'file', not {order!r}")
+    if order == "file":
+        return _read(source, _RUN, _doc_mode(doc_ids), file_order=True)
     return _read(source, _RUN, _doc_mode(doc_ids))
+
+
+@dataclass
+class FileOrderColumns(Columns):
+    """A run read in file order (:func:`read_run` with ``order="file"``).
+
+    ``values`` are the positions turned into scores (see :func:`read_run`); ``column2`` holds
+    each line's second column (raw bytes, a numpy ``'S'`` array; ``ids_as_str`` decodes it)
+    and ``duplicates`` the dropped repeated lines as
+    ``(query, document, line number)`` in file order.
+    """
+
+    column2: Optional[np.ndarray] = None
+    duplicates: Tuple[Tuple[str, str, int], ...] = ()
+    #: display name of the file (for messages naming a line)
+    source: str = ""
+    #: line number of every entry (for messages about column 2)
+    lines: Any = None
+
+    def frame(self) -> Any:
+        """The run as a pandas DataFrame (``query_id``, ``doc_id``, ``score``, ``iteration``):
+        ir_measures hands a frame to every provider as it is, so column 2 reaches the TAR
+        measures (an iterable of tuples is copied line by line and loses it)."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {
+                "query_id": self.query_ids,
+                "doc_id": ids_as_str(self.doc_ids) if self.doc_ids.dtype.kind == "S" else self.doc_ids,
+                "score": self.values,
+                "iteration": None if self.column2 is None else ids_as_str(self.column2),
+            }
+        )
 
 
 def _doc_mode(doc_ids: str) -> bool:
@@ -245,10 +301,12 @@ class _Block:
     first_line: int  # line number of the block's first line
     entry_lines: Optional[np.ndarray]  # local line index of each entry (None: entry i is line i)
     skipped: int  # comment and blank lines
+    col2: Optional[np.ndarray] = None  # column 2 as str (file-order reading only)
 
 
 class _Reader:
-    def __init__(self, kind: _Kind, name: str, as_bytes: bool = False) -> None:
+    def __init__(self, kind: _Kind, name: str, as_bytes: bool = False, col2: bool = False) -> None:
+        self.col2 = col2
         self.kind = kind
         self.name = name
         self.as_bytes = as_bytes
@@ -344,6 +402,7 @@ class _Reader:
                 first_line,
                 entry_lines,
                 skipped,
+                np.zeros(0, "S8") if self.col2 else None,
             ), len(nl)
 
         def local_line(k: int) -> int:
@@ -388,7 +447,9 @@ class _Reader:
         values = self._values(cut, starts[v], ends[v], first_line, local_line)
         if not ascii_only and self.non_utf8_line is None:
             self._find_non_utf8(chunk, starts, ends, f, first_line, local_line)
-        return _Block(qid_codes, docs, values, first_line, entry_lines, skipped), len(nl)
+        # column 2 as bytes (a handful of distinct codes: decoded once per distinct value later)
+        col2 = cut.bytes_array(starts[f + 1], ends[f + 1]) if self.col2 else None
+        return _Block(qid_codes, docs, values, first_line, entry_lines, skipped, col2), len(nl)
 
     def _find_non_utf8(
         self,
@@ -604,9 +665,9 @@ def _parse_decimal(win: np.ndarray, lengths: np.ndarray, integer: bool) -> Tuple
 # --------------------------------------------------------------------------------------------
 
 
-def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
+def _read(source: Any, kind: _Kind, as_bytes: bool = False, file_order: bool = False) -> Columns:
     stream, name, to_close = _open(source)
-    reader = _Reader(kind, name, as_bytes)
+    reader = _Reader(kind, name, as_bytes, col2=file_order)
     blocks: List[_Block] = []
     line = 1
     try:
@@ -641,6 +702,8 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False) -> Columns:
     codes = _join(blocks, "qid_codes")
     docs = _join(blocks, "docs")
     values = _join(blocks, "values")
+    if file_order:
+        return _file_order(codes, docs, _join(blocks, "col2"), reader, name, line_map)
     keep = _last_wins(codes, docs, reader.qnames, kind, name, line_map)
     if keep is not None:
         codes, docs, values = codes[keep], docs[keep], values[keep]
@@ -715,3 +778,87 @@ def _last_wins(
         stacklevel=3,
     )
     return keep
+
+
+def _file_order(
+    codes: np.ndarray, docs: np.ndarray, col2: np.ndarray, reader: _Reader, name: str, line_of: _LineMap
+) -> "FileOrderColumns":
+    """The file-order reading of a run (see :func:`read_run`): contiguous topics, first line of a
+    repeated document kept, positions as scores."""
+    n = len(codes)
+    heads = np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1))
+    head_codes = codes[heads]
+    if len(heads) != len(reader.qnames):
+        _, first = np.unique(head_codes, return_index=True)
+        again = np.ones(len(heads), dtype=bool)
+        again[first] = False
+        j = int(np.flatnonzero(again)[0])
+        qid = reader.qnames[head_codes[j]]
+        began = line_of(int(heads[int(np.flatnonzero(head_codes == head_codes[j])[0])]))
+        raise TrecFormatError(
+            name,
+            line_of(int(heads[j])),
+            "the lines of each topic together (in file order the lines are the screening order; "
+            "a topic split in two would be two screenings)",
+            f"topic {qid!r} again, after other topics (its lines began at line {began})",
+        )
+    # codes in file order of the topics, so that grouping keeps the file order
+    remap = np.empty(len(reader.qnames), dtype=np.int32)
+    remap[head_codes] = np.arange(len(heads), dtype=np.int32)
+    codes = remap[codes]
+    qnames_list = [reader.qnames[c] for c in head_codes.tolist()]
+    duplicates: Tuple[Tuple[str, str, int], ...] = ()
+    found = find_duplicates(codes[::-1].copy(), docs[::-1].copy(), len(qnames_list))
+    if found is not None:
+        keep = found[0][::-1].copy()
+        dropped = np.flatnonzero(~keep)
+        dup_docs = docs[dropped]
+        if dup_docs.dtype.kind == "S":
+            dup_docs = ids_as_str(dup_docs)
+        duplicates = tuple(
+            (qnames_list[c], d, line_of(i))
+            for c, d, i in zip(codes[dropped].tolist(), dup_docs.tolist(), dropped.tolist())
+        )
+        shown = ", ".join(str(t[2]) for t in duplicates[:5]) + (", ..." if len(duplicates) > 5 else "")
+        warnings.warn(
+            f"{name}: {len(duplicates)} repeated (topic, document) line(s) dropped, the first line of "
+            f"each is kept (file order: the document was screened there); first: topic "
+            f"{duplicates[0][0]!r}, document {duplicates[0][1]!r}; dropped lines {shown}",
+            TrecFormatWarning,
+            stacklevel=4,
+        )
+        entry = np.flatnonzero(keep)
+        codes, docs, col2 = codes[keep], docs[keep], col2[keep]
+    else:
+        entry = np.arange(n)
+    counts = np.bincount(codes, minlength=len(qnames_list))
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    position = np.arange(len(codes)) - np.repeat(starts, counts)
+    values = (np.repeat(counts, counts) - position).astype(np.float64)
+    qnames = np.empty(len(qnames_list), dtype=object)
+    qnames[:] = qnames_list
+    return FileOrderColumns(
+        qnames[codes],
+        docs,
+        values,
+        unique_pairs=True,
+        query_codes=codes,
+        query_names=qnames_list,
+        kind="run",
+        non_utf8_at=None if reader.non_utf8_line is None else f"{name}:{reader.non_utf8_line}",
+        column2=col2,
+        duplicates=duplicates,
+        source=name,
+        lines=_EntryLines(line_of, entry),
+    )
+
+
+class _EntryLines:
+    """Line number of a kept entry, computed on demand (messages only)."""
+
+    def __init__(self, line_of: _LineMap, entry: np.ndarray) -> None:
+        self.line_of = line_of
+        self.entry = entry
+
+    def __getitem__(self, i: int) -> int:
+        return self.line_of(int(self.entry[i]))

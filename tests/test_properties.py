@@ -28,6 +28,19 @@ from hypothesis import strategies as st
 from ir_measures import AP, RR, Qrel, ScoredDoc
 
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, catalogue
+from ir_measures_pres.tar import (
+    WSS,
+    LastRel,
+    NormArea,
+    NumCandidates,
+    NumFeedback,
+    RecallAtThreshold,
+    RecallPct,
+    TarCost,
+    TarLoss,
+    TarUtility,
+    Threshold,
+)
 
 # --------------------------------------------------------------------------------------------
 # the property table
@@ -84,6 +97,9 @@ class Case:
     #: value of an ideal ranking (all relevant documents first, by level descending) given the
     #: number n >= 1 of relevant documents; None: no value is claimed
     ideal: Callable[[int], float | None] = _one
+    #: False for measures outside the generic properties (TAR measures: counts, costs, lower is
+    #: better, values 3/4 dropped); tests/test_tar_measures.py tests those
+    generic: bool = True
 
     @property
     def id(self) -> str:
@@ -137,9 +153,36 @@ CASES: list[Case] = [
     Case(Bpref10(variant="old")),
     Case(Bpref10(variant="paper")),
     Case(Bpref10(rel=2), relevant_from=2),
+    # technology-assisted review (CLEF TAR tools): tests/test_tar_measures.py
+    *(
+        Case(m, generic=False)
+        for m in (
+            NumCandidates,
+            NumFeedback,
+            LastRel,
+            LastRel(normalised=True),
+            WSS,
+            WSS(recall=1.0, rule="cohen"),
+            RecallPct(pct=30),
+            RecallPct(pct=30, positions="2017"),
+            NormArea,
+            TarLoss,
+            TarLoss(part="e"),
+            TarLoss(part="r", threshold=True),
+            TarCost,
+            TarCost(penalty="uniform"),
+            TarCost(penalty="weighted"),
+            Threshold,
+            Threshold(flag="first", normalised=True),
+            RecallAtThreshold,
+            RecallAtThreshold(flag="first"),
+            TarUtility,
+        )
+    ),
 ]
 
-IDS = [c.id for c in CASES]
+GENERIC = [c for c in CASES if c.generic]
+IDS = [c.id for c in GENERIC]
 
 # --------------------------------------------------------------------------------------------
 # the table covers the registry
@@ -267,7 +310,7 @@ def as_type(kind: str, rows: list, fields: tuple[str, ...]) -> object:
 
 EPS = 1e-12  # float slack for bounds and monotonicity only
 
-case_param = pytest.mark.parametrize("case", CASES, ids=IDS)
+case_param = pytest.mark.parametrize("case", GENERIC, ids=IDS)
 
 
 # --------------------------------------------------------------------------------------------
@@ -521,6 +564,17 @@ CITED = {
     "PMeasure": "Sakai",
     "PPlusMeasure": "Sakai",
     "Bpref10": "Buckley",
+    "NumCandidates": "Kanoulas",
+    "NumFeedback": "Kanoulas",
+    "LastRel": "Kanoulas",
+    "WSS": "Cohen",
+    "RecallPct": "Kanoulas",
+    "NormArea": "Kanoulas",
+    "TarLoss": "Cormack",
+    "TarCost": "Kanoulas",
+    "Threshold": "Kanoulas",
+    "RecallAtThreshold": "Kanoulas",
+    "TarUtility": "Kanoulas",
 }
 
 
