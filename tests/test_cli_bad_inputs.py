@@ -107,6 +107,14 @@ BAD = [
     ("meta rel 0", {}, ["robustness", "q", "r", "-m", "AP", "--rel", "0"], 2, ["--rel"]),
     ("meta fraction 0", {}, ["robustness", "q", "r", "-m", "AP", "--fractions", "0"], 2, ["--fractions"]),
     ("meta unknown measure", {}, ["agreement", "q", "r", "-m", "Foo"], 2, ["unknown measure 'Foo'"]),
+    ("tar edition 2019", {}, ["tar", "--edition", "2019", "q", "r"], 2, ["--edition", "2019"]),
+    (
+        "tar unknown code",
+        {"q": b"T 0 d1 1\n", "r": b"T NF d1 1 1 x\nT XX d2 2 1 x\n"},
+        ["tar", "--edition", "2017", "q", "r"],
+        1,
+        ["r:2:", "interaction code"],
+    ),
     ("compare alpha 2", {}, ["compare", "q", "r", "-m", "AP", "--alpha", "2"], 2, ["alpha"]),
     ("compare unknown measure", {}, ["compare", "q", "r", "-m", "Foo"], 2, ["unknown measure 'Foo'"]),
 ]
