@@ -300,6 +300,34 @@ def test_registered_measures_equal_the_official_per_topic_lines(level: str, run:
                 assert int(value) == int(want), (q, line)
 
 
+@pytest.mark.parametrize(
+    "level,run", [("abstract", "uos.sis.TMAL30Q_BM25"), ("document", "waterloo.A-thresh-normal")]
+)
+def test_pyterrier_gives_the_official_per_topic_lines(level: str, run: str) -> None:
+    """The same measures as strings in PyTerrier's pt.Evaluate (a results frame in screening
+    order, column 2 as its 'iteration' column) against the official tool's per-topic lines."""
+    pt = pytest.importorskip("pyterrier")
+    pd = pytest.importorskip("pandas")
+    qrels_file = {"abstract": "qrel_abs_test.txt", "document": "qrel_content_test.txt"}[level]
+    official = (TAR / "official_tar_eval" / level / f"{run}.results").read_text().splitlines()
+    expected = rows("\n".join(line for line in official if line.count("\t") == 2))
+    cols = read_qrels(TAR / "qrels" / qrels_file)
+    qrels = pd.DataFrame({"qid": cols.query_ids, "docno": cols.doc_ids, "label": cols.values})
+    with pytest.warns(UserWarning) if run.startswith("uos.sis.TMAL") else _nothing():
+        frame = read_run(TAR / "runs" / f"{run}.gz", order="file").frame()
+    results = frame.rename(columns={"query_id": "qid", "doc_id": "docno"})
+    got = pt.Evaluate(results, qrels, metrics=list(MEASURE_LINES), perquery=True)
+    topics = {q for q, _ in expected if q != "ALL"}
+    assert topics and topics <= set(got)
+    for key, line in MEASURE_LINES.items():  # PyTerrier names each column as the string given
+        for q in topics:
+            want, value = expected[(q, line)], got[q][key]
+            if "." in want:
+                assert t(value) == want, (q, line)
+            else:
+                assert int(value) == int(want), (q, line)
+
+
 class _nothing:
     def __enter__(self) -> None:
         return None
