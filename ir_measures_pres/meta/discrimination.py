@@ -10,7 +10,8 @@ The estimated difference required for significance at alpha is, per pair, |mean(
 |mean(z*b) - mean(z)|) of the replicate whose |t(w*b)| is the ceil(alpha B)-th largest, and the
 maximum over the pairs (Sakai, SIGIR 2006, Figure 5; likewise Ferro & Silvello's MATTERS).
 Read without the shift, it is |mean(z*b)| of that replicate, which adds mean(z) back; that
-reading is reported too (``diff_required_unshifted`` / ``estimated_diff_unshifted``).
+reading is not Sakai's and is reported only on request (``unshifted=True``:
+``diff_required_unshifted`` / ``estimated_diff_unshifted``).
 Zero-variance samples: identical runs (z = 0) have t = 0 and ASL = 1; a constant non-zero
 difference has |t| = inf and ASL = 0.
 
@@ -44,7 +45,7 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 from tqdm import tqdm
 
-from ..stats import bootstrap_counts, bootstrap_test, require
+from ..stats import bootstrap_counts, bootstrap_test, require, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import SavedResult
 from .sampling import new_seed
@@ -59,8 +60,8 @@ class DiscriminativePowerResult(SavedResult):
     * ``summary``: per measure ``pairs``, ``significant`` (ASL < alpha), ``discriminative_power``
       (their share), ``estimated_diff`` (difference required at alpha), ``alpha``, ``B``;
     * ``pairs``: per run pair and measure ``run_a``, ``run_b``, ``measure``, ``mean_diff``
-      (mean of a - b), ``t``, ``asl``, ``significant``, ``diff_required``,
-      ``diff_required_unshifted`` (|mean(z*b)| of the same replicate, the unshifted reading;
+      (mean of a - b), ``t``, ``asl``, ``significant``, ``diff_required`` (and, only with
+      ``unshifted=True``, ``diff_required_unshifted``: |mean(z*b)| of the same replicate;
       ``estimated_diff_unshifted`` is its maximum).
     """
 
@@ -119,6 +120,7 @@ def discriminative_power(
     seed: Optional[int] = 0,
     progress: bool = True,
     core: Optional[Core] = None,
+    unshifted: bool = False,
 ) -> DiscriminativePowerResult:
     """Sakai's paired bootstrap test on every pair of runs, per measure.
 
@@ -129,7 +131,7 @@ def discriminative_power(
         if qrels is None or runs is None or measures is None:
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
         core = Core(qrels, runs, measures, progress=progress)
-    return discriminative_power_from_scores(core.scores(), B, alpha, seed, progress)
+    return discriminative_power_from_scores(core.scores(), B, alpha, seed, progress, unshifted=unshifted)
 
 
 def discriminative_power_from_scores(
@@ -139,9 +141,13 @@ def discriminative_power_from_scores(
     seed: Optional[int] = 0,
     progress: bool = True,
     bootstrap_index: Optional[np.ndarray] = None,
+    unshifted: bool = False,
 ) -> DiscriminativePowerResult:
     """:func:`discriminative_power` on per-query scores. ``bootstrap_index`` (B, n) fixes the
-    bootstrap samples (topic indices) instead of drawing them from ``seed``."""
+    bootstrap samples (topic indices) instead of drawing them from ``seed``. ``unshifted=True``
+    adds the unshifted reading of the difference required (``diff_required_unshifted``,
+    ``estimated_diff_unshifted``: |mean(z*b)| of the same replicate); by default only Sakai's
+    shifted figure is reported (spec 3.1)."""
     require("pandas")
     import pandas as pd
 
@@ -225,6 +231,9 @@ def discriminative_power_from_scores(
             "B",
         ],
     )
+    if not unshifted:
+        pairs_df = pairs_df.drop(columns=["diff_required_unshifted"])
+        summary_df = summary_df.drop(columns=["estimated_diff_unshifted"])
     return DiscriminativePowerResult(summary_df, pairs_df, alpha, B, seed, list(scores.measures))
 
 
@@ -251,7 +260,9 @@ def stability(
 
 
 def _tie(d: np.ndarray, ma: np.ndarray, mb: np.ndarray, f: float) -> np.ndarray:
-    return (np.abs(d) < f * np.maximum(ma, mb)) | (d == 0)
+    """Ties of the rounded differences ``d``: |d| below the threshold f * max(ma, mb), itself
+    rounded, so that a difference equal to the threshold in exact arithmetic is not a tie."""
+    return (np.abs(d) < tidy(f * np.maximum(ma, mb))) | (d == 0)
 
 
 def stability_from_scores(
@@ -296,8 +307,11 @@ def stability_from_scores(
             means = np.stack(
                 [np.stack([values[m][:, a].mean(axis=1), values[m][:, b].mean(axis=1)]) for a, b in halves]
             )
+            # rounded (section 3.5): half-set means and differences equal in exact arithmetic
+            # are equal, so ties and swaps are not decided by an ulp
+            means = tidy(means)
             ma, mb = means[:, :, ai], means[:, :, bi]  # (splits, 2, pairs)
-            d = ma - mb
+            d = tidy(ma - mb)
             total = d.size  # 2 * splits * pairs half-set outcomes
             for f in grid:
                 tie = _tie(d, ma, mb, f)
