@@ -38,7 +38,7 @@ from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, spl
 
 #: subcommands: the meta-evaluation's, handled by :mod:`ir_measures_pres.meta.cli`, and
 #: ``compare``, handled by :mod:`ir_measures_pres.compare_cli`
-SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "compare")
+SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity", "compare")
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"

@@ -496,3 +496,91 @@ def bootstrap_test(
     if unshifted:
         return t_obs, asl, diff, np.abs(shifted_mean + z.mean(axis=1))
     return t_obs, asl, diff
+
+
+# --------------------------------------------------------------------------------------------
+# the swap method (Voorhees & Buckley 2002; Sakai's bootstrap variant): sensitivity
+# --------------------------------------------------------------------------------------------
+
+#: how the two topic samples of the swap method are drawn
+SWAP_SAMPLING = ("bootstrap", "disjoint")
+
+
+def swap_samples(
+    n: int, B: int, rng: np.random.Generator, sampling: str = "bootstrap", size: Optional[int] = None
+) -> Tuple[np.ndarray, np.ndarray, int]:
+    """The B pairs of topic samples of the swap method, as two (B, n) matrices of how often each
+    topic is drawn, and the sample size c.
+
+    ``sampling='bootstrap'`` (Sakai's variant, the default): both samples of each pair drawn with
+    replacement, independently, c = ``size`` or n topics each. ``'disjoint'`` (Voorhees &
+    Buckley): one permutation of the topics per pair; the first c topics form the first sample,
+    the next c the second (c = ``size`` or floor(n/2); c <= n/2 so that they are disjoint).
+    """
+    if sampling not in SWAP_SAMPLING:
+        raise ValueError(f"unknown sampling {sampling!r}; choose one of {', '.join(SWAP_SAMPLING)}")
+    if B < 1:
+        raise ValueError(f"B must be >= 1, got {B}")
+    if sampling == "bootstrap":
+        c = n if size is None else int(size)
+        if c < 1:
+            raise ValueError(f"the sample size must be >= 1, got {c}")
+        rows = (np.arange(B, dtype=np.int64) * n)[:, None]
+        out = []
+        for _ in range(2):
+            idx = rng.integers(0, n, size=(B, c)) + rows
+            out.append(np.bincount(idx.reshape(-1), minlength=B * n).reshape(B, n).astype(np.float64))
+        return out[0], out[1], c
+    c = n // 2 if size is None else int(size)
+    if not 1 <= c <= n // 2:
+        raise ValueError(f"disjoint samples need a size from 1 to n/2 = {n // 2} topics, got {c}")
+    perm = np.argsort(rng.random((B, n)), axis=1)
+    first = np.zeros((B, n))
+    second = np.zeros((B, n))
+    np.put_along_axis(first, perm[:, :c], 1.0, axis=1)
+    np.put_along_axis(second, perm[:, c : 2 * c], 1.0, axis=1)
+    return first, second, c
+
+
+def swap_bins(d1: np.ndarray, d2: np.ndarray, width: float) -> Tuple[np.ndarray, np.ndarray]:
+    """Observations and swaps per bin of |d1| (bin k = [k width, (k+1) width)).
+
+    ``d1``, ``d2``: mean differences of the same run pairs on the first and second sample of each
+    draw (any matching shapes). Both are rounded to :data:`DECIMALS` places first (section 3.5),
+    and so is |d1| / width before it is floored, so a difference equal to a bin edge in exact
+    arithmetic falls in the bin that starts there. A swap is d1 * d2 < 0: a difference of 0 in
+    either sample is never a swap. Returns (observations, swaps), integer arrays over bins
+    0..max.
+    """
+    d1 = tidy(d1).reshape(-1)
+    d2 = tidy(d2).reshape(-1)
+    if width <= 0:
+        raise ValueError(f"the bin width must be > 0, got {width}")
+    bins = np.floor(tidy(np.abs(d1) / width)).astype(np.int64)
+    swap = (d1 * d2) < 0
+    nb = int(bins.max()) + 1 if len(bins) else 0
+    obs = np.bincount(bins, minlength=nb)
+    swaps = np.bincount(bins[swap], minlength=nb)
+    return obs, swaps
+
+
+def swap_sensitivity(
+    observations: np.ndarray, swaps: np.ndarray, width: float, max_rate: float = 0.05
+) -> Tuple[float, float]:
+    """(difference required, sensitivity) from the bins of :func:`swap_bins`.
+
+    The difference required is the smallest bin edge k * width from which every bin with
+    observations has a swap rate <= ``max_rate`` (rates compared after rounding to
+    :data:`DECIMALS` places: 1/20 is 0.05); the sensitivity is the share of all observations in
+    those bins, |d1| >= the difference required. No observation: (NaN, NaN).
+    """
+    obs = np.asarray(observations, dtype=np.int64)
+    sw = np.asarray(swaps, dtype=np.int64)
+    total = int(obs.sum())
+    if total == 0:
+        return float("nan"), float("nan")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = np.where(obs > 0, sw / np.maximum(obs, 1), 0.0)
+    bad = np.nonzero((obs > 0) & (tidy(rate) > tidy(np.array([max_rate]))[0]))[0]
+    k = int(bad.max()) + 1 if len(bad) else 0
+    return float(np.round(k * width, 10)), float(obs[k:].sum() / total)

@@ -5,6 +5,7 @@
     ir_measures_pres robustness QRELS RUN [RUN ...] -m "PRES@100 AP@100 R@100" -o out/
     ir_measures_pres agreement QRELS RUNS_DIR -m "PRES@1000 AP@1000 R@1000" --confidence 0.95
     ir_measures_pres discriminative-power QRELS RUNS_DIR -m "QMeasure AP PMeasure" -B 1000
+    ir_measures_pres sensitivity QRELS RUNS_DIR -m "QMeasure AP PMeasure" -B 1000 --repeats 3
 
 A RUN is a run file or a directory of run files (``.gz`` allowed). Measures are read by the
 measure catalogue, as in the main command (:mod:`ir_measures_pres.catalogue`). Tables go to
@@ -23,7 +24,7 @@ from typing import Any, List, Optional, Sequence
 
 from .._command import ArgumentParser, float_option, int_option
 
-COMMANDS = ("robustness", "agreement", "discriminative-power")
+COMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity")
 
 
 def _fractions(text: str) -> List[float]:
@@ -155,6 +156,56 @@ def build_parser() -> ArgumentParser:
         default=0.01,
         help="width of the difference buckets (0.01)",
     )
+
+    p = sub.add_parser(
+        "sensitivity",
+        help="swap-method sensitivity: difference required and sensitivity per measure",
+        description="Voorhees & Buckley's swap method (Sakai's bootstrap variant by default): "
+        "the difference required for a swap rate <= 5 %% and the share of run-pair comparisons "
+        "at least that large, per measure, mean +- sd over --repeats repetitions.",
+    )
+    _common(p)
+    p.add_argument(
+        "-B",
+        "--samples",
+        type=int_option(1, 10**7),
+        default=1000,
+        dest="B",
+        help="pairs of topic samples per repetition (default 1000)",
+    )
+    p.add_argument(
+        "--sampling",
+        choices=("bootstrap", "disjoint"),
+        default="bootstrap",
+        help="bootstrap: both samples with replacement, n topics (Sakai, default); disjoint: two "
+        "disjoint sets of --size topics (Voorhees & Buckley)",
+    )
+    p.add_argument(
+        "--size",
+        type=int_option(1, 10**9),
+        default=None,
+        help="topics per sample (default n for bootstrap, n/2 for disjoint)",
+    )
+    p.add_argument(
+        "--bin-width",
+        type=float_option(0.0, 1.0, low_open=True),
+        default=0.01,
+        help="width of the bins of |difference| (default 0.01)",
+    )
+    p.add_argument(
+        "--max-swap-rate",
+        type=float_option(0.0, 1.0, high_open=True),
+        default=0.05,
+        help="swap rate the difference required must keep (default 0.05)",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int_option(1, 10**4),
+        default=3,
+        help="Monte Carlo repetitions, seeds derived from --seed (default 3)",
+    )
+    p.add_argument("--seed", type=int_option(0, 2**63 - 1), default=0, help="random seed (default 0)")
+    p.add_argument("--bins", action="store_true", help="also print the per-bin swap rates")
     return parser
 
 
@@ -236,6 +287,29 @@ def _run(args: argparse.Namespace, out: Any) -> None:
                 " (same cut-off; all triples in the files)" if len(triples) < len(res.triples) else ""
             )
             _show(title, triples[["measure_a", "measure_b", "dissenting", "count", "share"]], out)
+        results = [res]
+    elif args.command == "sensitivity":
+        from .sensitivity import sensitivity
+
+        res = sensitivity(
+            B=args.B,
+            sampling=args.sampling,
+            size=args.size,
+            bin_width=args.bin_width,
+            max_swap_rate=args.max_swap_rate,
+            repeats=args.repeats,
+            seed=args.seed,
+            progress=not args.quiet,
+            core=core,
+        )
+        _show(
+            f"sensitivity by the swap method ({args.sampling} samples of {res.sample_size} topics, "
+            f"B={res.B}, swap rate <= {args.max_swap_rate}, {args.repeats} repetitions: mean ± sd)",
+            res.table().reset_index(),
+            out,
+        )
+        if args.bins:
+            _show("swap rate per bin of |difference|", res.bins, out)
         results = [res]
     else:
         from ._stats import require

@@ -165,3 +165,51 @@ def plot_stability(result: Any, path: Optional[str] = None, title: Optional[str]
     if title:
         ax.set_title(title)
     return _save(fig, path)
+
+
+_LINESTYLES = ("-", "--", "-.", ":")
+
+
+def line_style(k: int) -> Any:
+    """Colour, marker and line style of the k-th curve: 10 colours x 12 markers x 4 line styles,
+    so that 20 curves differ in more than colour (and print in grey)."""
+    return f"C{k % 10}", _MARKERS[k % len(_MARKERS)], _LINESTYLES[(k // 10) % len(_LINESTYLES)]
+
+
+def plot_swap_rates(result: Any, path: Optional[str] = None, title: Optional[str] = None) -> Any:
+    """Swap rate against |d1| (the bins of the swap method, pooled over the repetitions), one
+    curve per measure, with the maximum swap rate as a labelled line; the difference required
+    is where a curve last crosses it."""
+    bins = result.bins
+    fig = _figure(3.4, 2.6)
+    ax = fig.subplots()
+    for k, name in enumerate(result.measures):
+        rows = bins[bins["measure"] == name].groupby("bin_lo")[["observations", "swaps"]].sum()
+        color, marker, ls = line_style(k)
+        ax.plot(
+            rows.index.to_numpy(),
+            (rows["swaps"] / rows["observations"]).to_numpy(),
+            color=color,
+            marker=marker,
+            linestyle=ls,
+            markersize=3,
+            linewidth=1.0,
+            label=str(name),
+        )
+    ax.axhline(result.max_swap_rate, color="grey", linestyle="--", linewidth=0.8)
+    ax.annotate(
+        f"{100 * result.max_swap_rate:g}% swaps",
+        (1.0, result.max_swap_rate),
+        xycoords=("axes fraction", "data"),
+        ha="right",
+        va="bottom",
+        fontsize="x-small",
+        color="grey",
+    )
+    ax.set_xlabel("|difference| on the first sample")
+    ax.set_ylabel("swap rate")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="x-small", ncol=2 if len(result.measures) > 6 else 1)
+    if title:
+        ax.set_title(title)
+    return _save(fig, path)

@@ -110,3 +110,10 @@ def new_seed(seed: Optional[int]) -> int:
         return int(seed)
     entropy = np.random.SeedSequence().entropy
     return int(entropy) % (2**63)  # type: ignore[arg-type]
+
+
+def repeat_rng(seed: int, repeat: int) -> np.random.Generator:
+    """The generator of Monte Carlo repetition ``repeat`` (0, 1, ...) of an experiment seeded with
+    ``seed``: ``default_rng(SeedSequence(seed, spawn_key=(repeat,)))``. One repetition depends only
+    on the seed and its number, so asking for more repetitions keeps the first ones."""
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(repeat),)))
