@@ -48,7 +48,7 @@ from tqdm import tqdm
 from ..stats import bootstrap_counts, bootstrap_test, require, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import SavedResult
-from .sampling import new_seed
+from .sampling import new_seed, repeat_rng
 
 DEFAULT_FUZZINESS_GRID = tuple(round(0.01 * i, 2) for i in range(21))
 
@@ -58,14 +58,17 @@ class DiscriminativePowerResult(SavedResult):
     """Tables of Sakai's bootstrap experiment.
 
     * ``summary``: per measure ``pairs``, ``significant`` (ASL < alpha), ``discriminative_power``
-      (their share), ``estimated_diff`` (difference required at alpha), ``alpha``, ``B``;
+      (their share), ``estimated_diff`` (difference required at alpha), ``alpha``, ``B``,
+      ``repeats``; with several repetitions these are means and ``discriminative_power_sd`` /
+      ``estimated_diff_sd`` their sd (ddof 1; NaN for one repetition);
+    * ``repeats_table``: the same figures for each repetition;
     * ``pairs``: per run pair and measure ``run_a``, ``run_b``, ``measure``, ``mean_diff``
       (mean of a - b), ``t``, ``asl``, ``significant``, ``diff_required`` (and, only with
       ``unshifted=True``, ``diff_required_unshifted``: |mean(z*b)| of the same replicate;
       ``estimated_diff_unshifted`` is its maximum).
     """
 
-    TABLES = ("summary", "pairs")
+    TABLES = ("summary", "pairs", "repeats_table")
     PREFIX = "discriminative_power"
 
     summary: Any
@@ -74,6 +77,8 @@ class DiscriminativePowerResult(SavedResult):
     B: int
     seed: int
     measures: List[str] = field(default_factory=list)
+    repeats_table: Any = None
+    repeats: int = 1
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Sakai's ASL curves (:func:`.plots.plot_asl`)."""
@@ -121,6 +126,7 @@ def discriminative_power(
     progress: bool = True,
     core: Optional[Core] = None,
     unshifted: bool = False,
+    repeats: int = 1,
 ) -> DiscriminativePowerResult:
     """Sakai's paired bootstrap test on every pair of runs, per measure.
 
@@ -131,7 +137,9 @@ def discriminative_power(
         if qrels is None or runs is None or measures is None:
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
         core = Core(qrels, runs, measures, progress=progress)
-    return discriminative_power_from_scores(core.scores(), B, alpha, seed, progress, unshifted=unshifted)
+    return discriminative_power_from_scores(
+        core.scores(), B, alpha, seed, progress, unshifted=unshifted, repeats=repeats
+    )
 
 
 def discriminative_power_from_scores(
@@ -142,12 +150,16 @@ def discriminative_power_from_scores(
     progress: bool = True,
     bootstrap_index: Optional[np.ndarray] = None,
     unshifted: bool = False,
+    repeats: int = 1,
 ) -> DiscriminativePowerResult:
     """:func:`discriminative_power` on per-query scores. ``bootstrap_index`` (B, n) fixes the
     bootstrap samples (topic indices) instead of drawing them from ``seed``. ``unshifted=True``
     adds the unshifted reading of the difference required (``diff_required_unshifted``,
     ``estimated_diff_unshifted``: |mean(z*b)| of the same replicate); by default only Sakai's
-    shifted figure is reported (spec 3.1)."""
+    shifted figure is reported (spec 3.1). ``repeats`` > 1 repeats the experiment with fresh
+    bootstrap samples (repetition r draws from :func:`.sampling.repeat_rng`; repetition 0 is the
+    single run's draw) and reports the mean and sd over the repetitions (spec 3.4); the
+    ``pairs`` table holds repetition 0."""
     require("pandas")
     import pandas as pd
 
@@ -158,52 +170,88 @@ def discriminative_power_from_scores(
     if n < 2:
         raise ValueError("the bootstrap test needs at least 2 topics")
     seed = new_seed(seed)
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1, got {repeats}")
     if bootstrap_index is None:
         if B < 1:
             raise ValueError(f"B must be >= 1, got {B}")
-        _, counts = bootstrap_counts(n, B, np.random.default_rng(seed))
+        draws: List[Optional[np.ndarray]] = [None] * repeats
     else:
         idx = np.asarray(bootstrap_index, dtype=np.int64)
         B = idx.shape[0]
         counts = np.zeros((B, n))
         np.add.at(counts, (np.repeat(np.arange(B), idx.shape[1]), idx.reshape(-1)), 1.0)
+        draws = [counts]
+        repeats = 1
     pairs = list(iter_pairs(len(scores.runs)))
     a_idx = np.array([i for i, _ in pairs], dtype=np.int64)
     b_idx = np.array([j for _, j in pairs], dtype=np.int64)
     rows = []
-    summary = []
-    with tqdm(total=len(scores.measures), desc="bootstrap", leave=False, disable=not progress) as bar:
-        for m, name in enumerate(scores.measures):
-            z = values[m, a_idx] - values[m, b_idx]
-            t_obs, asl, diff, diff_z = bootstrap_test(z, counts, alpha, unshifted=True)
-            significant = asl < alpha
-            for k, (i, j) in enumerate(pairs):
-                rows.append(
+    rep_rows = []
+    total = len(scores.measures) * repeats
+    with tqdm(total=total, desc="bootstrap", leave=False, disable=not progress) as bar:
+        for r, fixed in enumerate(draws):
+            counts = fixed if fixed is not None else bootstrap_counts(n, B, repeat_rng(seed, r))[1]
+            for m, name in enumerate(scores.measures):
+                z = values[m, a_idx] - values[m, b_idx]
+                t_obs, asl, diff, diff_z = bootstrap_test(z, counts, alpha, unshifted=True)
+                significant = asl < alpha
+                if r == 0:
+                    for k, (i, j) in enumerate(pairs):
+                        rows.append(
+                            (
+                                scores.runs[i],
+                                scores.runs[j],
+                                name,
+                                float(z[k].mean()),
+                                float(t_obs[k]),
+                                float(asl[k]),
+                                bool(significant[k]),
+                                float(diff[k]),
+                                float(diff_z[k]),
+                            )
+                        )
+                rep_rows.append(
                     (
-                        scores.runs[i],
-                        scores.runs[j],
                         name,
-                        float(z[k].mean()),
-                        float(t_obs[k]),
-                        float(asl[k]),
-                        bool(significant[k]),
-                        float(diff[k]),
-                        float(diff_z[k]),
+                        r,
+                        int(significant.sum()),
+                        float(significant.mean()) if len(pairs) else float("nan"),
+                        float(diff.max()) if len(pairs) else float("nan"),
+                        float(diff_z.max()) if len(pairs) else float("nan"),
                     )
                 )
-            summary.append(
-                (
-                    name,
-                    len(pairs),
-                    int(significant.sum()),
-                    float(significant.mean()) if len(pairs) else float("nan"),
-                    float(diff.max()) if len(pairs) else float("nan"),
-                    float(diff_z.max()) if len(pairs) else float("nan"),
-                    alpha,
-                    B,
-                )
-            )
-            bar.update()
+                bar.update()
+    reps_df = pd.DataFrame(
+        rep_rows,
+        columns=[
+            "measure",
+            "repeat",
+            "significant",
+            "discriminative_power",
+            "estimated_diff",
+            "estimated_diff_unshifted",
+        ],
+    )
+    g = reps_df.groupby("measure", sort=False)
+    names = list(scores.measures)
+    summary_df = pd.DataFrame(
+        {
+            "measure": names,
+            "pairs": len(pairs),
+            "significant": g["significant"].mean().reindex(names).to_numpy(),
+            "discriminative_power": g["discriminative_power"].mean().reindex(names).to_numpy(),
+            "discriminative_power_sd": g["discriminative_power"].std(ddof=1).reindex(names).to_numpy(),
+            "estimated_diff": g["estimated_diff"].mean().reindex(names).to_numpy(),
+            "estimated_diff_sd": g["estimated_diff"].std(ddof=1).reindex(names).to_numpy(),
+            "estimated_diff_unshifted": g["estimated_diff_unshifted"].mean().reindex(names).to_numpy(),
+            "alpha": alpha,
+            "B": B,
+            "repeats": repeats,
+        }
+    )
+    if repeats == 1:
+        summary_df["significant"] = summary_df["significant"].astype(int)
     pairs_df = pd.DataFrame(
         rows,
         columns=[
@@ -218,23 +266,13 @@ def discriminative_power_from_scores(
             "diff_required_unshifted",
         ],
     )
-    summary_df = pd.DataFrame(
-        summary,
-        columns=[
-            "measure",
-            "pairs",
-            "significant",
-            "discriminative_power",
-            "estimated_diff",
-            "estimated_diff_unshifted",
-            "alpha",
-            "B",
-        ],
-    )
     if not unshifted:
         pairs_df = pairs_df.drop(columns=["diff_required_unshifted"])
         summary_df = summary_df.drop(columns=["estimated_diff_unshifted"])
-    return DiscriminativePowerResult(summary_df, pairs_df, alpha, B, seed, list(scores.measures))
+        reps_df = reps_df.drop(columns=["estimated_diff_unshifted"])
+    return DiscriminativePowerResult(
+        summary_df, pairs_df, alpha, B, seed, list(scores.measures), reps_df, repeats
+    )
 
 
 def stability(
