@@ -47,7 +47,7 @@ from tqdm import tqdm
 
 from ..stats import bootstrap_counts, bootstrap_test, require, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
-from ._output import SavedResult
+from ._output import PaperTable, SavedResult, best
 from .sampling import new_seed, repeat_rng
 
 DEFAULT_FUZZINESS_GRID = tuple(round(0.01 * i, 2) for i in range(21))
@@ -80,6 +80,38 @@ class DiscriminativePowerResult(SavedResult):
     repeats_table: Any = None
     repeats: int = 1
 
+    def paper_table(self) -> PaperTable:
+        """Sakai's form: per measure the discriminative power (per cent of the run pairs, ASL <
+        alpha) and the estimated difference required (2 places; with repetitions mean ± sd, 3
+        places); the highest power and the smallest difference in bold."""
+        require("pandas")
+        import pandas as pd
+
+        s = self.summary.set_index("measure").reindex(self.measures)
+        multi = self.repeats > 1
+        power = 100 * s["discriminative_power"].to_numpy(dtype=np.float64)
+        diff = s["estimated_diff"].to_numpy(dtype=np.float64)
+        if multi:
+            psd = 100 * s["discriminative_power_sd"].to_numpy(dtype=np.float64)
+            dsd = s["estimated_diff_sd"].to_numpy(dtype=np.float64)
+            pcol = [f"{p:.1f}% ± {q:.1f}" for p, q in zip(power, psd)]
+            dcol = [f"{d:.3f} ± {e:.3f}" for d, e in zip(diff, dsd)]
+            rounded = np.column_stack([np.round(power, 1), np.round(diff, 3)])
+        else:
+            pcol = [f"{p:.1f}%" for p in power]
+            dcol = [f"{d:.2f}" for d in diff]
+            rounded = np.column_stack([np.round(power, 1), np.round(diff, 2)])
+        cells = pd.DataFrame(
+            {"discriminative power": pcol, "estimated diff.": dcol},
+            index=pd.Index(self.measures, name="measure"),
+        )
+        pairs = int(s["pairs"].iloc[0]) if len(s) else 0
+        caption = (
+            f"Discriminative power at alpha = {self.alpha:g} (paired bootstrap, B = {self.B}, "
+            f"{pairs} run pairs" + (f", mean ± sd over {self.repeats} repetitions" if multi else "") + ")."
+        )
+        return PaperTable(cells, best(rounded, [True, False], axis=0), caption, "measure")
+
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Sakai's ASL curves (:func:`.plots.plot_asl`)."""
         from .plots import plot_asl
@@ -108,6 +140,26 @@ class StabilityResult(SavedResult):
     splits: int
     seed: int
     measures: List[str] = field(default_factory=list)
+
+    def paper_table(self) -> PaperTable:
+        """Buckley & Voorhees' form: per measure the error rate and the proportion of ties (per
+        cent, 1 place) at the chosen fuzziness; the lowest error rate in bold."""
+        require("pandas")
+        import pandas as pd
+
+        s = self.summary.set_index("measure").reindex(self.measures)
+        err = np.round(100 * s["error_rate"].to_numpy(dtype=np.float64), 1)
+        ties = np.round(100 * s["tie_rate"].to_numpy(dtype=np.float64), 1)
+        cells = pd.DataFrame(
+            {"error rate": [f"{e:.1f}%" for e in err], "ties": [f"{t:.1f}%" for t in ties]},
+            index=pd.Index(self.measures, name="measure"),
+        )
+        bold = best(np.column_stack([err, ties]), [False], axis=0)
+        caption = (
+            f"Split-half error rate and proportion of ties at fuzziness {100 * self.fuzziness:g}% "
+            f"({self.splits} splits)."
+        )
+        return PaperTable(cells, bold, caption, "measure")
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Error rate against proportion of ties (:func:`.plots.plot_stability`)."""

@@ -33,7 +33,7 @@ from tqdm import tqdm
 
 from ..stats import require, swap_bins, swap_samples, swap_sensitivity
 from ._core import Core, MeasureSpec, Scores, iter_pairs
-from ._output import SavedResult
+from ._output import PaperTable, SavedResult, best
 from .sampling import new_seed, repeat_rng
 
 ROW_DIFF = "absolute diff. required"
@@ -90,6 +90,24 @@ class SensitivityResult(SavedResult):
                 sens = f"{100 * row['sensitivity']:.1f}%"
             cols[m] = [diff, sens]
         return pd.DataFrame(cols, index=pd.Index([ROW_DIFF, ROW_SENSITIVITY], name=""))
+
+    def paper_table(self) -> PaperTable:
+        """:meth:`table` with the smallest difference required and the highest sensitivity in
+        bold (compared as printed)."""
+        cells = self.table()
+        s = self.summary.set_index("measure").reindex(self.measures)
+        multi = int(s["repeats"].iloc[0]) > 1 if len(s) else False
+        diff = np.round(s["diff_required"].to_numpy(dtype=np.float64), 3 if multi else 2)
+        sens = np.round(100 * s["sensitivity"].to_numpy(dtype=np.float64), 1)
+        bold = best(np.vstack([diff, sens]), [False, True], axis=1)
+        how = "Sakai's bootstrap samples" if self.sampling == "bootstrap" else "disjoint topic sets"
+        caption = (
+            f"Swap-method sensitivity ({how} of {self.sample_size} topics, B = {self.B}, swap rate "
+            f"<= {100 * self.max_swap_rate:g}%"
+            + (f", mean ± sd over {int(s['repeats'].iloc[0])} repetitions" if multi else "")
+            + ")."
+        )
+        return PaperTable(cells, bold, caption)
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Swap rate against |d1| per measure (:func:`.plots.plot_swap_rates`)."""
