@@ -13,14 +13,14 @@ is swaps / observations (:func:`ir_measures_pres.stats.swap_bins`, values rounde
   difference required.
 
 Monte Carlo error (spec 3.4): the experiment is repeated ``repeats`` times (default 3), repetition
-r drawing from ``SeedSequence(seed, spawn_key=(r,))``; the summary gives the mean and the standard
+r drawing from :func:`.sampling.repeat_rng` (repetition 0: ``default_rng(seed)``; r >= 1:
+``SeedSequence(seed, spawn_key=(r,))``); the summary gives the mean and the standard
 deviation (ddof 1) over the repetitions, ``repeats`` table each repetition.
 
 All B means of all runs are two matrix products (runs x topics) @ (topics x B); the pairs'
 differences follow by indexing, so the cost grows with runs x topics x B, not with pairs x topics.
 
 E. M. Voorhees and C. Buckley. The Effect of Topic Set Size on Retrieval Experiment Error. SIGIR 2002.
-T. Sakai. Evaluating Evaluation Metrics based on the Bootstrap. SIGIR 2006 (bootstrap samples).
 """
 
 from __future__ import annotations
