@@ -116,8 +116,8 @@ def wilcoxon(
     positive and the negative differences d = x - y (zero differences dropped): +1 when x is
     better. With ``decimals`` (``compare`` passes :data:`DECIMALS`) the differences are rounded
     first (section 3.5), so that differences equal in exact arithmetic tie in the ranking and
-    zero differences are dropped; ``None`` (the meta-evaluation's agreement experiment, whose
-    tests pin scipy on the raw differences) takes them as they are. When every
+    zero differences are dropped (``compare`` and the meta-evaluation's agreement experiment
+    pass it); ``None`` takes them as they are. When every
     difference is zero the runs are indistinguishable: (0, 1.0, 0), no scipy call (scipy would
     return NaN).
     """

@@ -259,7 +259,16 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             core=core,
         )
         _show("lowest Kendall's tau per fraction", robustness_table(res, "min_tau").reset_index(), out)
-        _show("mean Kendall's tau per fraction", robustness_table(res, "mean_tau").reset_index(), out)
+        mean = robustness_table(res, "mean_tau")
+        sd = robustness_table(res, "sd_tau")
+        spread = mean.copy().astype(object)
+        for col in mean.columns:
+            spread[col] = [f"{m:.4f} ± {v:.4f}" if v == v else f"{m:.4f}" for m, v in zip(mean[col], sd[col])]
+        _show(
+            f"mean Kendall's tau per fraction (± sd over the {args.samples} samples)",
+            spread.reset_index(),
+            out,
+        )
         results = [res]
     elif args.command == "agreement":
         from .agreement import agreement
