@@ -320,7 +320,8 @@ def _run(args: argparse.Namespace, out: Any) -> None:
         )
         _show(
             f"sensitivity by the swap method ({args.sampling} samples of {res.sample_size} topics, "
-            f"B={res.B}, swap rate <= {args.max_swap_rate}, {args.repeats} repetitions: mean ± sd)",
+            f"B={res.B}, swap rate <= {args.max_swap_rate}"
+            + (f", {args.repeats} repetitions: mean ± sd)" if args.repeats > 1 else ")"),
             res.table().reset_index(),
             out,
         )
@@ -337,8 +338,8 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             scores, args.B, args.alpha, args.seed, progress=not args.quiet, repeats=args.repeats
         )
         _show(
-            f"discriminative power (paired bootstrap, B={args.B}, alpha={args.alpha}, "
-            f"{args.repeats} repetitions: mean and sd)",
+            f"discriminative power (paired bootstrap, B={args.B}, alpha={args.alpha}"
+            + (f", {args.repeats} repetitions: mean and sd)" if args.repeats > 1 else ")"),
             res.summary,
             out,
         )
