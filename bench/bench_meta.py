@@ -6,6 +6,13 @@ topic (1-15) plus 100 judged non-relevant ones, 4 fractions x 3 samples = 12 f-q
 
     python bench/bench_meta.py                 # in-memory runs, times robustness()
     python bench/bench_meta.py --files /tmp/x  # also writes TREC files and times the CLI on them
+    python bench/bench_meta.py --swap          # swap method vs bootstrap discriminative power
+
+``--swap`` (issue #12): on the same collection and 3 measures (``PRES@1000 AP@1000 R@1000``,
+1,128 run pairs), the swap method (``sensitivity``, B = 1000, one repetition) against Sakai's
+bootstrap discriminative power at the same B, and 5 repetitions against one, side by side,
+interleaved, medians of ``--reps`` (default 3); targets: swap / bootstrap <= 2, and a
+``--repeats 5`` run (ranking included, as the command runs it) < 5 x a single one.
 
 Prints the time of each phase; the target is < 60 s for the whole robustness() call on a
 2-core machine.
@@ -79,6 +86,58 @@ def write_trec(qrels: Columns, runs: dict, outdir: Path) -> None:
             )
 
 
+SWAP_MEASURES = "PRES@1000 AP@1000 R@1000"
+
+
+def bench_swap(qrels: Columns, runs: dict, reps: int) -> None:
+    """Swap method vs bootstrap discriminative power, 5 repetitions vs 1 (medians)."""
+    from ir_measures_pres.meta import Core
+    from ir_measures_pres.meta.discrimination import discriminative_power_from_scores
+    from ir_measures_pres.meta.sensitivity import sensitivity_from_scores
+
+    t0 = time.perf_counter()
+    core = Core(qrels, runs, SWAP_MEASURES, progress=False)
+    scores = core.scores()
+    ranking = time.perf_counter() - t0
+    pairs = len(runs) * (len(runs) - 1) // 2
+    print(f"ranking {len(runs)} runs + per-query scores of 3 measures: {ranking:.1f} s; {pairs} pairs")
+    jobs = {
+        "bootstrap discriminative power, B=1000, 1 rep": lambda: discriminative_power_from_scores(
+            scores, B=1000, seed=1, progress=False
+        ),
+        "swap method (bootstrap samples), B=1000, 1 rep": lambda: sensitivity_from_scores(
+            scores, B=1000, repeats=1, seed=1, progress=False
+        ),
+        "swap method (disjoint halves), B=1000, 1 rep": lambda: sensitivity_from_scores(
+            scores, B=1000, sampling="disjoint", repeats=1, seed=1, progress=False
+        ),
+        "swap method (bootstrap samples), B=1000, 5 reps": lambda: sensitivity_from_scores(
+            scores, B=1000, repeats=5, seed=1, progress=False
+        ),
+        "bootstrap discriminative power, B=1000, 5 reps": lambda: discriminative_power_from_scores(
+            scores, B=1000, seed=1, progress=False, repeats=5
+        ),
+    }
+    times: dict = {k: [] for k in jobs}
+    for _ in range(reps):
+        for name, job in jobs.items():  # interleaved: a slow minute hits every job alike
+            t = time.perf_counter()
+            job()
+            times[name].append(time.perf_counter() - t)
+    med = {k: float(np.median(v)) for k, v in times.items()}
+    for k, v in med.items():
+        print(f"  {k:50s} {v:7.2f} s  (runs: {', '.join(f'{x:.2f}' for x in times[k])})")
+    dp1 = med["bootstrap discriminative power, B=1000, 1 rep"]
+    sw1 = med["swap method (bootstrap samples), B=1000, 1 rep"]
+    sw5 = med["swap method (bootstrap samples), B=1000, 5 reps"]
+    dp5 = med["bootstrap discriminative power, B=1000, 5 reps"]
+    print(f"swap / bootstrap at B=1000:               {sw1 / dp1:.2f}  (target <= 2)")
+    print(f"swap, 5 reps / 1 rep (experiment only):   {sw5 / sw1:.2f}")
+    print(f"bootstrap, 5 reps / 1 rep (experiment):   {dp5 / dp1:.2f}")
+    print(f"swap, 5 reps / 1 rep (ranking included):  {(ranking + sw5) / (ranking + sw1):.2f}  (target < 5)")
+    print(f"bootstrap, 5 / 1 rep (ranking included):  {(ranking + dp5) / (ranking + dp1):.2f}  (target < 5)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -86,8 +145,23 @@ def main() -> None:
     parser.add_argument(
         "--files", metavar="DIR", help="also write TREC files to DIR and time the CLI on them"
     )
+    parser.add_argument(
+        "--swap", action="store_true", help="time the swap method against the bootstrap instead"
+    )
+    parser.add_argument("--reps", type=int, default=3, help="repetitions per timing with --swap (3)")
     args = parser.parse_args()
     from ir_measures_pres.meta import Core, robustness
+
+    if args.swap:
+        t0 = time.perf_counter()
+        qrels, runs = make_collection()
+        print(
+            f"generated {N_RUNS} runs x {N_TOPICS} topics x {DEPTH} docs in {time.perf_counter() - t0:.1f} s"
+        )
+        bench_swap(qrels, runs, args.reps)
+        load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+        print(f"cpus: {os.cpu_count()}; load average (other processes share the cpus): {load}")
+        return
 
     t0 = time.perf_counter()
     qrels, runs = make_collection()

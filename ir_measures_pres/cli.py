@@ -38,7 +38,7 @@ from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, spl
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.meta.cli`), ``compare``
 #: (:mod:`ir_measures_pres.compare_cli`) and ``tar`` (:mod:`ir_measures_pres.tar_cli`)
-SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "compare", "tar")
+SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity", "compare", "tar")
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
@@ -69,7 +69,8 @@ def _parser() -> ArgumentParser:
             "  tar                   technology-assisted review: the CLEF TAR tools' lines\n"
             "  robustness            how measures change when judgements are removed\n"
             "  agreement             how measures rank a set of runs alike\n"
-            "  discriminative-power  how often measures separate pairs of runs\n\n"
+            "  discriminative-power  how often measures separate pairs of runs\n"
+            "  sensitivity           swap rates: the difference a measure needs to be trusted\n\n"
             "QRELS and RUN may be gzipped; '-' reads one of them from standard input.\n"
             "Exit status: 0 done, 1 an input file cannot be read, 2 a usage error (option, measure); "
             "--debug shows the traceback of an error.\n"

@@ -73,13 +73,17 @@ def kendall_tau(x: np.ndarray, y: np.ndarray) -> Tuple[float, float]:
     ``scipy.stats.kendalltau`` (variant 'b'): tau_b = (C - D) / sqrt((n0 - n1)(n0 - n2)) with C/D
     the concordant/discordant pairs, n0 = n(n-1)/2 and n1, n2 the pairs tied in x, in y. A pair
     tied in one ranking counts neither as concordant nor as discordant; the denominator shrinks
-    accordingly. Ranking by mean score or by the score itself gives the same tau. NaN when one
+    accordingly. Ranking by mean score or by the score itself gives the same tau. Both vectors
+    are rounded to :data:`DECIMALS` places first (:func:`tidy`), so that means equal in exact
+    arithmetic tie instead of being ordered by an ulp. NaN when one
     of the rankings puts every system level; exactly 1.0 when the two score vectors are equal.
     """
     from scipy.stats import kendalltau
 
-    x = np.asarray(x, dtype=np.float64)
-    y = np.asarray(y, dtype=np.float64)
+    # means equal in exact arithmetic tie (section 3.5): systems whose mean scores differ by an
+    # ulp are not ordered by the noise (tau-b 0.816 instead of 1.0 in the issue's minimal case)
+    x = tidy(x)
+    y = tidy(y)
     if len(x) < 2 or np.all(x == x[0]) or np.all(y == y[0]):
         return float("nan"), float("nan")
     with warnings.catch_warnings():
@@ -112,8 +116,8 @@ def wilcoxon(
     positive and the negative differences d = x - y (zero differences dropped): +1 when x is
     better. With ``decimals`` (``compare`` passes :data:`DECIMALS`) the differences are rounded
     first (section 3.5), so that differences equal in exact arithmetic tie in the ranking and
-    zero differences are dropped; ``None`` (the meta-evaluation's agreement experiment, whose
-    tests pin scipy on the raw differences) takes them as they are. When every
+    zero differences are dropped (``compare`` and the meta-evaluation's agreement experiment
+    pass it); ``None`` takes them as they are. When every
     difference is zero the runs are indistinguishable: (0, 1.0, 0), no scipy call (scipy would
     return NaN).
     """
@@ -472,7 +476,9 @@ def bootstrap_test(
     |mean(z*b)| of that same replicate (the unshifted reading, which
     adds mean(z) back: reported beside Sakai's value so either reading can be checked).
     """
-    z = np.asarray(z, dtype=np.float64)
+    # differences equal to 0 in exact arithmetic are 0 (section 3.5): two runs that are the same
+    # up to an ulp per topic have t = 0 and ASL = 1, not a t built from rounding noise
+    z = tidy(z)
     p, n = z.shape
     b = counts.shape[0]
     t_obs = t_statistic(z.sum(axis=1), (z * z).sum(axis=1), n)
@@ -490,3 +496,91 @@ def bootstrap_test(
     if unshifted:
         return t_obs, asl, diff, np.abs(shifted_mean + z.mean(axis=1))
     return t_obs, asl, diff
+
+
+# --------------------------------------------------------------------------------------------
+# the swap method (Voorhees & Buckley 2002; Sakai's bootstrap variant): sensitivity
+# --------------------------------------------------------------------------------------------
+
+#: how the two topic samples of the swap method are drawn
+SWAP_SAMPLING = ("bootstrap", "disjoint")
+
+
+def swap_samples(
+    n: int, B: int, rng: np.random.Generator, sampling: str = "bootstrap", size: Optional[int] = None
+) -> Tuple[np.ndarray, np.ndarray, int]:
+    """The B pairs of topic samples of the swap method, as two (B, n) matrices of how often each
+    topic is drawn, and the sample size c.
+
+    ``sampling='bootstrap'`` (Sakai's variant, the default): both samples of each pair drawn with
+    replacement, independently, c = ``size`` or n topics each. ``'disjoint'`` (Voorhees &
+    Buckley): one permutation of the topics per pair; the first c topics form the first sample,
+    the next c the second (c = ``size`` or floor(n/2); c <= n/2 so that they are disjoint).
+    """
+    if sampling not in SWAP_SAMPLING:
+        raise ValueError(f"unknown sampling {sampling!r}; choose one of {', '.join(SWAP_SAMPLING)}")
+    if B < 1:
+        raise ValueError(f"B must be >= 1, got {B}")
+    if sampling == "bootstrap":
+        c = n if size is None else int(size)
+        if c < 1:
+            raise ValueError(f"the sample size must be >= 1, got {c}")
+        rows = (np.arange(B, dtype=np.int64) * n)[:, None]
+        out = []
+        for _ in range(2):
+            idx = rng.integers(0, n, size=(B, c)) + rows
+            out.append(np.bincount(idx.reshape(-1), minlength=B * n).reshape(B, n).astype(np.float64))
+        return out[0], out[1], c
+    c = n // 2 if size is None else int(size)
+    if not 1 <= c <= n // 2:
+        raise ValueError(f"disjoint samples need a size from 1 to n/2 = {n // 2} topics, got {c}")
+    perm = np.argsort(rng.random((B, n)), axis=1)
+    first = np.zeros((B, n))
+    second = np.zeros((B, n))
+    np.put_along_axis(first, perm[:, :c], 1.0, axis=1)
+    np.put_along_axis(second, perm[:, c : 2 * c], 1.0, axis=1)
+    return first, second, c
+
+
+def swap_bins(d1: np.ndarray, d2: np.ndarray, width: float) -> Tuple[np.ndarray, np.ndarray]:
+    """Observations and swaps per bin of |d1| (bin k = [k width, (k+1) width)).
+
+    ``d1``, ``d2``: mean differences of the same run pairs on the first and second sample of each
+    draw (any matching shapes). Both are rounded to :data:`DECIMALS` places first (section 3.5),
+    and so is |d1| / width before it is floored, so a difference equal to a bin edge in exact
+    arithmetic falls in the bin that starts there. A swap is d1 * d2 < 0: a difference of 0 in
+    either sample is never a swap. Returns (observations, swaps), integer arrays over bins
+    0..max.
+    """
+    d1 = tidy(d1).reshape(-1)
+    d2 = tidy(d2).reshape(-1)
+    if width <= 0:
+        raise ValueError(f"the bin width must be > 0, got {width}")
+    bins = np.floor(tidy(np.abs(d1) / width)).astype(np.int64)
+    swap = (d1 * d2) < 0
+    nb = int(bins.max()) + 1 if len(bins) else 0
+    obs = np.bincount(bins, minlength=nb)
+    swaps = np.bincount(bins[swap], minlength=nb)
+    return obs, swaps
+
+
+def swap_sensitivity(
+    observations: np.ndarray, swaps: np.ndarray, width: float, max_rate: float = 0.05
+) -> Tuple[float, float]:
+    """(difference required, sensitivity) from the bins of :func:`swap_bins`.
+
+    The difference required is the smallest bin edge k * width from which every bin with
+    observations has a swap rate <= ``max_rate`` (rates compared after rounding to
+    :data:`DECIMALS` places: 1/20 is 0.05); the sensitivity is the share of all observations in
+    those bins, |d1| >= the difference required. No observation: (NaN, NaN).
+    """
+    obs = np.asarray(observations, dtype=np.int64)
+    sw = np.asarray(swaps, dtype=np.int64)
+    total = int(obs.sum())
+    if total == 0:
+        return float("nan"), float("nan")
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rate = np.where(obs > 0, sw / np.maximum(obs, 1), 0.0)
+    bad = np.nonzero((obs > 0) & (tidy(rate) > tidy(np.array([max_rate]))[0]))[0]
+    k = int(bad.max()) + 1 if len(bad) else 0
+    return float(np.round(k * width, 10)), float(obs[k:].sum() / total)

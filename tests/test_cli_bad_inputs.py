@@ -107,6 +107,7 @@ BAD = [
     ("meta rel 0", {}, ["robustness", "q", "r", "-m", "AP", "--rel", "0"], 2, ["--rel"]),
     ("meta fraction 0", {}, ["robustness", "q", "r", "-m", "AP", "--fractions", "0"], 2, ["--fractions"]),
     ("meta unknown measure", {}, ["agreement", "q", "r", "-m", "Foo"], 2, ["unknown measure 'Foo'"]),
+    ("sensitivity repeats 0", {}, ["sensitivity", "q", "r", "-m", "AP", "--repeats", "0"], 2, ["--repeats"]),
     ("tar edition 2019", {}, ["tar", "--edition", "2019", "q", "r"], 2, ["--edition", "2019"]),
     (
         "tar unknown code",

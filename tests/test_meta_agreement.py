@@ -148,6 +148,8 @@ def test_plot_and_save(tmp_path):
         "agreement_triples.json",
         "agreement_means.json",
         "agreement.png",
+        "agreement.md",
+        "agreement.tex",
     }
     import json
 

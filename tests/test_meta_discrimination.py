@@ -190,11 +190,16 @@ def test_experiments_on_runs_are_seeded(tmp_path):
     assert names == {
         "discriminative_power_summary.csv",
         "discriminative_power_pairs.csv",
+        "discriminative_power_repeats_table.csv",
         "discriminative_power.png",
+        "discriminative_power.md",
+        "discriminative_power.tex",
         "stability_summary.tsv",
         "stability_error_ties.tsv",
         "stability_buckets.tsv",
         "stability.svg",
+        "stability.md",
+        "stability.tex",
     }
 
 

@@ -237,7 +237,9 @@ def test_plot_and_save(tmp_path):
     res = robustness(HAND_QRELS, HAND_RUNS, "R@2 AP", fractions=[0.5], samples=2, seed=5, progress=False)
     written = res.save(str(tmp_path), fmt="tsv", plot_format="svg")
     assert sorted(p.name for p in written) == [
+        "robustness.md",
         "robustness.svg",
+        "robustness.tex",
         "robustness_samples.tsv",
         "robustness_scores.tsv",
         "robustness_summary.tsv",

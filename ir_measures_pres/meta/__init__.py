@@ -9,7 +9,9 @@ package's measures and standard ones (needs the ``meta`` extra, scipy, pandas an
 * :func:`agreement`: Kendall's tau between measures and Wilcoxon agreement on run pairs
   (Magdy & Jones, SIGIR 2010);
 * :func:`discriminative_power`: Sakai's paired bootstrap test (SIGIR 2006);
-* :func:`stability`: Buckley & Voorhees' split-half error rate against the proportion of ties.
+* :func:`stability`: Buckley & Voorhees' split-half error rate against the proportion of ties;
+* :func:`sensitivity`: the swap method (Voorhees & Buckley 2002; Sakai's bootstrap variant):
+  difference required and sensitivity, with their Monte Carlo spread.
 
 All share one evaluation core (:class:`Core`): runs are ranked once (trec_eval order) and only
 the relevance labels change between qrels versions. Command line: ``ir_measures_pres robustness
@@ -29,6 +31,7 @@ from .discrimination import (
 )
 from .robustness import RobustnessResult, robustness, robustness_table
 from .sampling import sample_qrels
+from .sensitivity import SensitivityResult, sensitivity, sensitivity_from_scores
 
 __all__ = [
     "robustness",
@@ -43,6 +46,9 @@ __all__ = [
     "stability",
     "stability_from_scores",
     "StabilityResult",
+    "sensitivity",
+    "sensitivity_from_scores",
+    "SensitivityResult",
     "evaluate",
     "Scores",
     "Core",

@@ -25,7 +25,7 @@ from tqdm import tqdm
 
 from ..stats import DECIMALS, ZERO_METHOD, kendall_tau, require, wilcoxon
 from ._core import Core, MeasureSpec, Scores, iter_pairs
-from ._output import SavedResult
+from ._output import PaperTable, SavedResult
 
 FIRST, SECOND, TIE = "first better", "second better", "indistinguishable"
 
@@ -64,6 +64,26 @@ class AgreementResult(SavedResult):
     means: Any
     confidence: float
     measures: List[str] = field(default_factory=list)
+
+    def paper_table(self) -> PaperTable:
+        """Kendall's tau between the measures' system rankings (2 places, as Magdy & Jones print
+        it), lower triangle; no bold (no value is better)."""
+        import pandas as pd
+
+        names = self.measures
+        index = {m: i for i, m in enumerate(names)}
+        cells = [["" for _ in names] for _ in names]
+        for row in self.tau.itertuples():
+            i, j = index[row.measure_a], index[row.measure_b]
+            cells[max(i, j)][min(i, j)] = f"{row.tau:.2f}"
+        df = pd.DataFrame(cells, index=pd.Index(names, name="measure"), columns=names)
+        df = df.iloc[1:, :-1] if len(names) > 1 else df
+        return PaperTable(
+            df,
+            np.zeros(df.shape, dtype=bool),
+            "Kendall's τ between the system rankings of the measures.",
+            "measure",
+        )
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Heat map of Kendall's tau between measures (:func:`.plots.plot_tau_matrix`)."""

@@ -5,6 +5,7 @@
     ir_measures_pres robustness QRELS RUN [RUN ...] -m "PRES@100 AP@100 R@100" -o out/
     ir_measures_pres agreement QRELS RUNS_DIR -m "PRES@1000 AP@1000 R@1000" --confidence 0.95
     ir_measures_pres discriminative-power QRELS RUNS_DIR -m "QMeasure AP PMeasure" -B 1000
+    ir_measures_pres sensitivity QRELS RUNS_DIR -m "QMeasure AP PMeasure" -B 1000 --repeats 3
 
 A RUN is a run file or a directory of run files (``.gz`` allowed). Measures are read by the
 measure catalogue, as in the main command (:mod:`ir_measures_pres.catalogue`). Tables go to
@@ -21,7 +22,7 @@ from typing import Any, List, Optional, Sequence
 
 from .._command import ArgumentParser, float_option, int_option
 
-COMMANDS = ("robustness", "agreement", "discriminative-power")
+COMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity")
 
 
 def _fractions(text: str) -> List[float]:
@@ -136,6 +137,13 @@ def build_parser() -> ArgumentParser:
     )
     p.add_argument("--seed", type=int_option(0, 2**63 - 1), default=0, help="random seed (default 0)")
     p.add_argument(
+        "--repeats",
+        type=int_option(1, 10**4),
+        default=3,
+        help="Monte Carlo repetitions of the bootstrap, seeds derived from --seed; the summary "
+        "gives mean and sd (default 3; the pairs table holds the first)",
+    )
+    p.add_argument(
         "--splits",
         type=int_option(0, 10**6),
         default=100,
@@ -153,6 +161,56 @@ def build_parser() -> ArgumentParser:
         default=0.01,
         help="width of the difference buckets (0.01)",
     )
+
+    p = sub.add_parser(
+        "sensitivity",
+        help="swap-method sensitivity: difference required and sensitivity per measure",
+        description="Voorhees & Buckley's swap method (Sakai's bootstrap variant by default): "
+        "the difference required for a swap rate <= 5 %% and the share of run-pair comparisons "
+        "at least that large, per measure, mean +- sd over --repeats repetitions.",
+    )
+    _common(p)
+    p.add_argument(
+        "-B",
+        "--samples",
+        type=int_option(1, 10**7),
+        default=1000,
+        dest="B",
+        help="pairs of topic samples per repetition (default 1000)",
+    )
+    p.add_argument(
+        "--sampling",
+        choices=("bootstrap", "disjoint"),
+        default="bootstrap",
+        help="bootstrap: both samples with replacement, n topics (Sakai, default); disjoint: two "
+        "disjoint sets of --size topics (Voorhees & Buckley)",
+    )
+    p.add_argument(
+        "--size",
+        type=int_option(1, 10**9),
+        default=None,
+        help="topics per sample (default n for bootstrap, n/2 for disjoint)",
+    )
+    p.add_argument(
+        "--bin-width",
+        type=float_option(0.0, 1.0, low_open=True),
+        default=0.01,
+        help="width of the bins of |difference| (default 0.01)",
+    )
+    p.add_argument(
+        "--max-swap-rate",
+        type=float_option(0.0, 1.0, high_open=True),
+        default=0.05,
+        help="swap rate the difference required must keep (default 0.05)",
+    )
+    p.add_argument(
+        "--repeats",
+        type=int_option(1, 10**4),
+        default=3,
+        help="Monte Carlo repetitions, seeds derived from --seed (default 3)",
+    )
+    p.add_argument("--seed", type=int_option(0, 2**63 - 1), default=0, help="random seed (default 0)")
+    p.add_argument("--bins", action="store_true", help="also print the per-bin swap rates")
     return parser
 
 
@@ -189,7 +247,16 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             core=core,
         )
         _show("lowest Kendall's tau per fraction", robustness_table(res, "min_tau").reset_index(), out)
-        _show("mean Kendall's tau per fraction", robustness_table(res, "mean_tau").reset_index(), out)
+        mean = robustness_table(res, "mean_tau")
+        sd = robustness_table(res, "sd_tau")
+        spread = mean.copy().astype(object)
+        for col in mean.columns:
+            spread[col] = [f"{m:.4f} ± {v:.4f}" if v == v else f"{m:.4f}" for m, v in zip(mean[col], sd[col])]
+        _show(
+            f"mean Kendall's tau per fraction (± sd over the {args.samples} samples)",
+            spread.reset_index(),
+            out,
+        )
         results = [res]
     elif args.command == "agreement":
         from .agreement import agreement
@@ -225,14 +292,45 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             )
             _show(title, triples[["measure_a", "measure_b", "dissenting", "count", "share"]], out)
         results = [res]
+    elif args.command == "sensitivity":
+        from .sensitivity import sensitivity
+
+        res = sensitivity(
+            B=args.B,
+            sampling=args.sampling,
+            size=args.size,
+            bin_width=args.bin_width,
+            max_swap_rate=args.max_swap_rate,
+            repeats=args.repeats,
+            seed=args.seed,
+            progress=not args.quiet,
+            core=core,
+        )
+        _show(
+            f"sensitivity by the swap method ({args.sampling} samples of {res.sample_size} topics, "
+            f"B={res.B}, swap rate <= {args.max_swap_rate}"
+            + (f", {args.repeats} repetitions: mean ± sd)" if args.repeats > 1 else ")"),
+            res.table().reset_index(),
+            out,
+        )
+        if args.bins:
+            _show("swap rate per bin of |difference|", res.bins, out)
+        results = [res]
     else:
         from ._stats import require
         from .discrimination import discriminative_power_from_scores, stability_from_scores
 
         require("pandas")
         scores = core.scores()
-        res = discriminative_power_from_scores(scores, args.B, args.alpha, args.seed, progress=not args.quiet)
-        _show(f"discriminative power (paired bootstrap, B={args.B}, alpha={args.alpha})", res.summary, out)
+        res = discriminative_power_from_scores(
+            scores, args.B, args.alpha, args.seed, progress=not args.quiet, repeats=args.repeats
+        )
+        _show(
+            f"discriminative power (paired bootstrap, B={args.B}, alpha={args.alpha}"
+            + (f", {args.repeats} repetitions: mean and sd)" if args.repeats > 1 else ")"),
+            res.summary,
+            out,
+        )
         results = [res]
         if args.splits > 0:
             stab = stability_from_scores(

@@ -10,7 +10,8 @@ The estimated difference required for significance at alpha is, per pair, |mean(
 |mean(z*b) - mean(z)|) of the replicate whose |t(w*b)| is the ceil(alpha B)-th largest, and the
 maximum over the pairs (Sakai, SIGIR 2006, Figure 5; likewise Ferro & Silvello's MATTERS).
 Read without the shift, it is |mean(z*b)| of that replicate, which adds mean(z) back; that
-reading is reported too (``diff_required_unshifted`` / ``estimated_diff_unshifted``).
+reading is not Sakai's and is reported only on request (``unshifted=True``:
+``diff_required_unshifted`` / ``estimated_diff_unshifted``).
 Zero-variance samples: identical runs (z = 0) have t = 0 and ASL = 1; a constant non-zero
 difference has |t| = inf and ASL = 0.
 
@@ -44,10 +45,10 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 from tqdm import tqdm
 
-from ..stats import bootstrap_counts, bootstrap_test, require
+from ..stats import bootstrap_counts, bootstrap_test, require, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
-from ._output import SavedResult
-from .sampling import new_seed
+from ._output import PaperTable, SavedResult, best
+from .sampling import new_seed, repeat_rng
 
 DEFAULT_FUZZINESS_GRID = tuple(round(0.01 * i, 2) for i in range(21))
 
@@ -57,14 +58,17 @@ class DiscriminativePowerResult(SavedResult):
     """Tables of Sakai's bootstrap experiment.
 
     * ``summary``: per measure ``pairs``, ``significant`` (ASL < alpha), ``discriminative_power``
-      (their share), ``estimated_diff`` (difference required at alpha), ``alpha``, ``B``;
+      (their share), ``estimated_diff`` (difference required at alpha), ``alpha``, ``B``,
+      ``repeats``; with several repetitions these are means and ``discriminative_power_sd`` /
+      ``estimated_diff_sd`` their sd (ddof 1; NaN for one repetition);
+    * ``repeats_table``: the same figures for each repetition;
     * ``pairs``: per run pair and measure ``run_a``, ``run_b``, ``measure``, ``mean_diff``
-      (mean of a - b), ``t``, ``asl``, ``significant``, ``diff_required``,
-      ``diff_required_unshifted`` (|mean(z*b)| of the same replicate, the unshifted reading;
+      (mean of a - b), ``t``, ``asl``, ``significant``, ``diff_required`` (and, only with
+      ``unshifted=True``, ``diff_required_unshifted``: |mean(z*b)| of the same replicate;
       ``estimated_diff_unshifted`` is its maximum).
     """
 
-    TABLES = ("summary", "pairs")
+    TABLES = ("summary", "pairs", "repeats_table")
     PREFIX = "discriminative_power"
 
     summary: Any
@@ -73,6 +77,40 @@ class DiscriminativePowerResult(SavedResult):
     B: int
     seed: int
     measures: List[str] = field(default_factory=list)
+    repeats_table: Any = None
+    repeats: int = 1
+
+    def paper_table(self) -> PaperTable:
+        """Sakai's form: per measure the discriminative power (per cent of the run pairs, ASL <
+        alpha) and the estimated difference required (2 places; with repetitions mean ± sd, 3
+        places); the highest power and the smallest difference in bold."""
+        require("pandas")
+        import pandas as pd
+
+        s = self.summary.set_index("measure").reindex(self.measures)
+        multi = self.repeats > 1
+        power = 100 * s["discriminative_power"].to_numpy(dtype=np.float64)
+        diff = s["estimated_diff"].to_numpy(dtype=np.float64)
+        if multi:
+            psd = 100 * s["discriminative_power_sd"].to_numpy(dtype=np.float64)
+            dsd = s["estimated_diff_sd"].to_numpy(dtype=np.float64)
+            pcol = [f"{p:.1f}% ± {q:.1f}" for p, q in zip(power, psd)]
+            dcol = [f"{d:.3f} ± {e:.3f}" for d, e in zip(diff, dsd)]
+            rounded = np.column_stack([np.round(power, 1), np.round(diff, 3)])
+        else:
+            pcol = [f"{p:.1f}%" for p in power]
+            dcol = [f"{d:.2f}" for d in diff]
+            rounded = np.column_stack([np.round(power, 1), np.round(diff, 2)])
+        cells = pd.DataFrame(
+            {"discriminative power": pcol, "estimated diff.": dcol},
+            index=pd.Index(self.measures, name="measure"),
+        )
+        pairs = int(s["pairs"].iloc[0]) if len(s) else 0
+        caption = (
+            f"Discriminative power at alpha = {self.alpha:g} (paired bootstrap, B = {self.B}, "
+            f"{pairs} run pairs" + (f", mean ± sd over {self.repeats} repetitions" if multi else "") + ")."
+        )
+        return PaperTable(cells, best(rounded, [True, False], axis=0), caption, "measure")
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Sakai's ASL curves (:func:`.plots.plot_asl`)."""
@@ -103,6 +141,26 @@ class StabilityResult(SavedResult):
     seed: int
     measures: List[str] = field(default_factory=list)
 
+    def paper_table(self) -> PaperTable:
+        """Buckley & Voorhees' form: per measure the error rate and the proportion of ties (per
+        cent, 1 place) at the chosen fuzziness; the lowest error rate in bold."""
+        require("pandas")
+        import pandas as pd
+
+        s = self.summary.set_index("measure").reindex(self.measures)
+        err = np.round(100 * s["error_rate"].to_numpy(dtype=np.float64), 1)
+        ties = np.round(100 * s["tie_rate"].to_numpy(dtype=np.float64), 1)
+        cells = pd.DataFrame(
+            {"error rate": [f"{e:.1f}%" for e in err], "ties": [f"{t:.1f}%" for t in ties]},
+            index=pd.Index(self.measures, name="measure"),
+        )
+        bold = best(np.column_stack([err, ties]), [False], axis=0)
+        caption = (
+            f"Split-half error rate and proportion of ties at fuzziness {100 * self.fuzziness:g}% "
+            f"({self.splits} splits)."
+        )
+        return PaperTable(cells, bold, caption, "measure")
+
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Error rate against proportion of ties (:func:`.plots.plot_stability`)."""
         from .plots import plot_stability
@@ -119,6 +177,8 @@ def discriminative_power(
     seed: Optional[int] = 0,
     progress: bool = True,
     core: Optional[Core] = None,
+    unshifted: bool = False,
+    repeats: int = 1,
 ) -> DiscriminativePowerResult:
     """Sakai's paired bootstrap test on every pair of runs, per measure.
 
@@ -129,7 +189,9 @@ def discriminative_power(
         if qrels is None or runs is None or measures is None:
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
         core = Core(qrels, runs, measures, progress=progress)
-    return discriminative_power_from_scores(core.scores(), B, alpha, seed, progress)
+    return discriminative_power_from_scores(
+        core.scores(), B, alpha, seed, progress, unshifted=unshifted, repeats=repeats
+    )
 
 
 def discriminative_power_from_scores(
@@ -139,9 +201,17 @@ def discriminative_power_from_scores(
     seed: Optional[int] = 0,
     progress: bool = True,
     bootstrap_index: Optional[np.ndarray] = None,
+    unshifted: bool = False,
+    repeats: int = 1,
 ) -> DiscriminativePowerResult:
     """:func:`discriminative_power` on per-query scores. ``bootstrap_index`` (B, n) fixes the
-    bootstrap samples (topic indices) instead of drawing them from ``seed``."""
+    bootstrap samples (topic indices) instead of drawing them from ``seed``. ``unshifted=True``
+    adds the unshifted reading of the difference required (``diff_required_unshifted``,
+    ``estimated_diff_unshifted``: |mean(z*b)| of the same replicate); by default only Sakai's
+    shifted figure is reported (spec 3.1). ``repeats`` > 1 repeats the experiment with fresh
+    bootstrap samples (repetition r draws from :func:`.sampling.repeat_rng`; repetition 0 is the
+    single run's draw) and reports the mean and sd over the repetitions (spec 3.4); the
+    ``pairs`` table holds repetition 0."""
     require("pandas")
     import pandas as pd
 
@@ -152,52 +222,88 @@ def discriminative_power_from_scores(
     if n < 2:
         raise ValueError("the bootstrap test needs at least 2 topics")
     seed = new_seed(seed)
+    if repeats < 1:
+        raise ValueError(f"repeats must be >= 1, got {repeats}")
     if bootstrap_index is None:
         if B < 1:
             raise ValueError(f"B must be >= 1, got {B}")
-        _, counts = bootstrap_counts(n, B, np.random.default_rng(seed))
+        draws: List[Optional[np.ndarray]] = [None] * repeats
     else:
         idx = np.asarray(bootstrap_index, dtype=np.int64)
         B = idx.shape[0]
         counts = np.zeros((B, n))
         np.add.at(counts, (np.repeat(np.arange(B), idx.shape[1]), idx.reshape(-1)), 1.0)
+        draws = [counts]
+        repeats = 1
     pairs = list(iter_pairs(len(scores.runs)))
     a_idx = np.array([i for i, _ in pairs], dtype=np.int64)
     b_idx = np.array([j for _, j in pairs], dtype=np.int64)
     rows = []
-    summary = []
-    with tqdm(total=len(scores.measures), desc="bootstrap", leave=False, disable=not progress) as bar:
-        for m, name in enumerate(scores.measures):
-            z = values[m, a_idx] - values[m, b_idx]
-            t_obs, asl, diff, diff_z = bootstrap_test(z, counts, alpha, unshifted=True)
-            significant = asl < alpha
-            for k, (i, j) in enumerate(pairs):
-                rows.append(
+    rep_rows = []
+    total = len(scores.measures) * repeats
+    with tqdm(total=total, desc="bootstrap", leave=False, disable=not progress) as bar:
+        for r, fixed in enumerate(draws):
+            counts = fixed if fixed is not None else bootstrap_counts(n, B, repeat_rng(seed, r))[1]
+            for m, name in enumerate(scores.measures):
+                z = values[m, a_idx] - values[m, b_idx]
+                t_obs, asl, diff, diff_z = bootstrap_test(z, counts, alpha, unshifted=True)
+                significant = asl < alpha
+                if r == 0:
+                    for k, (i, j) in enumerate(pairs):
+                        rows.append(
+                            (
+                                scores.runs[i],
+                                scores.runs[j],
+                                name,
+                                float(z[k].mean()),
+                                float(t_obs[k]),
+                                float(asl[k]),
+                                bool(significant[k]),
+                                float(diff[k]),
+                                float(diff_z[k]),
+                            )
+                        )
+                rep_rows.append(
                     (
-                        scores.runs[i],
-                        scores.runs[j],
                         name,
-                        float(z[k].mean()),
-                        float(t_obs[k]),
-                        float(asl[k]),
-                        bool(significant[k]),
-                        float(diff[k]),
-                        float(diff_z[k]),
+                        r,
+                        int(significant.sum()),
+                        float(significant.mean()) if len(pairs) else float("nan"),
+                        float(diff.max()) if len(pairs) else float("nan"),
+                        float(diff_z.max()) if len(pairs) else float("nan"),
                     )
                 )
-            summary.append(
-                (
-                    name,
-                    len(pairs),
-                    int(significant.sum()),
-                    float(significant.mean()) if len(pairs) else float("nan"),
-                    float(diff.max()) if len(pairs) else float("nan"),
-                    float(diff_z.max()) if len(pairs) else float("nan"),
-                    alpha,
-                    B,
-                )
-            )
-            bar.update()
+                bar.update()
+    reps_df = pd.DataFrame(
+        rep_rows,
+        columns=[
+            "measure",
+            "repeat",
+            "significant",
+            "discriminative_power",
+            "estimated_diff",
+            "estimated_diff_unshifted",
+        ],
+    )
+    g = reps_df.groupby("measure", sort=False)
+    names = list(scores.measures)
+    summary_df = pd.DataFrame(
+        {
+            "measure": names,
+            "pairs": len(pairs),
+            "significant": g["significant"].mean().reindex(names).to_numpy(),
+            "discriminative_power": g["discriminative_power"].mean().reindex(names).to_numpy(),
+            "discriminative_power_sd": g["discriminative_power"].std(ddof=1).reindex(names).to_numpy(),
+            "estimated_diff": g["estimated_diff"].mean().reindex(names).to_numpy(),
+            "estimated_diff_sd": g["estimated_diff"].std(ddof=1).reindex(names).to_numpy(),
+            "estimated_diff_unshifted": g["estimated_diff_unshifted"].mean().reindex(names).to_numpy(),
+            "alpha": alpha,
+            "B": B,
+            "repeats": repeats,
+        }
+    )
+    if repeats == 1:
+        summary_df["significant"] = summary_df["significant"].astype(int)
     pairs_df = pd.DataFrame(
         rows,
         columns=[
@@ -212,20 +318,13 @@ def discriminative_power_from_scores(
             "diff_required_unshifted",
         ],
     )
-    summary_df = pd.DataFrame(
-        summary,
-        columns=[
-            "measure",
-            "pairs",
-            "significant",
-            "discriminative_power",
-            "estimated_diff",
-            "estimated_diff_unshifted",
-            "alpha",
-            "B",
-        ],
+    if not unshifted:
+        pairs_df = pairs_df.drop(columns=["diff_required_unshifted"])
+        summary_df = summary_df.drop(columns=["estimated_diff_unshifted"])
+        reps_df = reps_df.drop(columns=["estimated_diff_unshifted"])
+    return DiscriminativePowerResult(
+        summary_df, pairs_df, alpha, B, seed, list(scores.measures), reps_df, repeats
     )
-    return DiscriminativePowerResult(summary_df, pairs_df, alpha, B, seed, list(scores.measures))
 
 
 def stability(
@@ -251,7 +350,9 @@ def stability(
 
 
 def _tie(d: np.ndarray, ma: np.ndarray, mb: np.ndarray, f: float) -> np.ndarray:
-    return (np.abs(d) < f * np.maximum(ma, mb)) | (d == 0)
+    """Ties of the rounded differences ``d``: |d| below the threshold f * max(ma, mb), itself
+    rounded, so that a difference equal to the threshold in exact arithmetic is not a tie."""
+    return (np.abs(d) < tidy(f * np.maximum(ma, mb))) | (d == 0)
 
 
 def stability_from_scores(
@@ -296,8 +397,11 @@ def stability_from_scores(
             means = np.stack(
                 [np.stack([values[m][:, a].mean(axis=1), values[m][:, b].mean(axis=1)]) for a, b in halves]
             )
+            # rounded (section 3.5): half-set means and differences equal in exact arithmetic
+            # are equal, so ties and swaps are not decided by an ulp
+            means = tidy(means)
             ma, mb = means[:, :, ai], means[:, :, bi]  # (splits, 2, pairs)
-            d = ma - mb
+            d = tidy(ma - mb)
             total = d.size  # 2 * splits * pairs half-set outcomes
             for f in grid:
                 tie = _tie(d, ma, mb, f)

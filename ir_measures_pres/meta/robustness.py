@@ -21,7 +21,7 @@ from typing import Any, List, Optional, Sequence
 from tqdm import tqdm
 
 from ._core import Core, MeasureSpec, measure_parts
-from ._output import SavedResult
+from ._output import PaperTable, SavedResult, best
 from ._stats import kendall_tau, require
 from .sampling import check_fraction, f_qrels_mask, new_seed, sample_rng
 
@@ -35,7 +35,8 @@ class RobustnessResult(SavedResult):
     * ``samples``: one row per (measure, fraction, sample): ``tau``, ``p_value``,
       ``relevant_kept`` (relevant qrels lines in that f-qrels), ``relevant_total``;
     * ``summary``: one row per (measure, fraction): ``mean_tau``, ``min_tau`` (what the paper
-      plots), ``max_tau``, ``samples``;
+      plots), ``max_tau``, ``sd_tau`` (sd over the samples, ddof 1: the Monte Carlo spread of
+      the random reduction, NaN for one sample), ``samples``;
     * ``scores``: mean score of every run under every qrels version: ``run``, ``measure``,
       ``fraction`` (1.0 = full qrels), ``sample`` (0 = full qrels), ``value``.
     """
@@ -48,6 +49,28 @@ class RobustnessResult(SavedResult):
     scores: Any
     seed: int
     measures: List[str] = field(default_factory=list)
+
+    def paper_table(self) -> PaperTable:
+        """Lowest Kendall's tau (2 places, as Magdy & Jones print tau) per measure (rows) and
+        per cent of the relevant documents kept (columns); the highest per column in bold."""
+        require("pandas")
+        import numpy as np
+        import pandas as pd
+
+        t = self.summary.pivot(index="measure", columns="fraction", values="min_tau").reindex(self.measures)
+        values = np.round(t.to_numpy(dtype=np.float64), 2)
+        cells = pd.DataFrame(
+            [[f"{v:.2f}" for v in row] for row in values],
+            index=pd.Index(self.measures, name="measure"),
+            columns=[f"{100 * f:g}%" for f in t.columns],
+        )
+        bold = best(values, [True] * values.shape[1], axis=0)
+        samples = int(self.summary["samples"].iloc[0]) if len(self.summary) else 0
+        caption = (
+            "Lowest Kendall's τ between the system rankings under the full qrels and under qrels "
+            f"keeping a share of each topic's relevant documents ({samples} samples per share)."
+        )
+        return PaperTable(cells, bold, caption, "measure")
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Lowest tau against the fraction, one line per measure (see :func:`.plots.plot_robustness`)."""
@@ -148,6 +171,7 @@ def robustness(
             mean_tau=("tau", "mean"),
             min_tau=("tau", "min"),
             max_tau=("tau", "max"),
+            sd_tau=("tau", "std"),
             samples=("tau", "size"),
         )
         .reset_index()

@@ -110,3 +110,14 @@ def new_seed(seed: Optional[int]) -> int:
         return int(seed)
     entropy = np.random.SeedSequence().entropy
     return int(entropy) % (2**63)  # type: ignore[arg-type]
+
+
+def repeat_rng(seed: int, repeat: int) -> np.random.Generator:
+    """The generator of Monte Carlo repetition ``repeat`` (0, 1, ...) of an experiment seeded with
+    ``seed``: ``default_rng(seed)`` for repetition 0 (a single run draws what it drew before
+    repetitions existed), ``default_rng(SeedSequence(seed, spawn_key=(repeat,)))`` after. One
+    repetition depends only on the seed and its number, so asking for more repetitions keeps the
+    first ones."""
+    if repeat == 0:
+        return np.random.default_rng(int(seed))
+    return np.random.default_rng(np.random.SeedSequence(int(seed), spawn_key=(int(repeat),)))

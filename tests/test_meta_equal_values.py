@@ -1,0 +1,136 @@
+"""Values equal mathematically compare equal (meta-evaluation spec 3.5), in every experiment.
+
+The issue's minimal cases, each checked against scipy or a naive loop on the values as exact
+arithmetic gives them (rounded to 12 places), never against our own output.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("scipy")
+pytest.importorskip("pandas")
+
+from ir_measures_pres.meta._core import Scores  # noqa: E402
+from ir_measures_pres.meta.agreement import agreement_from_scores  # noqa: E402
+from ir_measures_pres.meta.discrimination import (  # noqa: E402
+    discriminative_power_from_scores,
+    stability_from_scores,
+)
+from ir_measures_pres.stats import DECIMALS, bootstrap_test, kendall_tau, wilcoxon  # noqa: E402
+
+X = np.array([0.3, 0.2, 0.4, 0.1, 0.8, 0.5, 0.7, 0.2])
+Y = np.array([0.2, 0.1, 0.3, 0.0, 0.7, 0.4, 0.6, 0.3])
+
+
+def _scores(values: np.ndarray, runs=None, measures=("M",)) -> Scores:
+    values = np.asarray(values, dtype=np.float64)
+    if values.ndim == 2:
+        values = values[None]
+    runs = runs or [f"r{i}" for i in range(values.shape[1])]
+    return Scores(list(runs), list(measures), [str(q) for q in range(values.shape[2])], values)
+
+
+def test_wilcoxon_minimal_case_is_00703_as_scipy_on_exact_differences():
+    from scipy.stats import wilcoxon as sp_wilcoxon
+
+    d_exact = np.array([0.1] * 7 + [-0.1])  # X - Y in exact arithmetic
+    ref = sp_wilcoxon(d_exact, zero_method="wilcox").pvalue
+    raw = sp_wilcoxon(X - Y, zero_method="wilcox").pvalue  # the ulps break the tie group
+    assert round(ref, 4) == 0.0703 and round(raw, 4) == 0.0391
+    _, p, direction = wilcoxon(X, Y, decimals=DECIMALS)
+    assert p == pytest.approx(ref, abs=1e-12)
+    assert direction == 1.0
+    # the agreement experiment runs the same test
+    res = agreement_from_scores(_scores(np.stack([X, Y])), confidence=0.95, progress=False)
+    assert res.pairs["p_value"].iloc[0] == pytest.approx(ref, abs=1e-12)
+    assert res.pairs["outcome"].iloc[0] == "indistinguishable"
+
+
+def test_kendall_tau_b_0816_when_two_systems_tie_in_mean():
+    from scipy.stats import kendalltau
+
+    x = np.array([1.0, 2.0, 3.0])
+    y = np.array([0.3, 0.1 + 0.2, 0.4])  # 0.3 < 0.30000000000000004: equal in exact arithmetic
+    ref = kendalltau(x, [0.3, 0.3, 0.4])[0]
+    assert round(ref, 3) == 0.816
+    assert round(kendalltau(x, y)[0], 3) == 1.0  # what the ulp gives without rounding
+    assert kendall_tau(x, y)[0] == pytest.approx(ref, abs=1e-12)
+
+
+def test_agreement_tau_ties_runs_whose_means_are_equal_in_exact_arithmetic():
+    from scipy.stats import kendalltau
+
+    # run means under measure A: 0.15000000000000002 (0.1 and 0.2), 0.15, 0.5; under B: 1, 2, 3
+    a = np.array([[0.1, 0.2], [0.15, 0.15], [0.5, 0.5]])
+    b = np.array([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0]])
+    res = agreement_from_scores(_scores(np.stack([a, b]), measures=("A", "B")), progress=False)
+    ref = kendalltau([0.15, 0.15, 0.5], [1.0, 2.0, 3.0])[0]
+    assert res.tau["tau"].iloc[0] == pytest.approx(ref, abs=1e-12)
+    assert round(ref, 3) == 0.816
+
+
+def _ulp_twins(n: int = 20, seed: int = 3):
+    """Two runs equal in exact arithmetic: a_t and (a_t - 0.1) + 0.1, which differ by an ulp."""
+    rng = np.random.default_rng(seed)
+    a = np.round(rng.random(n), 2) + 0.3
+    b = (a - 0.1) + 0.1
+    assert not np.array_equal(a, b)
+    return a, b
+
+
+def test_bootstrap_asl_is_1_for_runs_identical_up_to_an_ulp():
+    from scipy.stats import ttest_1samp
+
+    a, b = _ulp_twins()
+    z = (a - b)[None, :]
+    rng = np.random.default_rng(0)
+    B, n = 30, z.shape[1]
+    idx = rng.integers(0, n, size=(B, n))
+    counts = np.zeros((B, n))
+    np.add.at(counts, (np.repeat(np.arange(B), n), idx.reshape(-1)), 1.0)
+    # naive loop on the raw differences: the ulps make a t statistic of noise
+    t_raw = ttest_1samp(z[0], 0.0).statistic
+    assert np.isfinite(t_raw) and abs(t_raw) > 0
+    _, asl, _ = bootstrap_test(z, counts, 0.05)
+    assert asl[0] == 1.0
+    res = discriminative_power_from_scores(_scores(np.stack([a, b])), B=200, seed=1, progress=False)
+    assert res.pairs["asl"].iloc[0] == 1.0
+    assert not res.pairs["significant"].iloc[0]
+
+
+def test_stability_counts_ulp_twins_as_ties_and_never_as_swaps():
+    a, b = _ulp_twins(n=10)
+    halves = [(np.arange(5), np.arange(5, 10)), (np.array([0, 2, 4, 6, 8]), np.array([1, 3, 5, 7, 9]))]
+    res = stability_from_scores(
+        _scores(np.stack([a, b])), fuzziness=0.0, fuzziness_grid=(0.0,), progress=False, halves=halves
+    )
+    # exact arithmetic: every half-set difference is 0, so every outcome is a tie, no error
+    assert res.summary["tie_rate"].iloc[0] == 1.0
+    assert res.summary["error_rate"].iloc[0] == 0.0
+    assert res.buckets["swaps"].sum() == 0
+
+
+def test_default_tables_carry_only_sakais_shifted_difference_required():
+    rng = np.random.default_rng(2)
+    sc = _scores(rng.random((3, 15)))
+    res = discriminative_power_from_scores(sc, B=50, seed=0, progress=False)
+    assert "estimated_diff_unshifted" not in res.summary.columns
+    assert "diff_required_unshifted" not in res.pairs.columns
+    both = discriminative_power_from_scores(sc, B=50, seed=0, progress=False, unshifted=True)
+    assert list(both.summary["estimated_diff"]) == list(res.summary["estimated_diff"])
+    assert (both.summary["estimated_diff_unshifted"] >= 0).all()
+
+
+def test_stability_a_difference_equal_to_the_fuzziness_threshold_is_not_a_tie():
+    # means 0.4 and 0.38 in every half: |d| = 0.02 = 0.05 * 0.4 in exact arithmetic, and the rule
+    # is |d| < f * max (strict); in floating point 0.05 * 0.4 = 0.020000000000000004
+    a, b = np.full(4, 0.4), np.full(4, 0.38)
+    assert abs(0.4 - 0.38) < 0.05 * 0.4 or abs(0.4 - 0.38) != 0.02  # the ulps disagree
+    halves = [(np.arange(2), np.arange(2, 4))]
+    res = stability_from_scores(
+        _scores(np.stack([a, b])), fuzziness=0.05, fuzziness_grid=(0.05,), progress=False, halves=halves
+    )
+    assert res.summary["tie_rate"].iloc[0] == 0.0
+    assert res.summary["error_rate"].iloc[0] == 0.0
