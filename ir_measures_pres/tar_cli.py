@@ -161,11 +161,11 @@ def _evaluated(lists: Any) -> np.ndarray:
     return np.flatnonzero(lists.n_rel > 0)
 
 
-def _lines_2017(lists: Any, codes: Dict[str, np.ndarray], rel: int = 1) -> List[_Line]:
-    from .tar import tar2017
-
-    f = tar2017(lists, rel=rel, codes=codes)
-    ev = _evaluated(lists)
+def _figures(
+    f: Dict[str, np.ndarray], ev: np.ndarray
+) -> Tuple[Callable[[str], List[Any]], Callable[..., List[Any]]]:
+    """Readers of the tool's per-topic figures ``f`` for the evaluated topics ``ev``: as ints,
+    and as floats (with ``as_int``: the int 0 where that flag figure is set, as the tool prints it)."""
 
     def ints(name: str) -> List[Any]:
         return [int(v) for v in f[name][ev].tolist()]
@@ -175,6 +175,17 @@ def _lines_2017(lists: Any, codes: Dict[str, np.ndarray], rel: int = 1) -> List[
         if as_int is None:
             return vals
         return [0 if z else v for v, z in zip(vals, f[as_int][ev].tolist())]
+
+    return ints, floats
+
+
+def _lines_2017(lists: Any, codes: Dict[str, np.ndarray], rel: int = 1) -> List[_Line]:
+    from .tar import tar2017
+
+    f = tar2017(lists, rel=rel, codes=codes)
+    ev = _evaluated(lists)
+
+    ints, floats = _figures(f, ev)
 
     n_rel = ints("num_rels")
     lines: List[_Line] = [
@@ -213,14 +224,7 @@ def _lines_2018(lists: Any, flags: np.ndarray, task: int, rel: int = 1) -> List[
     f = tar2018(lists, flags, rel=rel)
     ev = _evaluated(lists)
 
-    def ints(name: str) -> List[Any]:
-        return [int(v) for v in f[name][ev].tolist()]
-
-    def floats(name: str, as_int: Optional[str] = None) -> List[Any]:
-        vals = [float(v) for v in f[name][ev].tolist()]
-        if as_int is None:
-            return vals
-        return [0 if z else v for v, z in zip(vals, f[as_int][ev].tolist())]
+    ints, floats = _figures(f, ev)
 
     def rounded(values: List[float], places: int) -> List[Any]:
         return [round(v, places) for v in values]
