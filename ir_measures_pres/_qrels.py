@@ -183,16 +183,6 @@ class Qrels:
 # --------------------------------------------------------------------------------------------
 
 
-def _has_inner_nul(docs: np.ndarray) -> bool:
-    """Whether a bytes id holds a NUL before its last byte (numpy pads with NULs, so such an id
-    is not the id it was; the readers never make one)."""
-    width = docs.dtype.itemsize
-    if not len(docs) or width < 2:
-        return False
-    b = docs.view(np.uint8).reshape(len(docs), width)
-    return bool(((b[:, :-1] == 0) & (b[:, 1:] != 0)).any())
-
-
 #: Lines joined with the qrels at a time (see :meth:`DocIndex.labels_of`).
 JOIN_CHUNK = 1 << 21
 
@@ -233,9 +223,8 @@ class DocIndex:
 
 
 def _make_doc_index(qrels: Qrels) -> Optional[DocIndex]:
-    docs = qrels._cache.get("doc_bytes")  # qrels read as bytes: the ids by line, as read
-    if docs is not None and _has_inner_nul(docs):
-        return None  # a NUL inside an id would not survive numpy's bytes arrays
+    # qrels read as bytes: the ids by line, as read (from_columns refused a NUL inside an id)
+    docs = qrels._cache.get("doc_bytes")
     if docs is None:
         encoded = [d.encode("utf-8", "surrogateescape") for lookup in qrels.lookup for d in lookup]
         if b"\x00" in b"".join(encoded):
