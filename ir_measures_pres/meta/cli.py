@@ -356,11 +356,8 @@ def run(argv: Sequence[str]) -> int:
     """Run one experiment (``argv`` starts with the subcommand name); errors are raised for
     :func:`~ir_measures_pres._command.guarded`. Every option and measure is checked before a
     file is read."""
-    from ..catalogue import parse_measures
-
     args = build_parser().parse_args(list(argv))
-    parse_measures(" ".join(args.measures))  # a bad measure is a usage error before any reading
-    _run(args, sys.stdout)
+    _run(args, sys.stdout)  # reads the measures first: a bad one is a usage error before any file
     return 0
 
 
