@@ -82,12 +82,16 @@ def object_array(values: List[Any]) -> np.ndarray:
     return out
 
 
-def line_where(kind: str, cols: "Columns", i: int) -> str:
-    """Where line ``i`` of columnar input is, for messages: its query and document."""
-    doc = cols.doc_ids[i]
+def place(kind: str, query: Any, doc: Any) -> str:
+    """Where a bad value of Python input is, for messages: ``run query 'q', document 'd'``."""
     if isinstance(doc, bytes):
         doc = doc.decode("utf-8", "surrogateescape")
-    return f"{kind} query {cols.query_ids[i]!r}, document {doc!r}"
+    return f"{kind} query {query!r}, document {doc!r}"
+
+
+def line_where(kind: str, cols: "Columns", i: int) -> str:
+    """:func:`place` of line ``i`` of columnar input."""
+    return place(kind, cols.query_ids[i], cols.doc_ids[i])
 
 
 def _first_bad(bad: np.ndarray) -> Optional[int]:

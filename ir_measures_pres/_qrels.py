@@ -26,6 +26,7 @@ from ._inputs import (
     integral_labels,
     line_where,
     object_array,
+    place,
     predict_kind,
     take,
 )
@@ -94,9 +95,7 @@ class Qrels:
         docs = list(chain.from_iterable(lookup))
 
         def where(i: int) -> str:
-            return (
-                f"qrels query {query_ids[int(segment_of(np.array([i]), offsets)[0])]!r}, document {docs[i]!r}"
-            )
+            return place("qrels", query_ids[int(segment_of(np.array([i]), offsets)[0])], docs[i])
 
         numeric = all_numbers(values)
         labels = integral_labels(values if numeric else object_array(values), where)

@@ -34,6 +34,7 @@ from ._inputs import (
     group_lines,
     id_text,
     object_array,
+    place,
     predict_kind,
     take,
 )
@@ -279,9 +280,7 @@ def _check_scores(
     """Finite float64 scores, or an :class:`InputError` naming the query and document."""
 
     def where(i: int) -> str:
-        doc = docs_at(np.array([i]))[0]
-        doc = doc.decode("utf-8", "surrogateescape") if isinstance(doc, bytes) else doc
-        return f"run query {qids[int(segment_of(np.array([i]), offsets)[0])]!r}, document {doc!r}"
+        return place("run", qids[int(segment_of(np.array([i]), offsets)[0])], docs_at(np.array([i]))[0])
 
     return finite_scores(scores, where)
 
