@@ -300,38 +300,30 @@ def as_latin1(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode("latin-1")
 
 
-def backend_dicts(
-    qrels: Columns, run: Columns
-) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, Dict[str, Any]], Dict[str, str]]:
-    """Qrels and run as ``{query: {doc: value}}`` for ir_measures' other providers (pytrec_eval),
-    with the run reduced to the queries of the qrels (the others are ignored anyway).
+def needs_latin1(qrels: Columns, run: Optional[Columns] = None) -> bool:
+    """True when an id of either file is not valid UTF-8: ir_measures' other providers then get
+    every id decoded as Latin-1 (see :func:`backend_qrels`)."""
+    return qrels.non_utf8_at is not None or (run is not None and run.non_utf8_at is not None)
+
+
+def backend_qrels(qrels: Columns, latin1: bool = False) -> Dict[str, Dict[str, Any]]:
+    """Qrels as ``{query: {doc: value}}`` for ir_measures' other providers (pytrec_eval).
 
     pytrec_eval crashes on ids that are not valid UTF-8. When the readers found such an id in
-    either file, every id of both is handed over decoded as Latin-1 instead: a bijection from
-    bytes to code points below 256 whose UTF-8 keeps the byte order, so pytrec_eval matches and
-    orders the ids exactly as trec_eval does the bytes. The third result maps those query ids
-    back to the readers' (empty when the ids are handed over as they are).
+    either file (:func:`needs_latin1`), every id of both is handed over decoded as Latin-1
+    instead: a bijection from bytes to code points below 256 whose UTF-8 keeps the byte order,
+    so pytrec_eval matches and orders the ids exactly as trec_eval does the bytes.
     """
-    latin1 = qrels.non_utf8_at is not None or run.non_utf8_at is not None
+    return _nested(_query_text(qrels.query_ids, latin1, {}), _doc_text(qrels.doc_ids, latin1), qrels.values)
+
+
+def backend_run(
+    qrels: Columns, run: Columns, latin1: bool = False
+) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, str]]:
+    """The run as ``{query: {doc: score}}`` for the same providers, reduced to the queries of the
+    qrels (the others are ignored anyway), ids as :func:`backend_qrels` hands them over; and a
+    map from the query ids handed over back to the readers' (empty unless ``latin1``)."""
     back: Dict[str, str] = {}
-
-    def text(ids: np.ndarray) -> np.ndarray:
-        if not latin1:
-            return ids_as_str(ids)
-        raw = (
-            ids.tolist()
-            if ids.dtype.kind == "S"
-            else [i.encode("utf-8", "surrogateescape") for i in ids.tolist()]
-        )
-        return object_array([b.decode("latin-1") for b in raw])
-
-    def query_text(ids: np.ndarray) -> np.ndarray:
-        if not latin1:
-            return np.asarray(ids)
-        names = {q: as_latin1(q) for q in set(ids.tolist())}
-        back.update({v: k for k, v in names.items()})
-        return object_array([names[q] for q in ids.tolist()])
-
     wanted = set(qrels.query_names if qrels.query_names is not None else qrels.query_ids.tolist())
     if run.query_codes is not None and run.query_names is not None:  # a reader's: one test per query
         keep_query = np.fromiter(
@@ -340,11 +332,27 @@ def backend_dicts(
         keep = keep_query[run.query_codes]
     else:
         keep = np.fromiter(map(wanted.__contains__, run.query_ids.tolist()), dtype=bool, count=len(run))
-    return (
-        _nested(query_text(qrels.query_ids), text(qrels.doc_ids), qrels.values),
-        _nested(query_text(run.query_ids[keep]), text(run.doc_ids[keep]), run.values[keep]),
-        back,
+    qids = _query_text(run.query_ids[keep], latin1, back)
+    return _nested(qids, _doc_text(run.doc_ids[keep], latin1), run.values[keep]), back
+
+
+def _doc_text(ids: np.ndarray, latin1: bool) -> np.ndarray:
+    if not latin1:
+        return ids_as_str(ids)
+    raw = (
+        ids.tolist()
+        if ids.dtype.kind == "S"
+        else [i.encode("utf-8", "surrogateescape") for i in ids.tolist()]
     )
+    return object_array([b.decode("latin-1") for b in raw])
+
+
+def _query_text(ids: np.ndarray, latin1: bool, back: Dict[str, str]) -> np.ndarray:
+    if not latin1:
+        return np.asarray(ids)
+    names = {q: as_latin1(q) for q in set(ids.tolist())}
+    back.update({v: k for k, v in names.items()})
+    return object_array([names[q] for q in ids.tolist()])
 
 
 def _nested(qids: np.ndarray, docs: np.ndarray, values: np.ndarray) -> Dict[str, Dict[str, Any]]:

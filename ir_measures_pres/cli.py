@@ -136,37 +136,49 @@ def _version() -> str:
 # --------------------------------------------------------------------------------------------
 
 
-def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[str] = None) -> Iterator[Any]:
-    """Per-query ``Metric``s of ``measures`` (every qrels query, DEFAULT where the run has none).
+class Evaluation:
+    """The measures of a call, prepared once for the qrels; :meth:`iter_calc` scores one run.
 
-    Our measures go to our provider with the columns as they are; the others to ir_measures'
-    default pipeline (or ``provider``) as dicts. Standard measures come first, as in the stock
+    Our measures go to our provider, the others to ir_measures' providers
+    (:class:`._backend.StandardMeasures`: pytrec_eval, fed in batches); each run is ranked once,
+    by the package's one ranking rule, for both. Standard measures come first, as in the stock
     CLI (our provider is last in the pipeline).
     """
-    import ir_measures
 
-    from ._inputs import backend_dicts
-    from .catalogue import entry_of
-    from .provider import PresProvider
+    def __init__(self, measures: Sequence[Any], qrels: Any, provider: Optional[str] = None) -> None:
+        from ._backend import StandardMeasures
+        from ._qrels import Qrels
+        from .catalogue import entry_of
+        from .provider import PresProvider
 
-    if provider == PresProvider.NAME:
-        ours, others = list(measures), []
-    elif provider is not None:
-        ours, others = [], list(measures)
-    else:
-        ours = [m for m in measures if entry_of(m) is not None]
-        others = [m for m in measures if entry_of(m) is None]
-    our_evaluator = PresProvider().evaluator(ours, qrels) if ours else None
-    if others:
-        calc = ir_measures if provider is None else ir_measures.providers.registry[provider]
-        qrels_dict, run_dict, query_back = backend_dicts(qrels, run)
-        evaluator = calc.evaluator(others, qrels_dict)
-        for metric in evaluator.iter_calc(run_dict):
-            if query_back:  # ids handed over as Latin-1 (not valid UTF-8): the readers' ids again
-                metric = metric._replace(query_id=query_back.get(metric.query_id, metric.query_id))
-            yield metric
-    if our_evaluator is not None:
-        yield from our_evaluator.iter_calc(run)
+        if provider == PresProvider.NAME:
+            ours, others = list(measures), []
+        elif provider is not None:
+            ours, others = [], list(measures)
+        else:
+            ours = [m for m in measures if entry_of(m) is not None]
+            others = [m for m in measures if entry_of(m) is None]
+        self.ours = PresProvider().evaluator(ours, qrels) if ours else None
+        self.others = StandardMeasures(others, qrels, provider) if others else None
+        # the qrels our ranking labels runs against (our evaluator's, or made for the batches)
+        self._qrels: Optional[Qrels] = self.ours.qrels if self.ours is not None else None  # type: ignore[attr-defined]
+        if self._qrels is None and self.others is not None and self.others.batched:
+            self._qrels = Qrels.from_any(qrels)
+
+    def iter_calc(self, run: Any) -> Iterator[Any]:
+        """Per-query ``Metric``s of ``run`` (every qrels query, DEFAULT where the run has none)."""
+        from ._ranking import rank_run
+
+        ranked = rank_run(run, self._qrels) if self._qrels is not None else None
+        if self.others is not None:
+            yield from self.others.iter_calc(run, ranked)
+        if self.ours is not None:
+            yield from self.ours.iter_calc(ranked if ranked is not None else run)
+
+
+def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[str] = None) -> Iterator[Any]:
+    """Per-query ``Metric``s of ``measures`` for one run (see :class:`Evaluation`)."""
+    return Evaluation(measures, qrels, provider).iter_calc(run)
 
 
 def _trec_corrections(measures: Sequence[Any], qrels: Any, run: Any) -> Dict[Tuple[Any, str], float]:

@@ -16,7 +16,7 @@ from ir_measures.providers.base import Evaluator, Provider
 from ir_measures.util import Metric
 
 from ._qrels import Qrels
-from ._ranking import rank_run
+from ._ranking import RankedRun, rank_run
 from .catalogue import BY_NAME, MEASURES
 
 
@@ -43,7 +43,7 @@ class PresEvaluator(Evaluator):
         """(query ids, one list of values per measure) for the queries the run answers. A query
         with an empty ranked list is one the run does not answer: like a missing query it gets
         the measure's DEFAULT (filled in by the callers)."""
-        ranked = rank_run(run, self.qrels)
+        ranked = run if isinstance(run, RankedRun) and run.qrels is self.qrels else rank_run(run, self.qrels)
         answered = ranked.lengths > 0
         qids = [self.qrels.query_ids[i] for i in ranked.qpos[answered].tolist()]
         return qids, [BY_NAME[m.NAME].compute(m, ranked)[answered].tolist() for m in measures]

@@ -1,0 +1,196 @@
+"""The standard measures (AP, nDCG@k, P@k ...) of the command line: ir_measures' own providers
+(pytrec_eval first), fed from the readers' columns with the qrels prepared once.
+
+The standard measures stay with their backend; this module only decides how a run reaches it.
+
+* **Qrels once.** The qrels are split into groups of :data:`GROUP_QUERIES` queries and one
+  evaluator is made per group, once per :class:`StandardMeasures`; every run of a call (the
+  command's many runs) is scored by the same evaluators.
+* **Runs in batches, already ranked.** For the measures the default pipeline gives to pytrec_eval,
+  a run is handed over one group of queries at a time (a small ``{query: {doc: score}}`` dict
+  at a time instead of one for the whole run), and in the order the package's ranking rule has
+  already put it (:mod:`._ranking`, the rule pytrec_eval applies): each document's score is
+  ``-rank``, so pytrec_eval sorts nothing that ties; judged documents keep their ids, and an
+  unjudged document is named ``" <rank>"``, which no qrels document of the query can be (the
+  check is made once), so no string is made per unjudged line. trec_eval's measures depend on
+  the ranked list, the judgements of its documents and their number, never on the text of an
+  unjudged id, so every value is the value of the original run
+  (``tests/test_backend.py`` compares them on every Robust 2003 run and on tie-heavy runs).
+* Measures of other providers (``RR@10`` of msmarco, ``--provider``), runs with ids that are not
+  UTF-8 and runs deeper than float32 can count (2**24 per query) take the whole-run path
+  (:func:`._inputs.backend_run`), as before.
+
+Results are yielded in the order the whole-run path yields them (per measure: the run's queries
+in the order they first appear in the file, then the DEFAULT of the queries it lacks), so every
+mean is the same to the last bit.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ._arrays import ids_as_str
+from ._inputs import Columns, backend_qrels, backend_run, needs_latin1, object_array
+from ._qrels import ABSENT
+from ._ranking import RankedRun
+
+__all__ = ["GROUP_QUERIES", "StandardMeasures"]
+
+#: qrels queries per evaluator (and so per batch of a run handed to pytrec_eval)
+GROUP_QUERIES = 128
+
+#: pytrec_eval keeps scores as C float: ``-rank`` is exact up to this depth
+_MAX_RANK = 2**24
+
+
+def _default_provider_of(measure: Any) -> Optional[str]:
+    """Name of the provider ir_measures' default pipeline computes ``measure`` with."""
+    import ir_measures
+
+    for provider in ir_measures.DefaultPipeline.providers:
+        if provider.is_available() and provider.supports(measure):
+            return str(provider.NAME)
+    return None
+
+
+class StandardMeasures:
+    """Measures that ir_measures' providers compute, prepared once for a qrels.
+
+    ``qrels`` are the readers' (or any) :class:`Columns`; ``provider`` is the command's
+    ``--provider`` (None: ir_measures' default pipeline).
+    """
+
+    def __init__(self, measures: Sequence[Any], qrels: Columns, provider: Optional[str] = None) -> None:
+        import ir_measures
+
+        self.qrels = qrels
+        self.provider = provider
+        batched = provider in (None, "pytrec_eval") and qrels.non_utf8_at is None
+        self.batched = [m for m in measures if batched and _default_provider_of(m) == "pytrec_eval"]
+        self.whole = [m for m in measures if m not in self.batched]
+        self._calc = ir_measures if provider is None else ir_measures.providers.registry[provider]
+        self._whole_evaluators: Dict[Tuple[Any, ...], Any] = {}
+        self._groups: List[Tuple[List[str], Any]] = []
+        self._placeholders_safe = True
+        if self.batched:
+            self._prepare_groups()
+
+    # -- qrels, once -----------------------------------------------------------------------------
+
+    def _prepare_groups(self) -> None:
+        qrels_dict = backend_qrels(self.qrels)
+        qids = list(qrels_dict)
+        for a in range(0, len(qids), GROUP_QUERIES):
+            group = qids[a : a + GROUP_QUERIES]
+            evaluator = self._calc.evaluator(self.batched, {q: qrels_dict[q] for q in group})
+            self._groups.append((group, evaluator))
+        # an unjudged document is handed over as " <rank>": no qrels id may look like that
+        self._placeholders_safe = not _any_starts_with_space(self.qrels.doc_ids)
+
+    # -- runs --------------------------------------------------------------------------------
+
+    def iter_calc(self, run: Columns, ranked: Optional[RankedRun] = None) -> Iterator[Any]:
+        """Per-query ``Metric``s of the run (every qrels query; DEFAULT where the run has none).
+
+        ``ranked`` is the run ranked against the same qrels by :func:`._ranking.rank_run` (the
+        command ranks each run once for its own measures too); without it, or when the run
+        cannot be fed in batches, the whole run goes through the dicts of the whole-run path."""
+        whole = list(self.whole)
+        batched = self.batched
+        if batched and (ranked is None or not self._can_batch(run, ranked)):
+            whole, batched = whole + batched, []
+        if whole:
+            yield from self._whole_run(whole, run)
+        if batched:
+            assert ranked is not None
+            yield from self._in_batches(run, ranked)
+
+    def _can_batch(self, run: Columns, ranked: RankedRun) -> bool:
+        return (
+            self._placeholders_safe
+            and run.non_utf8_at is None
+            and ranked.docs is not None
+            and (not len(ranked.labels) or int(ranked.lengths.max()) < _MAX_RANK)
+        )
+
+    def _whole_run(self, measures: List[Any], run: Columns) -> Iterator[Any]:
+        """The run as one dict, as the stock ir_measures command hands it over (the evaluator
+        made once per id encoding: Latin-1 when an id of either file is not UTF-8)."""
+        latin1 = needs_latin1(self.qrels, run)
+        key = (*measures, latin1)
+        if key not in self._whole_evaluators:
+            self._whole_evaluators[key] = self._calc.evaluator(measures, backend_qrels(self.qrels, latin1))
+        run_dict, query_back = backend_run(self.qrels, run, latin1)
+        for metric in self._whole_evaluators[key].iter_calc(run_dict):
+            if query_back:  # ids handed over as Latin-1 (not valid UTF-8): the readers' ids again
+                metric = metric._replace(query_id=query_back.get(metric.query_id, metric.query_id))
+            yield metric
+
+    def _in_batches(self, run: Columns, ranked: RankedRun) -> Iterator[Any]:
+        from ir_measures import Metric
+
+        qrels_ids = ranked.qrels.query_ids
+        ranked_of = {qrels_ids[p]: i for i, p in enumerate(ranked.qpos.tolist())}
+        names, scores = _handed_over(ranked)
+        offsets = ranked.offsets.tolist()
+        answered: List[Any] = []
+        defaults: List[Any] = []
+        for group, evaluator in self._groups:
+            batch: Dict[str, Dict[str, float]] = {}
+            for qid in group:
+                i = ranked_of.get(qid)
+                if i is not None and offsets[i + 1] > offsets[i]:
+                    a, b = offsets[i], offsets[i + 1]
+                    batch[qid] = dict(zip(names[a:b].tolist(), scores[a:b].tolist()))
+            if not batch:  # nothing of this group in the run: the DEFAULTs, as iter_calc gives them
+                defaults.extend(Metric(q, m, m.DEFAULT) for m in self.batched for q in group)
+                continue
+            in_batch = batch.keys()
+            for metric in evaluator.iter_calc(batch):
+                (answered if metric.query_id in in_batch else defaults).append(metric)
+        # the whole-run path's order: the run's queries as they first appear, then the DEFAULTs
+        first_seen = {q: k for k, q in enumerate(_queries_in_file_order(run))}
+        answered.sort(key=lambda m: first_seen.get(m.query_id, len(first_seen)))
+        defaults.sort(key=lambda m: (str(m.measure), m.query_id))
+        yield from answered
+        yield from defaults
+
+
+def _handed_over(ranked: RankedRun) -> Tuple[np.ndarray, np.ndarray]:
+    """(document names, scores) as pytrec_eval gets them, by ranked position: judged documents
+    keep their ids, unjudged ones are ``" <rank>"``; the score is ``-rank``. Both are object
+    arrays of shared objects (one ``str`` and one ``float`` per rank, not per line)."""
+    rank = ranked.rank
+    depth = int(rank.max()) if len(rank) else 0
+    placeholders = object_array([f" {r}" for r in range(depth + 1)])
+    score_of_rank = object_array([float(-r) for r in range(depth + 1)])
+    names = placeholders[rank]
+    docs = ranked.docs
+    assert docs is not None
+    in_qrels = np.flatnonzero(ranked.labels != ABSENT)
+    names[in_qrels] = ids_as_str(docs[in_qrels])
+    return names, score_of_rank[rank]
+
+
+def _queries_in_file_order(run: Columns) -> List[str]:
+    """The run's query ids in the order they first appear (as the whole-run path's dict has them)."""
+    if run.query_codes is not None and run.query_names is not None:
+        codes = np.asarray(run.query_codes)
+        if not len(codes):
+            return []
+        heads = np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1))
+        names = run.query_names
+        return [names[c] for c in dict.fromkeys(codes[heads].tolist())]
+    qids = np.asarray(run.query_ids)
+    if not len(qids):
+        return []
+    heads = np.concatenate(([0], np.flatnonzero(qids[1:] != qids[:-1]) + 1))
+    return list(dict.fromkeys(qids[heads].tolist()))
+
+
+def _any_starts_with_space(ids: np.ndarray) -> bool:
+    if ids.dtype.kind == "S":
+        return bool(len(ids)) and bool((ids.view(np.uint8).reshape(len(ids), -1)[:, 0] == 32).any())
+    return any(str(d).startswith(" ") for d in ids.tolist())
