@@ -18,9 +18,12 @@ import math
 import os
 import sys
 import traceback
-from typing import Callable, List, Sequence, Tuple
+from pathlib import Path
+from typing import Callable, List, Sequence, Tuple, Union
 
 PROG = "ir_measures_pres"
+
+PathLike = Union[str, "os.PathLike[str]"]
 
 #: exit statuses
 USAGE, INPUT, INTERRUPTED, BUG = 2, 1, 130, 70
@@ -112,11 +115,7 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         return USAGE
     except (InputError, OSError, EOFError, ValueError, ImportError) as error:  # ImportError: an extra
         _trace(debug)
-        if isinstance(error, OSError) and error.filename is not None:
-            say(f"{error.filename}: {error.strerror or error}")
-        else:
-            say(str(error) or type(error).__name__)
-        return INPUT
+        return report_input_error(error)
     except Exception as error:  # noqa: BLE001 - a bug: one line, never a traceback unless asked
         if debug:
             raise
@@ -124,6 +123,52 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         return BUG
 
 
+def report_input_error(error: BaseException) -> int:
+    """Say what was wrong with an input (a file and its line, or a missing file); returns 1."""
+    if isinstance(error, OSError) and error.filename is not None:
+        say(f"{error.filename}: {error.strerror or error}")
+    else:
+        say(str(error) or type(error).__name__)
+    return INPUT
+
+
 def _trace(debug: bool) -> None:
     if debug:
         traceback.print_exc()
+
+
+# --------------------------------------------------------------------------------------------
+# run files named on a command line
+# --------------------------------------------------------------------------------------------
+
+
+def run_name(path: PathLike) -> str:
+    """A run's name from its file name: ``input.uwmtCR0.gz`` -> ``input.uwmtCR0``."""
+    name = Path(path).name
+    return name[:-3] if name.endswith(".gz") else name
+
+
+def list_run_files(directory: PathLike) -> List[Path]:
+    """The run files of a directory: regular, non-hidden files, sorted by name."""
+    d = Path(directory)
+    files = sorted(p for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
+    if not files:
+        raise ValueError(f"no run files in {d}")
+    return files
+
+
+def run_files(items: Sequence[PathLike], exclude: Sequence[str] = ()) -> List[Path]:
+    """The run files named on a command line: files as given, directories expanded
+    (:func:`list_run_files`), those whose name matches an ``exclude`` glob left out."""
+    import fnmatch
+
+    files: List[Path] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            files.extend(list_run_files(p))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise FileNotFoundError(f"no such run file or directory: {item}")
+    return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in exclude)]

@@ -182,6 +182,8 @@ class Columns:
     kind: str = ""
     #: "FILE:LINE" of the first query or document id that is not valid UTF-8, if any
     non_utf8_at: Optional[str] = None
+    #: a run file's tag (column 6 of its first line), as trec_eval's ``runid`` reports it
+    tag: Optional[str] = None
 
     def __len__(self) -> int:
         return len(self.values)

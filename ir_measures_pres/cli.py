@@ -29,12 +29,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from collections import Counter
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, split_debug
+from ._command import (
+    INPUT,
+    PROG,
+    ArgumentParser,
+    UsageError,
+    guarded,
+    int_option,
+    report_input_error,
+    say,
+    split_debug,
+)
+from ._inputs import InputError
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.meta.cli`), ``compare``
 #: (:mod:`ir_measures_pres.compare_cli`) and ``tar`` (:mod:`ir_measures_pres.tar_cli`)
@@ -55,6 +67,7 @@ def _parser() -> ArgumentParser:
 
     parser = ArgumentParser(
         prog=PROG,
+        usage="%(prog)s [options] QRELS RUN [RUN ...] MEASURE [MEASURE ...]",
         description=(
             "Evaluate a TREC run against TREC qrels with the measures of ir_measures_pres ("
             + ", ".join(e.measure.NAME for e in MEASURES)
@@ -80,12 +93,13 @@ def _parser() -> ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("qrels", metavar="QRELS", help="qrels file (qid iter docno relevance)")
-    parser.add_argument("run", metavar="RUN", help="run file (qid iter docno rank score tag)")
     parser.add_argument(
-        "measures",
-        metavar="MEASURE",
+        "items",
+        metavar="RUN [RUN ...] MEASURE",
         nargs="+",
-        help="measures; one argument may hold several separated by blanks",
+        help="run files (qid iter docno rank score tag) or directories of them, then the measures; "
+        "one argument may hold several measures separated by blanks. With several runs (or a "
+        "directory) every output row names its run",
     )
     parser.add_argument(
         "--places",
@@ -219,24 +233,30 @@ def _write_ir_measures(
     results: Iterable[Any],
     query_order: Sequence[str],
     out: Any,
+    run: Optional[str] = None,
 ) -> None:
     """The stock ir_measures CLI's output (tsv or jsonl), rows in a fixed order: per-query rows
     (-q) query by query in ``query_order`` (the qrels'), each query's measures in the order
     given; then the 'all' rows in that order. The stock CLI prints per-query rows as providers
-    yield them, in an order that follows the hash seed."""
+    yield them, in an order that follows the hash seed. ``run`` (several runs): a first column
+    (tsv) or a ``"run"`` field (jsonl) naming the run."""
     if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
         sys.stderr.write("--places is ignored when using --output jsonl\n")
+
+    prefix = "" if run is None else f"{run}\t"
 
     def emit(qid: str, measure: Any, value: float) -> None:
         if args.output_format == "jsonl":
             row: Dict[str, Any] = {"query_id": qid, "measure": str(measure), "value": value}
             if not args.by_query:
                 del row["query_id"]
+            if run is not None:
+                row = {"run": run, **row}
             out.write(json.dumps(row) + "\n")
         elif args.by_query:
-            out.write(f"{qid}\t{measure}\t{_fmt(value, args.places)}\n")
+            out.write(f"{prefix}{qid}\t{measure}\t{_fmt(value, args.places)}\n")
         else:
-            out.write(f"{measure}\t{_fmt(value, args.places)}\n")
+            out.write(f"{prefix}{measure}\t{_fmt(value, args.places)}\n")
 
     aggs = {m: m.aggregator() for m in measures}
     by_query: Dict[str, Dict[Any, float]] = {}
@@ -269,8 +289,10 @@ def _write_trec(
     results: Iterable[Any],
     fixes: Dict[Tuple[Any, str], float],
     out: Any,
+    tag: Optional[str] = None,
 ) -> None:
-    """trec_eval's format: per-query lines (-q) by query id then measure, then the 'all' rows."""
+    """trec_eval's format: per-query lines (-q) by query id then measure, then the 'all' rows.
+    ``tag`` (several runs): each run's block opens with trec_eval's ``runid all TAG`` line."""
     from ._trec_format import format_line, format_value
     from .catalogue import trec_names
 
@@ -280,6 +302,8 @@ def _write_trec(
     for metric in results:
         value = fixes.get((metric.measure, metric.query_id), metric.value)
         per_query.setdefault(metric.query_id, {})[metric.measure] = value
+    if tag is not None:
+        out.write(format_line("runid", SUMMARY_QID, tag) + "\n")
     if args.by_query:
         for qid in sorted(per_query):
             row = per_query[qid]
@@ -309,9 +333,12 @@ def _show_warning(
 
 def run_cli(argv: Sequence[str], out: Any = None) -> int:
     """Evaluate (no subcommand); returns the exit status. Every check of the command line (options,
-    measures, provider) is made before a file is read; errors are raised for :func:`guarded`."""
+    measures, provider, run files) is made before a file is read; errors are raised for
+    :func:`guarded`. Several runs share the qrels and the prepared evaluators; a run that cannot
+    be read is reported (file and line) and the others are still evaluated (exit status 1)."""
+    from ._command import list_run_files
     from .catalogue import parse_measures
-    from .readers import read_qrels, read_run
+    from .readers import read_qrels
 
     out = sys.stdout if out is None else out
     parser = _parser()
@@ -322,28 +349,125 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         args.output_format = "trec"
     if args.no_summary and not args.by_query:
         parser.error("--no_summary (-n) only supported with --by_query (-q)")
-    if args.qrels == "-" and args.run == "-":
+    run_args, measure_args = _split_runs(args.items)
+    if args.qrels == "-" and "-" in run_args:
         parser.error("only one of QRELS and RUN can be read from standard input ('-')")
-    measures = parse_measures(args.measures)
+    if run_args.count("-") > 1:
+        parser.error("only one RUN can be read from standard input ('-')")
+    measures = _parse_measure_args(measure_args, parse_measures)
     if args.provider is not None:
         _check_provider(args.provider, measures)
     if out is None:
         raise UsageError("standard output is closed: there is nowhere to write the results")
+    many = len(run_args) > 1 or any(os.path.isdir(r) for r in run_args)
+    runs = [str(p) for r in run_args for p in (list_run_files(r) if os.path.isdir(r) else [r])]
+    names = _run_names(runs)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     qrels = read_qrels(args.qrels, doc_ids="bytes")
-    run = read_run(args.run, doc_ids="bytes")
-    results = evaluate(measures, qrels, run, args.provider)
+    evaluation = Evaluation(measures, qrels, args.provider)
+    query_order = qrels.query_names
+    if query_order is None:
+        query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
+    failed = 0
+    for path, name in zip(runs, names):
+        try:
+            _evaluate_run(args, evaluation, measures, qrels, path, name if many else None, query_order, out)
+        except BrokenPipeError:
+            raise
+        except (InputError, OSError, EOFError, ValueError) as error:
+            if not many:
+                raise
+            report_input_error(error)
+            failed += 1
+    out.flush()
+    if failed:
+        say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
+        return INPUT
+    return 0
+
+
+def _evaluate_run(
+    args: argparse.Namespace,
+    evaluation: "Evaluation",
+    measures: Sequence[Any],
+    qrels: Any,
+    path: str,
+    name: Optional[str],
+    query_order: Sequence[str],
+    out: Any,
+) -> None:
+    """Read one run, evaluate it and write its rows (``name``: the run column, None for one run)."""
+    from .readers import read_run
+
+    run = read_run(path, doc_ids="bytes")
+    results = evaluation.iter_calc(run)
     if args.output_format == "trec":
         fixes = _trec_corrections(measures, qrels, run)
-        _write_trec(args, measures, results, fixes, out)
+        tag = None if name is None else (run.tag or name)
+        _write_trec(args, measures, results, fixes, out, tag)
     else:
-        query_order = qrels.query_names
-        if query_order is None:
-            query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
-        _write_ir_measures(args, measures, results, query_order, out)
-    out.flush()
-    return 0
+        _write_ir_measures(args, measures, results, query_order, out, name)
+
+
+def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:
+    """(run arguments, measure arguments) of ``RUN [RUN ...] MEASURE [MEASURE ...]``: the first
+    item is a run; so is every following item that names an existing file or directory; the
+    measures follow. An item both a file here and a measure (a file named ``AP``) at the end is
+    read as a measure."""
+    from .catalogue import MeasureNameError, parse_measures
+
+    k = 1
+    while k < len(items) and (items[k] == "-" or os.path.exists(items[k])):
+        k += 1
+    runs, rest = list(items[:k]), list(items[k:])
+    while not rest and len(runs) > 1:  # every item is a file: trailing measures named like files
+        try:
+            parse_measures([runs[-1]])
+        except MeasureNameError:
+            break
+        rest.insert(0, runs.pop())
+    if not rest:
+        raise UsageError(
+            "expected at least one MEASURE after the runs (usage: "
+            f"{PROG} QRELS RUN [RUN ...] MEASURE [MEASURE ...])"
+        )
+    late = [x for x in rest if os.path.exists(x) and not _is_measure(x)]
+    if late:
+        raise UsageError(f"{late[0]!r} is a file after the measures: the runs come first, then the measures")
+    return runs, rest
+
+
+def _is_measure(text: str) -> bool:
+    from .catalogue import MeasureNameError, parse_measures
+
+    try:
+        parse_measures([text])
+    except MeasureNameError:
+        return False
+    return True
+
+
+def _parse_measure_args(measure_args: Sequence[str], parse: Any) -> List[Any]:
+    """The measures; an argument that is neither a measure nor an existing file says both."""
+    from .catalogue import MeasureNameError
+
+    try:
+        return list(parse(measure_args))
+    except MeasureNameError as error:
+        for arg in measure_args:
+            if not _is_measure(arg) and ("/" in arg or os.sep in arg):
+                raise UsageError(f"{arg!r} is neither a run file (no such file) nor a measure") from error
+        raise
+
+
+def _run_names(runs: Sequence[str]) -> List[str]:
+    """The run column: the file name without ``.gz`` (the path as given where two runs share one)."""
+    from ._command import run_name
+
+    names = ["<stdin>" if r == "-" else run_name(r) for r in runs]
+    counts = Counter(names)
+    return [n if counts[n] == 1 else r for n, r in zip(names, runs)]
 
 
 def _check_provider(name: str, measures: Sequence[Any]) -> None:

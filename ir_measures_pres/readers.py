@@ -314,6 +314,8 @@ class _Reader:
         self.qnames: List[str] = []
         #: line number of the first query or document id that is not valid UTF-8
         self.non_utf8_line: Optional[int] = None
+        #: column 6 of the first run line (trec_eval's runid)
+        self.first_tag: Optional[str] = None
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -443,6 +445,9 @@ class _Reader:
         else:  # str mode, or (bytes mode) ids too wide for a bytes array: see _read
             docs = cut.strings(ds, de, ascii_only)
 
+        if self.first_tag is None and not kind.integer:  # a run: its tag, as trec_eval's runid
+            t = f[0] + 5
+            self.first_tag = chunk[int(starts[t]) : int(ends[t])].decode("utf-8", "replace")
         v = f + kind.value_col
         values = self._values(cut, starts[v], ends[v], first_line, local_line)
         if not ascii_only and self.non_utf8_line is None:
@@ -718,6 +723,7 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False, file_order: bool = F
         query_names=list(reader.qnames),
         kind=kind.label,
         non_utf8_at=None if reader.non_utf8_line is None else f"{name}:{reader.non_utf8_line}",
+        tag=reader.first_tag,
     )
 
 
@@ -846,6 +852,7 @@ def _file_order(
         query_names=qnames_list,
         kind="run",
         non_utf8_at=None if reader.non_utf8_line is None else f"{name}:{reader.non_utf8_line}",
+        tag=reader.first_tag,
         column2=col2,
         duplicates=duplicates,
         source=name,

@@ -34,6 +34,7 @@ import numpy as np
 from tqdm import tqdm
 
 from .._arrays import ids_as_str, offsets_from_counts, segment_ids
+from .._command import list_run_files, run_files, run_name  # noqa: F401  (re-exported)
 from .._inputs import as_latin1, is_utf8
 from .._qrels import ABSENT, Qrels
 from .._ranking import RankedRun, rank_run
@@ -90,38 +91,6 @@ def _readers() -> Tuple[Callable[[PathLike], Any], Callable[[PathLike], Any]]:
             lambda p: list(ir_measures.read_trec_qrels(str(p))),
             lambda p: list(ir_measures.read_trec_run(str(p))),
         )
-
-
-def run_name(path: PathLike) -> str:
-    """A run's name from its file name: ``input.uwmtCR0.gz`` -> ``input.uwmtCR0``."""
-    name = Path(path).name
-    return name[:-3] if name.endswith(".gz") else name
-
-
-def list_run_files(directory: PathLike) -> List[Path]:
-    """The run files of a directory: regular, non-hidden files, sorted by name."""
-    d = Path(directory)
-    files = sorted(p for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
-    if not files:
-        raise ValueError(f"no run files in {d}")
-    return files
-
-
-def run_files(items: Sequence[PathLike], exclude: Sequence[str] = ()) -> List[Path]:
-    """The run files named on a command line: files as given, directories expanded
-    (:func:`list_run_files`), those whose name matches an ``exclude`` glob left out."""
-    import fnmatch
-
-    files: List[Path] = []
-    for item in items:
-        p = Path(item)
-        if p.is_dir():
-            files.extend(list_run_files(p))
-        elif p.exists():
-            files.append(p)
-        else:
-            raise FileNotFoundError(f"no such run file or directory: {item}")
-    return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in exclude)]
 
 
 def load_qrels(qrels: Any) -> Qrels:
