@@ -214,6 +214,10 @@ class DocIndex:
     def _labels_into(self, out: np.ndarray, docs: np.ndarray, query: np.ndarray) -> None:
         keys = doc_keys(docs, query)
         cand = np.flatnonzero(self.bitmap[(keys & self.mask).view(np.int64)])
+        # the candidates in key order: searchsorted then walks the qrels' keys once, which is
+        # several times faster than as many independent binary searches (cache misses)
+        by_key = np.argsort(keys[cand])
+        cand = cand[by_key]
         at = np.minimum(np.searchsorted(self.keys, keys[cand]), len(self.keys) - 1)
         hit = self.keys[at] == keys[cand]
         cand, line = cand[hit], self.line[at[hit]]

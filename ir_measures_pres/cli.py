@@ -179,11 +179,22 @@ class Evaluation:
         if self._qrels is None and self.others is not None and self.others.batched:
             self._qrels = Qrels.from_any(qrels)
 
-    def iter_calc(self, run: Any) -> Iterator[Any]:
-        """Per-query ``Metric``s of ``run`` (every qrels query, DEFAULT where the run has none)."""
+    def rank(self, run: Any) -> Any:
+        """The run ranked against the qrels by the package's one rule (a :class:`RankedRun`
+        shared by all the measures), or None when no measure needs it. Safe to call from another
+        thread while :meth:`iter_calc` scores the previous run (the command does)."""
         from ._ranking import rank_run
 
-        ranked = rank_run(run, self._qrels) if self._qrels is not None else None
+        if self._qrels is None:
+            return None
+        self._qrels.doc_index()  # made once, before any thread can ask for it
+        return rank_run(run, self._qrels)
+
+    def iter_calc(self, run: Any, ranked: Any = None) -> Iterator[Any]:
+        """Per-query ``Metric``s of ``run`` (every qrels query, DEFAULT where the run has none);
+        ``ranked``: the run's :meth:`rank`, when it was ranked ahead."""
+        if ranked is None:
+            ranked = self.rank(run)
         if self.others is not None:
             yield from self.others.iter_calc(run, ranked)
         if self.ours is not None:
@@ -370,9 +381,11 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     if query_order is None:
         query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
     failed = 0
-    for path, name in zip(runs, names):
+    for (path, name), loaded in zip(zip(runs, names), _read_ahead(evaluation, runs)):
         try:
-            _evaluate_run(args, evaluation, measures, qrels, path, name if many else None, query_order, out)
+            run, ranked = loaded.result()
+            results = evaluation.iter_calc(run, ranked)
+            _write_run(args, measures, qrels, run, results, name if many else None, query_order, out)
         except BrokenPipeError:
             raise
         except (InputError, OSError, EOFError, ValueError) as error:
@@ -387,21 +400,46 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     return 0
 
 
-def _evaluate_run(
+def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:
+    """For each run, a future of ``(run, ranked run)``: the next run is read and ranked in a second
+    thread while the current one is scored (reading and ranking are mostly numpy and zlib, which
+    release the GIL; pytrec_eval and the output do not). At most one run is read ahead."""
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    from .readers import read_run
+
+    def load(path: str) -> Tuple[Any, Any]:
+        run = read_run(path, doc_ids="bytes")
+        return run, evaluation.rank(run)
+
+    if len(runs) == 1:  # nothing to overlap
+        done: Future = Future()
+        try:
+            done.set_result(load(runs[0]))
+        except BaseException as error:  # noqa: BLE001 - handed to the caller, as a thread would
+            done.set_exception(error)
+        yield done
+        return
+    with ThreadPoolExecutor(1, thread_name_prefix="read-ahead") as pool:
+        pending = pool.submit(load, runs[0])
+        for k in range(len(runs)):
+            current = pending
+            if k + 1 < len(runs):
+                pending = pool.submit(load, runs[k + 1])
+            yield current
+
+
+def _write_run(
     args: argparse.Namespace,
-    evaluation: "Evaluation",
     measures: Sequence[Any],
     qrels: Any,
-    path: str,
+    run: Any,
+    results: Iterable[Any],
     name: Optional[str],
     query_order: Sequence[str],
     out: Any,
 ) -> None:
-    """Read one run, evaluate it and write its rows (``name``: the run column, None for one run)."""
-    from .readers import read_run
-
-    run = read_run(path, doc_ids="bytes")
-    results = evaluation.iter_calc(run)
+    """Write one run's rows (``name``: the run column, None for one run)."""
     if args.output_format == "trec":
         fixes = _trec_corrections(measures, qrels, run)
         tag = None if name is None else (run.tag or name)

@@ -84,11 +84,14 @@ BLOCK_SIZE = 1 << 23
 
 # tokens longer than this are cut out one by one instead of in a fixed-width array
 _MAX_WIDTH = 64
-# a decimal mantissa of at most this many digits is exact in float64 (10**15 < 2**53)
-_MAX_FLOAT_DIGITS = 15
+# a decimal parsed here: its mantissa m an integer below 2**53 (exact in float64, and so is every
+# step of Horner's rule that builds it) and at most this many digits after the point (10**22 is
+# the largest power of ten exact in float64)
+_MAX_FRACTION_DIGITS = 22
+_EXACT_MANTISSA = float(2**53)
 # an integer of at most this many digits fits int64
 _MAX_INT_DIGITS = 18
-_POW10 = 10.0 ** np.arange(_MAX_FLOAT_DIGITS + 1)
+_POW10 = 10.0 ** np.arange(_MAX_FRACTION_DIGITS + 1)
 # _WORD_MASKS[k]: the first k bytes of a little-endian 8-byte word
 _WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
 
@@ -631,9 +634,11 @@ def _parse_decimal(win: np.ndarray, lengths: np.ndarray, integer: bool) -> Tuple
     """Parse ``-?digits[.digits]`` (integers: ``-?digits``) from a zero-padded token array.
 
     Returns the values and a mask of the tokens parsed here; the others are left to
-    ``float``/``int``. Exactness: the mantissa ``m`` (at most 15 digits) and ``10**k``
-    (k <= 15) are exact doubles and IEEE division is correctly rounded, so ``m / 10**k`` is the
-    double nearest to the decimal, which is what ``float(token)`` returns.
+    ``float``/``int``. Exactness: the mantissa ``m`` (below 2**53, so 16-digit scores such as
+    ``49.19109429178723`` qualify) and ``10**k`` (k <= 22) are exact doubles and IEEE division is
+    correctly rounded, so ``m / 10**k`` is the double nearest to the decimal, which is what
+    ``float(token)`` returns. Horner's rule builds ``m`` exactly while it stays below 2**53; a
+    longer mantissa may come out inexact, but then at 2**53 or above, and is left to ``float``.
     """
     n, width = win.shape
     cols = np.ascontiguousarray(win.T)  # one contiguous row per character position
@@ -658,9 +663,9 @@ def _parse_decimal(win: np.ndarray, lengths: np.ndarray, integer: bool) -> Tuple
     ndig = lengths - ndot - neg
     if integer:
         return np.where(neg, -acc, acc), ~bad & (ndot == 0) & (ndig >= 1) & (ndig <= _MAX_INT_DIGITS)
-    ok = ~bad & (ndot <= 1) & (ndig >= 1) & (ndig <= _MAX_FLOAT_DIGITS)
     frac = np.where(ndot > 0, lengths - 1 - dot_at, 0)
-    values = acc / _POW10[np.clip(frac, 0, _MAX_FLOAT_DIGITS)]
+    ok = ~bad & (ndot <= 1) & (ndig >= 1) & (acc < _EXACT_MANTISSA) & (frac <= _MAX_FRACTION_DIGITS)
+    values = acc / _POW10[np.clip(frac, 0, _MAX_FRACTION_DIGITS)]
     np.negative(values, out=values, where=neg)
     return values, ok
 

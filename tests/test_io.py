@@ -176,6 +176,17 @@ def test_qrels_layouts() -> None:
         b"626487.645259",
         b"-2.97316",
         b"1" * 70,
+        # the exact path's edges: mantissas just below and at 2**53, 22 and 23 digits after the point
+        b"9007199254740991",
+        b"9007199254740992",
+        b"9007199254740993",
+        b"900719925474099.3",
+        b"-0.9007199254740993",
+        b"9.007199254740991",
+        b"12345678901234567",
+        b"0.0000000000000000000001",
+        b"0.00000000000000000000001",
+        b"1.0000000000000000000000",
     ],
 )
 def test_scores_parse_as_python_float(token: bytes) -> None:
@@ -187,7 +198,7 @@ def test_scores_parse_as_python_float(token: bytes) -> None:
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=30),
-    st.sampled_from(["repr", ".4f", ".17g", ".1f", ".15f", "e"]),
+    st.sampled_from(["repr", ".4f", ".17g", ".16g", ".1f", ".15f", ".22f", "e"]),
 )
 def test_scores_are_exactly_float_of_the_token(values: List[float], spec: str) -> None:
     tokens = [repr(v) if spec == "repr" else format(v, spec) for v in values]
