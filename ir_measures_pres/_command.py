@@ -123,12 +123,16 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         return BUG
 
 
-def report_input_error(error: BaseException) -> int:
-    """Say what was wrong with an input (a file and its line, or a missing file); returns 1."""
+def input_error_text(error: BaseException) -> str:
+    """What was wrong with an input: a file and its line, or a missing file."""
     if isinstance(error, OSError) and error.filename is not None:
-        say(f"{error.filename}: {error.strerror or error}")
-    else:
-        say(str(error) or type(error).__name__)
+        return f"{error.filename}: {error.strerror or error}"
+    return str(error) or type(error).__name__
+
+
+def report_input_error(error: BaseException) -> int:
+    """Say what was wrong with an input (:func:`input_error_text`); returns 1."""
+    say(input_error_text(error))
     return INPUT
 
 

@@ -41,8 +41,8 @@ from ._command import (
     ArgumentParser,
     UsageError,
     guarded,
+    input_error_text,
     int_option,
-    report_input_error,
     say,
     split_debug,
 )
@@ -130,6 +130,14 @@ def _parser() -> ArgumentParser:
         choices=sorted(ir_measures.providers.registry.keys()),
         help="compute every measure with this provider",
     )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int_option(0, 256),
+        default=0,
+        help="with several runs: processes scoring them side by side, each a fork of this one "
+        "(the qrels prepared once); 0 (default): one per CPU, at most 4; 1: all in this process",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -187,8 +195,14 @@ class Evaluation:
 
         if self._qrels is None:
             return None
-        self._qrels.doc_index()  # made once, before any thread can ask for it
+        self.warm()
         return rank_run(run, self._qrels)
+
+    def warm(self) -> None:
+        """Make what the qrels build on first use (their hash index) now: once, before a thread
+        or a forked worker would make its own."""
+        if self._qrels is not None:
+            self._qrels.doc_index()
 
     def iter_calc(self, run: Any, ranked: Any = None) -> Iterator[Any]:
         """Per-query ``Metric``s of ``run`` (every qrels query, DEFAULT where the run has none);
@@ -380,24 +394,126 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     query_order = qrels.query_names
     if query_order is None:
         query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
+    scored = (
+        _score_in_this_process(args, evaluation, measures, qrels, runs, names if many else None, query_order)
+        if _jobs(args.jobs, len(runs)) == 1
+        else _score_in_workers(args, evaluation, measures, qrels, runs, names, query_order)
+    )
     failed = 0
-    for (path, name), loaded in zip(zip(runs, names), _read_ahead(evaluation, runs)):
-        try:
-            run, ranked = loaded.result()
-            results = evaluation.iter_calc(run, ranked)
-            _write_run(args, measures, qrels, run, results, name if many else None, query_order, out)
-        except BrokenPipeError:
-            raise
-        except (InputError, OSError, EOFError, ValueError) as error:
-            if not many:
-                raise
-            report_input_error(error)
+    for text, notices, error in _with_progress(scored, len(runs)):
+        for notice in notices:
+            sys.stderr.write(f"{PROG}: warning: {notice}\n")
+        if error is not None:
+            say(error)
             failed += 1
+        else:
+            out.write(text)
     out.flush()
     if failed:
         say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
         return INPUT
     return 0
+
+
+#: what scoring one run gives: (its output rows, its warnings, its input error or None)
+Scored = Tuple[str, List[str], Optional[str]]
+
+
+def _jobs(asked: int, runs: int) -> int:
+    """Processes to score ``runs`` runs with (``--jobs``; forks are used on Linux only)."""
+    if runs < 2 or not sys.platform.startswith("linux"):
+        return 1
+    return min(asked or min(os.cpu_count() or 1, 4), runs)
+
+
+def _score_in_this_process(
+    args: argparse.Namespace,
+    evaluation: "Evaluation",
+    measures: Sequence[Any],
+    qrels: Any,
+    runs: Sequence[str],
+    names: Optional[Sequence[str]],
+    query_order: Sequence[str],
+) -> Iterator[Scored]:
+    """Each run scored here, in order, the next one read ahead in a thread. With one run an input
+    error is raised (exit 1); with several it is handed on so that the others are still scored."""
+    import io
+
+    for k, loaded in enumerate(_read_ahead(evaluation, runs)):
+        buffer = io.StringIO()
+        try:
+            run, ranked = loaded.result()
+            results = evaluation.iter_calc(run, ranked)
+            _write_run(
+                args, measures, qrels, run, results, None if names is None else names[k], query_order, buffer
+            )
+        except (InputError, OSError, EOFError, ValueError) as error:
+            if names is None:
+                raise
+            yield "", [], input_error_text(error)
+            continue
+        yield buffer.getvalue(), [], None
+
+
+#: the prepared work a forked worker inherits (set just before the workers are forked)
+_FORKED: Dict[str, Any] = {}
+
+
+def _score_in_workers(
+    args: argparse.Namespace,
+    evaluation: "Evaluation",
+    measures: Sequence[Any],
+    qrels: Any,
+    runs: Sequence[str],
+    names: Sequence[str],
+    query_order: Sequence[str],
+) -> Iterator[Scored]:
+    """The runs scored by ``--jobs`` forked workers, which inherit the prepared qrels and
+    evaluators (nothing is prepared twice); results come back in the order of the runs."""
+    import multiprocessing
+
+    evaluation.warm()
+    _FORKED.update(args=args, evaluation=evaluation, measures=measures, qrels=qrels, query_order=query_order)
+    try:
+        with multiprocessing.get_context("fork").Pool(_jobs(args.jobs, len(runs))) as pool:
+            yield from pool.imap(_score_forked, list(zip(runs, names)))
+    finally:
+        _FORKED.clear()
+
+
+def _score_forked(item: Tuple[str, str]) -> Scored:
+    """One run, in a forked worker: its rows, its warnings (shown by the parent, in run order)."""
+    import io
+
+    from .readers import read_run
+
+    path, name = item
+    work = _FORKED
+    buffer = io.StringIO()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            run = read_run(path, doc_ids="bytes")
+            results = work["evaluation"].iter_calc(run)
+            _write_run(
+                work["args"], work["measures"], work["qrels"], run, results, name, work["query_order"], buffer
+            )
+        except (InputError, OSError, EOFError, ValueError) as error:
+            return "", [str(w.message) for w in caught], input_error_text(error)
+    return buffer.getvalue(), [str(w.message) for w in caught], None
+
+
+def _with_progress(scored: Iterator[Scored], total: int) -> Iterator[Scored]:
+    """A progress bar over the runs on a terminal (tqdm; nothing when standard error is a file)."""
+    if total < 2:
+        yield from scored
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=total, unit="run", disable=None, leave=False, file=sys.stderr) as bar:
+        for item in scored:
+            yield item
+            bar.update()
 
 
 def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:

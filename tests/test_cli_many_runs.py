@@ -55,7 +55,9 @@ def test_tsv_has_a_run_column(files: Path) -> None:
     done = cli(["qrels", "runs/a.run", "runs/b.run.gz", "AP", "NumRet"], files)
     assert done.returncode == 0, done.stderr
     # NumRet: the sum over queries (3 + 1 = 4 and 2)
-    assert done.stdout == "a.run\tAP\t1.0000\na.run\tNumRet\t4.0000\nb.run\tAP\t0.1250\nb.run\tNumRet\t2.0000\n"
+    assert (
+        done.stdout == "a.run\tAP\t1.0000\na.run\tNumRet\t4.0000\nb.run\tAP\t0.1250\nb.run\tNumRet\t2.0000\n"
+    )
 
 
 def test_a_directory_is_its_runs_sorted_hidden_files_left_out(files: Path) -> None:
