@@ -1,13 +1,21 @@
 """Array helpers shared by the ranking builder, the readers and the meta-evaluation core:
 CSR segment offsets, the segment of each position, running sums within segments, and 64-bit
-keys of (query, bytes id) pairs."""
+keys of (query, bytes id) pairs; and how many CPUs the array work may spread over."""
 
 from __future__ import annotations
 
+import os
 from itertools import repeat
 from typing import Optional
 
 import numpy as np
+
+
+def usable_cpus(at_most: int = 4) -> int:
+    """CPUs this process may run on (its affinity, where the system tells), at most ``at_most``:
+    the threads that parse a file and the processes that score runs side by side."""
+    available = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(at_most, available or 1))
 
 
 def offsets_from_counts(counts: np.ndarray) -> np.ndarray:

@@ -60,13 +60,15 @@ import os
 import sys
 import warnings
 from bisect import bisect_right
+from collections import deque
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from itertools import repeat
-from typing import IO, Any, Dict, Iterator, List, Optional, Tuple, Union
+from itertools import chain, repeat
+from typing import IO, Any, Deque, Dict, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ._arrays import ids_as_str
+from ._arrays import ids_as_str, usable_cpus
 from ._duplicates import find_duplicates
 from ._inputs import RELEVANCE_MAX, RELEVANCE_MIN, Columns, InputError
 
@@ -81,6 +83,8 @@ __all__ = [
 
 #: Bytes read at a time (the file is processed in blocks of whole lines of about this size).
 BLOCK_SIZE = 1 << 23
+#: Threads parsing blocks side by side (one per CPU this process may use, at most 4).
+PARSE_THREADS = usable_cpus()
 
 # tokens longer than this are cut out one by one instead of in a fixed-width array
 _MAX_WIDTH = 64
@@ -298,13 +302,21 @@ def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
 class _Block:
     """What one block of lines gives: per entry (result or judgement line) its fields."""
 
-    qid_codes: np.ndarray  # int32 code of the query id (shared dictionary)
+    qid_codes: Optional[np.ndarray]  # int32 code of the query id (the reader's dictionary)
     docs: np.ndarray  # object array of str, or (bytes mode) an 'S' array
     values: np.ndarray  # float64 or int64
     first_line: int  # line number of the block's first line
     entry_lines: Optional[np.ndarray]  # local line index of each entry (None: entry i is line i)
     skipped: int  # comment and blank lines
     col2: Optional[np.ndarray] = None  # column 2 as str (file-order reading only)
+    # what the parse leaves to the in-order step (:meth:`_Reader.number`): the block's distinct
+    # query ids in order of first appearance, the index into them of each run of equal ids and
+    # the runs' lengths; the first entry's tag; the first line whose ids are not valid UTF-8
+    query_names: Optional[List[str]] = None
+    head_query: Optional[np.ndarray] = None
+    head_length: Optional[np.ndarray] = None
+    tag: Optional[str] = None
+    non_utf8_line: Optional[int] = None
 
 
 class _Reader:
@@ -313,6 +325,7 @@ class _Reader:
         self.kind = kind
         self.name = name
         self.as_bytes = as_bytes
+        # what the blocks add up to, made in file order by :meth:`number`
         self.qcodes: Dict[str, int] = {}
         self.qnames: List[str] = []
         #: line number of the first query or document id that is not valid UTF-8
@@ -334,7 +347,10 @@ class _Reader:
     # -- one block -----------------------------------------------------------------------------
 
     def parse(self, chunk: bytes, first_line: int) -> Tuple[_Block, int]:
-        """Parse one block of whole lines; returns the block and its number of lines."""
+        """Parse one block of whole lines; returns the block and its number of lines.
+
+        Reads nothing of the reader's state but its settings, so blocks can be parsed side by
+        side (:func:`_parsed_in_order`); :meth:`number` then completes them in file order."""
         kind = self.kind
         a = np.frombuffer(chunk, dtype=np.uint8)
         nl = np.flatnonzero(a == 10)
@@ -401,13 +417,16 @@ class _Reader:
         skipped = len(nl) - len(f)
         if not len(f):
             return _Block(
-                np.zeros(0, np.int32),
+                None,
                 np.zeros(0, "S1" if self.as_bytes else object),
                 np.zeros(0, np.int64 if kind.integer else np.float64),
                 first_line,
                 entry_lines,
                 skipped,
                 np.zeros(0, "S8") if self.col2 else None,
+                [],
+                np.zeros(0, np.int64),
+                np.zeros(0, np.int64),
             ), len(nl)
 
         def local_line(k: int) -> int:
@@ -420,8 +439,8 @@ class _Reader:
         buf[len(a) :] = 0
         cut = _Cutter(chunk, buf)
 
-        # query ids: codes through one shared dictionary, a str made once per distinct id of the
-        # block (the ids are compared as 8-byte words); new ids get the next codes in sorted order
+        # query ids: a str made once per distinct id of the block (the ids are compared as 8-byte
+        # words), listed in order of first appearance; :meth:`number` gives them the reader's codes
         qs, qe = starts[f], ends[f]
         qwords = cut.words(qs, qe)
         if qwords is None:
@@ -433,14 +452,13 @@ class _Reader:
             for j in range(1, qwords.shape[1]):
                 differ |= qwords[1:, j] != qwords[:-1, j]
         heads = np.concatenate(([0], np.flatnonzero(differ) + 1))
-        uniq, inverse = np.unique(qbytes[heads], return_inverse=True)
-        codes_u = np.fromiter(
-            (self._code(u.decode("utf-8", "surrogateescape")) for u in uniq.tolist()),
-            dtype=np.int32,
-            count=len(uniq),
-        )
-        run_len = np.diff(np.append(heads, len(f)))
-        qid_codes = np.repeat(codes_u[inverse.reshape(-1)], run_len)
+        uniq, first_at, inverse = np.unique(qbytes[heads], return_index=True, return_inverse=True)
+        by_appearance = np.argsort(first_at)
+        appearance_of = np.empty_like(by_appearance)
+        appearance_of[by_appearance] = np.arange(len(by_appearance))
+        query_names = [u.decode("utf-8", "surrogateescape") for u in uniq[by_appearance].tolist()]
+        head_query = appearance_of[inverse.reshape(-1)]
+        head_length = np.diff(np.append(heads, len(f)))
 
         ds, de = starts[f + 2], ends[f + 2]
         if self.as_bytes and int((de - ds).max()) <= _MAX_WIDTH:
@@ -448,16 +466,37 @@ class _Reader:
         else:  # str mode, or (bytes mode) ids too wide for a bytes array: see _read
             docs = cut.strings(ds, de, ascii_only)
 
-        if self.first_tag is None and not kind.integer:  # a run: its tag, as trec_eval's runid
+        tag = None
+        if not kind.integer:  # a run: its first tag (the file's first is trec_eval's runid)
             t = f[0] + 5
-            self.first_tag = chunk[int(starts[t]) : int(ends[t])].decode("utf-8", "replace")
+            tag = chunk[int(starts[t]) : int(ends[t])].decode("utf-8", "replace")
         v = f + kind.value_col
         values = self._values(cut, starts[v], ends[v], first_line, local_line)
-        if not ascii_only and self.non_utf8_line is None:
-            self._find_non_utf8(chunk, starts, ends, f, first_line, local_line)
+        non_utf8_line = None
+        if not ascii_only:
+            non_utf8_line = self._find_non_utf8(chunk, starts, ends, f, first_line, local_line)
         # column 2 as bytes (a handful of distinct codes: decoded once per distinct value later)
         col2 = cut.bytes_array(starts[f + 1], ends[f + 1]) if self.col2 else None
-        return _Block(qid_codes, docs, values, first_line, entry_lines, skipped, col2), len(nl)
+        block = _Block(
+            None, docs, values, first_line, entry_lines, skipped, col2, query_names, head_query, head_length
+        )
+        block.tag, block.non_utf8_line = tag, non_utf8_line
+        return block, len(nl)
+
+    def number(self, block: _Block) -> None:
+        """Complete a parsed block, blocks taken in file order: the reader's codes for its query
+        ids (a new id gets the next code, so codes follow the order of first appearance in the
+        file and a file whose queries are contiguous has non-decreasing codes), the file's first
+        tag and first line of ids that are not valid UTF-8."""
+        assert block.query_names is not None and block.head_query is not None
+        assert block.head_length is not None
+        codes = np.fromiter(map(self._code, block.query_names), dtype=np.int32, count=len(block.query_names))
+        block.qid_codes = np.repeat(codes[block.head_query], block.head_length)
+        block.query_names = block.head_query = block.head_length = None
+        if self.first_tag is None:
+            self.first_tag = block.tag
+        if self.non_utf8_line is None:
+            self.non_utf8_line = block.non_utf8_line
 
     def _find_non_utf8(
         self,
@@ -467,13 +506,13 @@ class _Reader:
         f: np.ndarray,
         first_line: int,
         local_line: Any,
-    ) -> None:
-        """Remember the first line whose query or document id is not valid UTF-8. Such ids are
-        kept (as surrogate escapes, or bytes) and compared as bytes, as trec_eval compares them;
-        only ir_measures' other providers cannot take them (see :meth:`Columns.__iter__`)."""
+    ) -> Optional[int]:
+        """The block's first line whose query or document id is not valid UTF-8, or None. Such
+        ids are kept (as surrogate escapes, or bytes) and compared as bytes, as trec_eval compares
+        them; only ir_measures' other providers cannot take them (see :meth:`Columns.__iter__`)."""
         try:
             chunk.decode("utf-8")
-            return  # the usual case: one C-level check of the whole block
+            return None  # the usual case: one C-level check of the whole block
         except UnicodeDecodeError:
             pass
         for k in range(len(f)):  # a block with invalid UTF-8 somewhere: find the entry
@@ -484,8 +523,8 @@ class _Reader:
                 try:
                     token.decode("utf-8")
                 except UnicodeDecodeError:
-                    self.non_utf8_line = first_line + local_line(k)
-                    return
+                    return first_line + local_line(k)
+        return None
 
     def _code(self, qid: str) -> int:
         code = self.qcodes.get(qid)
@@ -679,12 +718,8 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False, file_order: bool = F
     stream, name, to_close = _open(source)
     reader = _Reader(kind, name, as_bytes, col2=file_order)
     blocks: List[_Block] = []
-    line = 1
     try:
-        for chunk in _blocks(stream, name):
-            block, nlines = reader.parse(chunk, line)
-            line += nlines
-            blocks.append(block)
+        blocks.extend(_parsed_in_order(reader, _blocks(stream, name)))
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
@@ -730,6 +765,59 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False, file_order: bool = F
         non_utf8_at=None if reader.non_utf8_line is None else f"{name}:{reader.non_utf8_line}",
         tag=reader.first_tag,
     )
+
+
+def _parsed_in_order(reader: _Reader, chunks: Iterator[bytes]) -> Iterator[_Block]:
+    """The blocks of a file parsed side by side by :data:`PARSE_THREADS` threads (the parse is
+    numpy over large arrays, which runs without the GIL), completed and yielded in file order.
+
+    Each block is parsed as if it began at line 1; its line numbers (and those of an error it
+    raises) are moved by the lines before it here. At most one block per thread waits parsed
+    or in parsing, so the memory needed grows with the threads, not the file."""
+    first = next(chunks, None)
+    second = next(chunks, None) if first is not None else None
+    line = 1
+
+    def finish(parsed: Tuple[_Block, int]) -> _Block:
+        nonlocal line
+        block, nlines = parsed
+        block.first_line += line - 1
+        if block.non_utf8_line is not None:
+            block.non_utf8_line += line - 1
+        line += nlines
+        reader.number(block)
+        return block
+
+    def moved(error: TrecFormatError) -> TrecFormatError:
+        if error.line is None:
+            return error
+        return TrecFormatError(error.source, error.line + line - 1, error.expected, error.found)
+
+    if first is None:
+        return
+    if second is None or PARSE_THREADS < 2:  # one block (or one thread): nothing to overlap
+        for chunk in chain((first,), () if second is None else (second,), chunks):
+            try:
+                parsed = reader.parse(chunk, 1)
+            except TrecFormatError as error:
+                raise moved(error) from None
+            yield finish(parsed)
+        return
+    with ThreadPoolExecutor(PARSE_THREADS, thread_name_prefix="parse") as pool:
+        pending: Deque[Future] = deque()
+        for chunk in chain((first, second), chunks):
+            pending.append(pool.submit(reader.parse, chunk, 1))
+            while len(pending) > PARSE_THREADS:
+                yield finish(_parsed(pending.popleft(), moved))
+        while pending:
+            yield finish(_parsed(pending.popleft(), moved))
+
+
+def _parsed(future: "Future[Tuple[_Block, int]]", moved: Any) -> Tuple[_Block, int]:
+    try:
+        return future.result()
+    except TrecFormatError as error:
+        raise moved(error) from None
 
 
 def _join(blocks: List[_Block], field: str) -> np.ndarray:
