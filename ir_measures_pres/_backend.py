@@ -27,12 +27,13 @@ mean is the same to the last bit.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._arrays import ids_as_str
-from ._inputs import Columns, backend_qrels, backend_run, needs_latin1, object_array
+from ._arrays import ids_as_str, segment_of
+from ._inputs import Columns, backend_qrels, backend_run, needs_latin1
 from ._qrels import ABSENT
 from ._ranking import RankedRun
 
@@ -133,17 +134,12 @@ class StandardMeasures:
 
         qrels_ids = ranked.qrels.query_ids
         ranked_of = {qrels_ids[p]: i for i, p in enumerate(ranked.qpos.tolist())}
-        names, scores = _handed_over(ranked)
-        offsets = ranked.offsets.tolist()
+        handed = _HandedOver(ranked)
         answered: List[Any] = []
         defaults: List[Any] = []
         for group, evaluator in self._groups:
-            batch: Dict[str, Dict[str, float]] = {}
-            for qid in group:
-                i = ranked_of.get(qid)
-                if i is not None and offsets[i + 1] > offsets[i]:
-                    a, b = offsets[i], offsets[i + 1]
-                    batch[qid] = dict(zip(names[a:b].tolist(), scores[a:b].tolist()))
+            batch = {qid: handed.query(i) for qid in group if (i := ranked_of.get(qid)) is not None}
+            batch = {qid: docs for qid, docs in batch.items() if docs}
             if not batch:  # nothing of this group in the run: the DEFAULTs, as iter_calc gives them
                 defaults.extend(Metric(q, m, m.DEFAULT) for m in self.batched for q in group)
                 continue
@@ -158,20 +154,41 @@ class StandardMeasures:
         yield from defaults
 
 
-def _handed_over(ranked: RankedRun) -> Tuple[np.ndarray, np.ndarray]:
-    """(document names, scores) as pytrec_eval gets them, by ranked position: judged documents
-    keep their ids, unjudged ones are ``" <rank>"``; the score is ``-rank``. Both are object
-    arrays of shared objects (one ``str`` and one ``float`` per rank, not per line)."""
-    rank = ranked.rank
-    depth = int(rank.max()) if len(rank) else 0
-    placeholders = object_array([f" {r}" for r in range(depth + 1)])
-    score_of_rank = object_array([float(-r) for r in range(depth + 1)])
-    names = placeholders[rank]
-    docs = ranked.docs
-    assert docs is not None
-    in_qrels = np.flatnonzero(ranked.labels != ABSENT)
-    names[in_qrels] = ids_as_str(docs[in_qrels])
-    return names, score_of_rank[rank]
+class _HandedOver:
+    """A ranked run as pytrec_eval gets it, one query's ``{document: score}`` at a time: judged
+    documents keep their ids, an unjudged one at rank r is ``" r"``; the score is ``-r``.
+
+    Most of a query's list is placeholders, the same for every query of that length: each query's
+    dict starts as a copy of one prepared ``{" 1": -1.0, " 2": -2.0, ...}`` and the judged
+    documents then replace their ranks' placeholders (both steps loops in C, not per line in
+    Python)."""
+
+    def __init__(self, ranked: RankedRun) -> None:
+        self.offsets = ranked.offsets.tolist()
+        lengths = ranked.lengths
+        depth = int(lengths.max()) if len(lengths) else 0
+        self.placeholder = [f" {r}" for r in range(depth + 1)]
+        self.score = [float(-r) for r in range(depth + 1)]
+        self._prepared: Dict[int, Dict[str, float]] = {}
+        docs = ranked.docs
+        assert docs is not None
+        in_qrels = np.flatnonzero(ranked.labels != ABSENT)
+        self.judged_at = np.searchsorted(in_qrels, ranked.offsets).tolist()
+        self.judged_rank = (in_qrels + 1 - ranked.offsets[segment_of(in_qrels, ranked.offsets)]).tolist()
+        self.judged_id = ids_as_str(docs[in_qrels]).tolist()
+
+    def query(self, i: int) -> Dict[str, float]:
+        """Ranked query ``i`` as ``{document: score}`` (empty for an empty list)."""
+        n = self.offsets[i + 1] - self.offsets[i]
+        prepared = self._prepared.get(n)
+        if prepared is None:
+            prepared = self._prepared[n] = dict(zip(self.placeholder[1 : n + 1], self.score[1 : n + 1]))
+        docs = prepared.copy()
+        a, b = self.judged_at[i], self.judged_at[i + 1]
+        ranks = self.judged_rank[a:b]
+        deque(map(docs.__delitem__, map(self.placeholder.__getitem__, ranks)), maxlen=0)
+        docs.update(zip(self.judged_id[a:b], map(self.score.__getitem__, ranks)))
+        return docs
 
 
 def _queries_in_file_order(run: Columns) -> List[str]:
