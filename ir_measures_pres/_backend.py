@@ -16,6 +16,10 @@ The standard measures stay with their backend; this module only decides how a ru
   the ranked list, the judgements of its documents and their number, never on the text of an
   unjudged id, so every value is the value of the original run
   (``tests/test_backend.py`` compares them on every Robust 2003 run and on tie-heavy runs).
+* **Large runs side by side.** pytrec_eval holds the GIL; a run of at least
+  :data:`PARALLEL_MIN_LINES` lines has its groups scored by :attr:`StandardMeasures.processes`
+  forked processes (:mod:`._forks`), which inherit the evaluators and the ranked run; their
+  metrics come back and are put in the serial order below.
 * Measures of other providers (``RR@10`` of msmarco, ``--provider``), runs with ids that are not
   UTF-8 and runs deeper than float32 can count (2**24 per query) take the whole-run path
   (:func:`._inputs.backend_run`), as before.
@@ -33,17 +37,22 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ._arrays import ids_as_str, segment_of
+from ._forks import forked_map, split
 from ._inputs import Columns, backend_qrels, backend_run, needs_latin1
 from ._qrels import ABSENT
 from ._ranking import RankedRun
 
-__all__ = ["GROUP_QUERIES", "StandardMeasures"]
+__all__ = ["GROUP_QUERIES", "PARALLEL_MIN_LINES", "StandardMeasures"]
 
 #: qrels queries per evaluator (and so per batch of a run handed to pytrec_eval)
 GROUP_QUERIES = 128
 
 #: pytrec_eval keeps scores as C float: ``-rank`` is exact up to this depth
 _MAX_RANK = 2**24
+
+#: a run of at least this many lines has its batches scored by :attr:`StandardMeasures.processes`
+#: forked processes (below it, forking costs more than it saves)
+PARALLEL_MIN_LINES = 1_000_000
 
 
 def _default_provider_of(measure: Any) -> Optional[str]:
@@ -75,6 +84,8 @@ class StandardMeasures:
         self._whole_evaluators: Dict[Tuple[Any, ...], Any] = {}
         self._groups: List[Tuple[List[str], Any]] = []
         self._placeholders_safe = True
+        #: processes that score a large run's batches side by side (the command's ``--jobs``)
+        self.processes = 1
         if self.batched:
             self._prepare_groups()
 
@@ -135,17 +146,32 @@ class StandardMeasures:
         qrels_ids = ranked.qrels.query_ids
         ranked_of = {qrels_ids[p]: i for i, p in enumerate(ranked.qpos.tolist())}
         handed = _HandedOver(ranked)
+
+        def score(groups: List[int]) -> List[Tuple[List[Any], List[Any]]]:
+            """Per group: the metrics of its queries the run answers, and the DEFAULTs of the rest."""
+            out: List[Tuple[List[Any], List[Any]]] = []
+            for k in groups:
+                group, evaluator = self._groups[k]
+                batch = {qid: handed.query(i) for qid in group if (i := ranked_of.get(qid)) is not None}
+                batch = {qid: docs for qid, docs in batch.items() if docs}
+                if not batch:  # nothing of this group in the run: the DEFAULTs, as iter_calc gives them
+                    out.append(([], [Metric(q, m, m.DEFAULT) for m in self.batched for q in group]))
+                    continue
+                answered: List[Any] = []
+                defaults: List[Any] = []
+                for metric in evaluator.iter_calc(batch):
+                    (answered if metric.query_id in batch else defaults).append(metric)
+                out.append((answered, defaults))
+            return out
+
+        groups = list(range(len(self._groups)))
+        processes = self.processes if len(ranked.labels) >= PARALLEL_MIN_LINES else 1
         answered: List[Any] = []
         defaults: List[Any] = []
-        for group, evaluator in self._groups:
-            batch = {qid: handed.query(i) for qid in group if (i := ranked_of.get(qid)) is not None}
-            batch = {qid: docs for qid, docs in batch.items() if docs}
-            if not batch:  # nothing of this group in the run: the DEFAULTs, as iter_calc gives them
-                defaults.extend(Metric(q, m, m.DEFAULT) for m in self.batched for q in group)
-                continue
-            in_batch = batch.keys()
-            for metric in evaluator.iter_calc(batch):
-                (answered if metric.query_id in in_batch else defaults).append(metric)
+        for per_group in forked_map(score, split(groups, processes), processes):
+            for group_answered, group_defaults in per_group:
+                answered.extend(group_answered)
+                defaults.extend(group_defaults)
         # the whole-run path's order: the run's queries as they first appear, then the DEFAULTs
         first_seen = {q: k for k, q in enumerate(_queries_in_file_order(run))}
         answered.sort(key=lambda m: first_seen.get(m.query_id, len(first_seen)))

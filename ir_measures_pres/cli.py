@@ -2,8 +2,8 @@
 
 Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 
-    ir_measures_pres QRELS RUN MEASURE [MEASURE ...] [-q] [-n] [-p N] [-o tsv|jsonl|trec]
-                     [--format trec] [--provider NAME]
+    ir_measures_pres QRELS RUN [RUN ...] MEASURE [MEASURE ...] [-q] [-n] [-p N] [-o tsv|jsonl|trec]
+                     [--format trec] [--provider NAME] [--jobs N]
     ir_measures_pres {robustness,agreement,discriminative-power} ...   (meta-evaluation)
 
 * QRELS and RUN are paths (gzipped or not) or ``-`` for standard input, read by the strict
@@ -28,6 +28,7 @@ Exit status: 0 on success, 1 when an input file or the evaluation fails, 2 for a
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import sys
@@ -35,6 +36,7 @@ import warnings
 from collections import Counter
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
+from ._arrays import usable_cpus
 from ._command import (
     INPUT,
     PROG,
@@ -43,9 +45,11 @@ from ._command import (
     guarded,
     input_error_text,
     int_option,
+    report_input_error,
     say,
     split_debug,
 )
+from ._forks import can_fork, forked_map
 from ._inputs import InputError
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.meta.cli`), ``compare``
@@ -135,8 +139,9 @@ def _parser() -> ArgumentParser:
         "-j",
         type=int_option(0, 256),
         default=0,
-        help="with several runs: processes scoring them side by side, each a fork of this one "
-        "(the qrels prepared once); 0 (default): one per CPU, at most 4; 1: all in this process",
+        help="processes scoring side by side, each a fork of this one (the qrels prepared once): "
+        "the runs, when there are several; a run of a million lines or more, its standard "
+        "measures' batches. 0 (default): one per CPU, at most 4; 1: all in this process",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
@@ -160,6 +165,7 @@ def _version() -> str:
 
 class Evaluation:
     """The measures of a call, prepared once for the qrels; :meth:`iter_calc` scores one run.
+    ``processes``: how many forked processes may score the standard measures of a large run.
 
     Our measures go to our provider, the others to ir_measures' providers
     (:class:`._backend.StandardMeasures`: pytrec_eval, fed in batches); each run is ranked once,
@@ -167,7 +173,9 @@ class Evaluation:
     CLI (our provider is last in the pipeline).
     """
 
-    def __init__(self, measures: Sequence[Any], qrels: Any, provider: Optional[str] = None) -> None:
+    def __init__(
+        self, measures: Sequence[Any], qrels: Any, provider: Optional[str] = None, processes: int = 1
+    ) -> None:
         from ._backend import StandardMeasures
         from ._qrels import Qrels
         from .catalogue import entry_of
@@ -180,8 +188,12 @@ class Evaluation:
         else:
             ours = [m for m in measures if entry_of(m) is not None]
             others = [m for m in measures if entry_of(m) is None]
+        self.measures = list(measures)
+        self.qrels = qrels
         self.ours = PresProvider().evaluator(ours, qrels) if ours else None
         self.others = StandardMeasures(others, qrels, provider) if others else None
+        if self.others is not None:
+            self.others.processes = processes
         # the qrels our ranking labels runs against (our evaluator's, or made for the batches)
         self._qrels: Optional[Qrels] = self.ours.qrels if self.ours is not None else None  # type: ignore[attr-defined]
         if self._qrels is None and self.others is not None and self.others.batched:
@@ -390,24 +402,17 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     qrels = read_qrels(args.qrels, doc_ids="bytes")
-    evaluation = Evaluation(measures, qrels, args.provider)
+    jobs = _jobs(args.jobs)
+    evaluation = Evaluation(measures, qrels, args.provider, processes=jobs)
     query_order = qrels.query_names
     if query_order is None:
         query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
-    scored = (
-        _score_in_this_process(args, evaluation, measures, qrels, runs, names if many else None, query_order)
-        if _jobs(args.jobs, len(runs)) == 1
-        else _score_in_workers(args, evaluation, measures, qrels, runs, names, query_order)
-    )
-    failed = 0
-    for text, notices, error in _with_progress(scored, len(runs)):
-        for notice in notices:
-            sys.stderr.write(f"{PROG}: warning: {notice}\n")
-        if error is not None:
-            say(error)
-            failed += 1
-        else:
-            out.write(text)
+    # forked workers have no standard input (multiprocessing closes it): a run read from it
+    # keeps every run in this process
+    if len(runs) > 1 and jobs > 1 and can_fork() and "-" not in runs:
+        failed = _score_in_workers(args, evaluation, runs, names, query_order, jobs, out)
+    else:
+        failed = _score_here(args, evaluation, runs, names if many else None, query_order, out)
     out.flush()
     if failed:
         say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
@@ -415,105 +420,91 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     return 0
 
 
-#: what scoring one run gives: (its output rows, its warnings, its input error or None)
-Scored = Tuple[str, List[str], Optional[str]]
+def _jobs(asked: int) -> int:
+    """Processes that score runs side by side (``--jobs``; 0: one per CPU, at most 4)."""
+    return asked or usable_cpus()
 
 
-def _jobs(asked: int, runs: int) -> int:
-    """Processes to score ``runs`` runs with (``--jobs``; forks are used on Linux only)."""
-    if runs < 2 or not sys.platform.startswith("linux"):
-        return 1
-    return min(asked or min(os.cpu_count() or 1, 4), runs)
-
-
-def _score_in_this_process(
+def _score_here(
     args: argparse.Namespace,
     evaluation: "Evaluation",
-    measures: Sequence[Any],
-    qrels: Any,
     runs: Sequence[str],
     names: Optional[Sequence[str]],
     query_order: Sequence[str],
-) -> Iterator[Scored]:
-    """Each run scored here, in order, the next one read ahead in a thread. With one run an input
-    error is raised (exit 1); with several it is handed on so that the others are still scored."""
-    import io
-
-    for k, loaded in enumerate(_read_ahead(evaluation, runs)):
-        buffer = io.StringIO()
-        try:
-            run, ranked = loaded.result()
-            results = evaluation.iter_calc(run, ranked)
-            _write_run(
-                args, measures, qrels, run, results, None if names is None else names[k], query_order, buffer
-            )
-        except (InputError, OSError, EOFError, ValueError) as error:
-            if names is None:
+    out: Any,
+) -> int:
+    """Score the runs in this process, one after the other (the next read ahead in a thread), and
+    write each run's rows as soon as it is scored; returns how many runs failed. ``names`` None
+    (one run): an input error is raised (exit 1); with several runs it is reported and the
+    others are still scored."""
+    failed = 0
+    with _progress(len(runs)) as bar:
+        for k, loaded in enumerate(_read_ahead(evaluation, runs)):
+            try:
+                run, ranked = loaded.result()
+                results = evaluation.iter_calc(run, ranked)
+                name = None if names is None else names[k]
+                _write_run(args, evaluation.measures, evaluation.qrels, run, results, name, query_order, out)
+            except BrokenPipeError:
                 raise
-            yield "", [], input_error_text(error)
-            continue
-        yield buffer.getvalue(), [], None
-
-
-#: the prepared work a forked worker inherits (set just before the workers are forked)
-_FORKED: Dict[str, Any] = {}
+            except (InputError, OSError, EOFError, ValueError) as error:
+                if names is None:
+                    raise
+                report_input_error(error)
+                failed += 1
+            bar.update()
+    return failed
 
 
 def _score_in_workers(
     args: argparse.Namespace,
     evaluation: "Evaluation",
-    measures: Sequence[Any],
-    qrels: Any,
     runs: Sequence[str],
     names: Sequence[str],
     query_order: Sequence[str],
-) -> Iterator[Scored]:
-    """The runs scored by ``--jobs`` forked workers, which inherit the prepared qrels and
-    evaluators (nothing is prepared twice); results come back in the order of the runs."""
-    import multiprocessing
-
-    evaluation.warm()
-    _FORKED.update(args=args, evaluation=evaluation, measures=measures, qrels=qrels, query_order=query_order)
-    try:
-        with multiprocessing.get_context("fork").Pool(_jobs(args.jobs, len(runs))) as pool:
-            yield from pool.imap(_score_forked, list(zip(runs, names)))
-    finally:
-        _FORKED.clear()
-
-
-def _score_forked(item: Tuple[str, str]) -> Scored:
-    """One run, in a forked worker: its rows, its warnings (shown by the parent, in run order)."""
-    import io
-
+    jobs: int,
+    out: Any,
+) -> int:
+    """Score the runs in ``jobs`` forked workers, which inherit the prepared qrels and evaluators
+    (nothing is prepared twice); each run's rows, warnings and input error come back and are
+    written here in the order of the runs. Returns how many runs failed."""
     from .readers import read_run
 
-    path, name = item
-    work = _FORKED
-    buffer = io.StringIO()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            run = read_run(path, doc_ids="bytes")
-            results = work["evaluation"].iter_calc(run)
-            _write_run(
-                work["args"], work["measures"], work["qrels"], run, results, name, work["query_order"], buffer
-            )
-        except (InputError, OSError, EOFError, ValueError) as error:
-            return "", [str(w.message) for w in caught], input_error_text(error)
-    return buffer.getvalue(), [str(w.message) for w in caught], None
+    def score(item: Tuple[str, str]) -> Tuple[str, List[str], Optional[str]]:
+        path, name = item
+        rows = io.StringIO()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                run = read_run(path, doc_ids="bytes")
+                results = evaluation.iter_calc(run)
+                _write_run(args, evaluation.measures, evaluation.qrels, run, results, name, query_order, rows)
+                error = None
+            except (InputError, OSError, EOFError, ValueError) as problem:
+                error = input_error_text(problem)
+        return rows.getvalue(), [str(w.message) for w in caught], error
+
+    evaluation.warm()  # the qrels' hash index made once, before the fork
+    scored = forked_map(score, list(zip(runs, names)), jobs)
+    failed = 0
+    with _progress(len(runs)) as bar:
+        for rows, notices, error in scored:
+            for notice in notices:
+                sys.stderr.write(f"{PROG}: warning: {notice}\n")
+            if error is not None:
+                say(error)
+                failed += 1
+            out.write(rows)
+            bar.update()
+    return failed
 
 
-def _with_progress(scored: Iterator[Scored], total: int) -> Iterator[Scored]:
-    """A progress bar over the runs on a terminal (tqdm; nothing when standard error is a file)."""
-    if total < 2:
-        yield from scored
-        return
+def _progress(total: int) -> Any:
+    """A progress bar over several runs on a terminal (tqdm; nothing when standard error is not
+    a terminal, nor for one run)."""
     from tqdm import tqdm
 
-    with tqdm(total=total, unit="run", disable=None, leave=False, file=sys.stderr) as bar:
-        for item in scored:
-            yield item
-            bar.update()
+    return tqdm(total=total, unit="run", disable=None if total > 1 else True, leave=False, file=sys.stderr)
 
 
 def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:

@@ -45,8 +45,10 @@ spellings (``1e-05``, ``+3``, mantissas of 16 digits and more) go through numpy'
 which reads numbers as ``float``/``int`` do; only a bad token (to name it and its line) or one
 wider than 64 characters is looked at alone. Duplicates are found with one C-level ``set`` per
 query (``str`` ids) or a vectorised hash filter whose candidates are compared exactly (bytes
-ids). Files are read in blocks of about 8 MiB (:data:`BLOCK_SIZE`), so the memory needed is the
-result plus about ten times one block (why this size: bench/README.md).
+ids). Files are read in blocks of about 1 MiB (:data:`BLOCK_SIZE`), parsed side by side by one
+thread per CPU (:data:`PARSE_THREADS`; numpy runs without the GIL) and completed in file order,
+so the memory needed is the result plus about ten times one block per thread (why these sizes:
+bench/README.md).
 
 Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
 (``surrogateescape``), so distinct ids stay distinct.
@@ -82,7 +84,7 @@ __all__ = [
 ]
 
 #: Bytes read at a time (the file is processed in blocks of whole lines of about this size).
-BLOCK_SIZE = 1 << 23
+BLOCK_SIZE = 1 << 20
 #: Threads parsing blocks side by side (one per CPU this process may use, at most 4).
 PARSE_THREADS = usable_cpus()
 

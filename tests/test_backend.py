@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import random
+import sys
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
 
@@ -138,6 +139,38 @@ def test_random_tie_heavy_runs_give_pytrec_evals_values(tmp_path: Path, seed: in
     monkeypatch.setattr(backend, "GROUP_QUERIES", 5)  # several groups, some without a run query
     with pytest.warns(UserWarning, match="duplicate"):
         _check(*_random_case(tmp_path, seed))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks are used on Linux only")
+@pytest.mark.parametrize("seed", range(3))
+def test_batches_scored_in_forked_processes_give_the_same_metrics_in_the_same_order(
+    tmp_path: Path, seed: int, monkeypatch: Any
+) -> None:
+    """A large run's groups are scored by forked processes (here every run is large): the metrics,
+    their order included (it decides the last bit of a mean), are those of one process, and
+    pytrec_eval's values."""
+    monkeypatch.setattr(backend, "GROUP_QUERIES", 5)
+    monkeypatch.setattr(backend, "PARALLEL_MIN_LINES", 0)
+    calls: List[Tuple[int, int]] = []
+    real = backend.forked_map
+
+    def spy(work: Any, items: Any, processes: int) -> Any:
+        items = list(items)
+        calls.append((len(items), processes))
+        return real(work, items, processes)
+
+    monkeypatch.setattr(backend, "forked_map", spy)
+    qrels, run = _random_case(tmp_path, seed)
+    metrics = {}
+    for processes in (1, 3):
+        evaluation = Evaluation(list(STANDARD), read_qrels(qrels, doc_ids="bytes"), processes=processes)
+        with pytest.warns(UserWarning, match="duplicate"):
+            metrics[processes] = list(evaluation.iter_calc(read_run(run, doc_ids="bytes")))
+    assert calls == [(1, 1), (3, 3)]  # 11 qrels queries in 3 groups of 5: one to each of 3 processes
+    assert metrics[3] == metrics[1] and len(metrics[1]) == 11 * len(STANDARD)  # every qrels query
+    expected = _expected(qrels, run)
+    got = {(m.query_id, m.measure): m.value for m in metrics[3]}
+    assert all(got[key] == value for key, value in expected.items())
 
 
 def test_every_robust_2003_run_gives_pytrec_evals_values() -> None:

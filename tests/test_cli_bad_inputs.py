@@ -286,6 +286,66 @@ def test_a_real_sigint_exits_130_without_a_traceback(tmp_path):
     assert b"Traceback" not in err and err == b""
 
 
+def _children(pid: int) -> List[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        pytest.skip("needs Linux's /proc/PID/task/PID/children to find the workers")
+
+
+def test_ctrl_c_with_forked_workers_exits_130_and_leaves_no_process(tmp_path):
+    """Ctrl-C reaches the whole foreground process group: the workers ignore it, the command
+    stops them, says nothing and exits 130. A worker waits on a named pipe nobody writes to."""
+    open_syscall = {"x86_64": "257", "aarch64": "56"}.get(os.uname().machine)  # openat
+    if open_syscall is None or not hasattr(os, "mkfifo"):
+        pytest.skip("needs Linux's /proc/PID/syscall and named pipes")
+    write(tmp_path, {"q": QRELS_OK, "r": RUN_OK})
+    os.mkfifo(tmp_path / "fifo")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "ir_measures_pres", "q", "r", "fifo", "AP", "--jobs", "2"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # its own process group, as a shell gives a command
+    )
+    end = time.monotonic() + 120
+    waiting: List[int] = []
+    while not waiting and time.monotonic() < end:
+        for pid in _children(proc.pid):
+            try:
+                fields = Path(f"/proc/{pid}/syscall").read_text().split()
+            except OSError:
+                continue
+            if fields and fields[0] == open_syscall:
+                waiting.append(pid)
+        time.sleep(0.05)
+    if not waiting:
+        proc.kill()
+        pytest.skip("could not see a worker waiting to open the named pipe (/proc/PID/syscall)")
+    workers = _children(proc.pid)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 130
+    assert b"Traceback" not in err and err == b""
+    for pid in workers:  # no worker left behind
+        assert not Path(f"/proc/{pid}").exists()
+
+
+def test_a_run_on_standard_input_among_several_is_read(tmp_path):
+    """Forked workers get no standard input (multiprocessing closes it): with '-' among the
+    runs, every run is scored in the command's own process."""
+    write(tmp_path, {"q": QRELS_OK, "r": RUN_OK})
+    done = subprocess.run(
+        [sys.executable, "-m", "ir_measures_pres", "q", "r", "-", "AP", "--jobs", "2"],
+        cwd=tmp_path,
+        input=RUN_OK,
+        capture_output=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().splitlines() == ["r\tAP\t1.0000", "<stdin>\tAP\t1.0000"]
+
+
 def test_debug_shows_the_traceback(tmp_path):
     write(tmp_path, {"q": b"1 0 d1 x\n", "r": RUN_OK})
     done = run(["q", "r", "AP", "--debug"], tmp_path)

@@ -174,3 +174,25 @@ def test_the_17_robust_runs_in_one_call_give_pytrec_evals_means(capsys: pytest.C
             # the mean over every qrels query (0 for a query the run lacks), as ir_measures
             expected = sum(v[name] for v in per_query.values()) / len(qrels)
             assert got[(path.name[: -len(".gz")], measure)] == pytest.approx(expected, abs=1e-15)
+
+
+@pytest.mark.parametrize("output", [[], ["-q"], ["-o", "jsonl"], ["--format", "trec", "-q"]])
+def test_runs_scored_in_forked_workers_give_the_same_bytes_as_one_process(
+    files: Path, output: List[str]
+) -> None:
+    """--jobs 3 scores the runs in forked workers; what they print (rows, a run's warning, a bad
+    run's error) comes back and is written in the order of the runs, as --jobs 1 writes it."""
+    (files / "bad.run").write_text("q1 Q0 a 1 0.5 tagC\nq1 Q0 b 2 high tagC\n")
+    (files / "dup.run").write_text("q1 Q0 a 1 2 tagD\nq1 Q0 a 2 1 tagD\nq2 Q0 x 1 1 tagD\n")
+    argv = ["qrels", "runs/a.run", "bad.run", "dup.run", "runs/b.run.gz", "AP", "P@1", "PRES@10", *output]
+    one = cli([*argv, "--jobs", "1"], files)
+    forked = cli([*argv, "--jobs", "3"], files)
+    assert (forked.returncode, forked.stdout, forked.stderr) == (one.returncode, one.stdout, one.stderr)
+    assert one.returncode == 1 and "Traceback" not in one.stderr
+    errors = one.stderr.splitlines()
+    assert len(errors) == 3
+    assert errors[0].startswith(PREFIX + "bad.run:2:") and "'high'" in errors[0]
+    assert "dup.run: 1 duplicate (query, document) result line(s) dropped" in errors[1]
+    assert (
+        errors[2] == PREFIX + "1 of 4 runs could not be evaluated (see above); the others are in the output"
+    )
