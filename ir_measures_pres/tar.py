@@ -40,6 +40,7 @@ __all__ = [
     "tar2017",
     "NumCandidates",
     "NumFeedback",
+    "NumShown",
     "LastRel",
     "WSS",
     "RecallPct",
@@ -666,6 +667,45 @@ class _NumFeedback(_TarMeasure):
         return SumAgg()
 
 
+class _NumShown(_TarMeasure):
+    """
+    The number of lines shown to the reviewer:
+
+    .. math::
+
+        n = \\#\\{\\text{lines} : code \\ne \\texttt{NS}\\}, \\qquad
+        found = \\#\\{\\text{lines} : code \\ne \\texttt{NS},\\ rel \\le v \\le 2\\}
+
+    ``NumShown`` is n: every line of the topic except those coded exactly ``NS`` ("not shown",
+    2017 interaction codes; ``NFN`` counts as shown here, as in the tool), lines valued 3 or 4
+    and repeated documents dropped as the tools drop them. ``NumShown(rel=k)`` is found, the
+    shown lines whose qrels value v is from k to 2 (ir_measures' ``NumRet(rel=k)`` without the NS
+    lines). A run without 2017 codes (a dict, a frame without ``iteration``, or 2018 flags)
+    shows every line: then ``NumShown`` equals ir_measures' ``NumRet`` (for qrels without values
+    3 and 4). ALL = sum, as ``NumRet``.
+
+    Tool lines: ``num_shown`` (2017, 2018), ``rels_found`` (``rel=1``). Evangelos Kanoulas et
+    al. CLEF 2017 Technologically Assisted Reviews in Empirical Medicine Overview. CLEF 2017.
+    """
+
+    __name__ = "NumShown"
+    NAME = __name__
+    PRETTY_NAME = "Lines shown (TAR)"
+    SHORT_DESC = "Number of screened lines shown: all but those coded NS (CLEF TAR num_shown)."
+    SUPPORTED_PARAMS = {
+        "rel": ParamInfo(
+            dtype=int,
+            required=False,
+            desc="count only shown lines valued rel..2 (rels_found), or every shown line if not given",
+        ),
+    }
+
+    def aggregator(self) -> Any:
+        from ir_measures.measures.base import SumAgg
+
+        return SumAgg()
+
+
 class _LastRel(_TarMeasure):
     """
     The rank of the last relevant document screened (0 when none is):
@@ -947,6 +987,7 @@ Threshold = _Threshold()
 RecallAtThreshold = _RecallAtThreshold()
 TarUtility = _TarUtility()
 NumFeedback = _NumFeedback()
+NumShown = _NumShown()
 LastRel = _LastRel()
 WSS = _WSS()
 RecallPct = _RecallPct()
@@ -995,6 +1036,13 @@ def compute_num_candidates(measure: PluginMeasure, ranked: Any) -> np.ndarray:
 
 def compute_num_feedback(measure: PluginMeasure, ranked: Any) -> np.ndarray:
     return _figures_2017(measure, ranked, need_codes=True)["num_feedback"].astype(np.float64)
+
+
+def compute_num_shown(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    """``num_shown`` of the 2017 kernel (the codes when the run has them), or its
+    ``rels_found`` when ``rel`` is given."""
+    f = _figures_2017(measure, ranked)
+    return f["num_shown" if measure.params.get("rel") is None else "rels_found"].astype(np.float64)
 
 
 def compute_last_rel(measure: PluginMeasure, ranked: Any) -> np.ndarray:

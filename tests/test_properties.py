@@ -34,6 +34,7 @@ from ir_measures_pres.tar import (
     NormArea,
     NumCandidates,
     NumFeedback,
+    NumShown,
     RecallAtThreshold,
     RecallPct,
     TarCost,
@@ -153,12 +154,14 @@ CASES: list[Case] = [
     Case(Bpref10(variant="old")),
     Case(Bpref10(variant="paper")),
     Case(Bpref10(rel=2), relevant_from=2),
-    # technology-assisted review (CLEF TAR tools): tests/test_tar_measures.py
+    # technology-assisted review (CLEF TAR tools): tests/test_tar_measures.py, tests/test_tar_shown.py
     *(
         Case(m, generic=False)
         for m in (
             NumCandidates,
             NumFeedback,
+            NumShown,
+            NumShown(rel=1),
             LastRel,
             LastRel(normalised=True),
             WSS,
@@ -566,6 +569,7 @@ CITED = {
     "Bpref10": "Buckley",
     "NumCandidates": "Kanoulas",
     "NumFeedback": "Kanoulas",
+    "NumShown": "Kanoulas",
     "LastRel": "Kanoulas",
     "WSS": "Cohen",
     "RecallPct": "Kanoulas",
