@@ -228,6 +228,11 @@ def test_task1_measures_equal_the_tar_command_on_clef_runs(tmp_path: Path, run: 
     measures = {key: parse_measures(key)[0] for key in TASK1_LINES_NO_34}
     got = per_query(list(measures.values()), qrels, frame)
     _same_as_command(measures, TASK1_LINES_NO_34, got, command)
+    # recall_total and recall_max: found and R, printed through round(v, 0)
+    found, n_rel = measures["NumShown(rel=1)"], measures["NumRel"]
+    for q in {q for q, _ in command if q != "ALL"}:
+        assert t18(float(got[(q, found)])) == command[(q, "recall_total")], q
+        assert t18(float(got[(q, n_rel)])) == command[(q, "recall_max")], q
     # ALL: sums and plain means agree when every qrels topic is in the run and has R > 0
     if {q for q, _ in command if q != "ALL"} == set(qrels.query_ids):
         agg = ir_measures.calc_aggregate(
