@@ -68,6 +68,7 @@ from .tar import (
     NormArea,
     NumCandidates,
     NumFeedback,
+    NumShown,
     RecallAtThreshold,
     RecallPct,
     TarCost,
@@ -78,6 +79,7 @@ from .tar import (
     compute_norm_area,
     compute_num_candidates,
     compute_num_feedback,
+    compute_num_shown,
     compute_recall_at_threshold,
     compute_recall_pct,
     compute_tar_cost,
@@ -180,6 +182,7 @@ MEASURES: Tuple[Entry, ...] = (
     # technology-assisted review (CLEF TAR 2017-2019 tools; docs/tar.md)
     Entry(NumCandidates, (), compute_num_candidates, trec=TrecStyle.named("num_docs", at="none")),
     Entry(NumFeedback, (), compute_num_feedback, trec=TrecStyle.named("num_feedback", at="none")),
+    Entry(NumShown, (), compute_num_shown, trec=TrecStyle.named("num_shown", at="none")),
     Entry(
         LastRel,
         (),

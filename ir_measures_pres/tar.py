@@ -40,6 +40,7 @@ __all__ = [
     "tar2017",
     "NumCandidates",
     "NumFeedback",
+    "NumShown",
     "LastRel",
     "WSS",
     "RecallPct",
@@ -57,6 +58,21 @@ CODES_2017 = ("NF", "AF", "NS", "AFN", "AFS", "DFN", "DFS", "NFS", "NFN", "Q0")
 
 #: Task 1 of the 2018 tool: the candidate set is the top 5000 of PubMed
 TASK1_N = 5000
+
+#: ``task``, the one parameter of every measure that reads N (the candidate-set size): which
+#: candidate set the topic was screened from, as the tools' TASK argument names it. 2 (default):
+#: the qrels' candidates (values 0, 1, 2), as the 2017 tool and the 2018 tool's Task 2 (also
+#: 2019) count them; 1: the 2018 tool's Task 1 (retrieval from PubMed), N = 5000 minus the
+#: topic's documents valued -1 or above 2. A task number rather than a size, because Task 1's N
+#: is not a size the user picks but that rule of the tool (5000, less the documents outside the
+#: Boolean result), and it is the number ``tar --task`` and the tool take.
+TASK_PARAM = ParamInfo(
+    dtype=int,
+    choices=[1, 2],
+    default=2,
+    desc="candidate set N: 2 = qrels values 0-2 (2017 tool, 2018 Task 2); 1 = 2018 Task 1, "
+    "N = 5000 - documents valued -1 or above 2",
+)
 
 
 @dataclass
@@ -618,17 +634,34 @@ _TOOL = "Tool: github.com/CLEF-TAR/tar, scripts/tar_eval.py (2017), tar_eval_201
 
 
 class _TarMeasure(PluginMeasure):
-    """Shared behaviour: topics whose lines are the screening order (docs/tar.md)."""
+    """Shared behaviour: topics whose lines are the screening order (docs/tar.md).
+
+    Every measure that reads N (the candidate-set size, directly or through N' = max(N, shown))
+    takes the parameter ``task`` (:data:`TASK_PARAM`): 2 (default) counts N from the qrels as the
+    2017 tool and the 2018 tool's Task 2 do, 1 is the 2018 tool's Task 1 (N = 5000 minus the
+    documents valued -1 or above 2). The measures that do not read N (``NumShown``,
+    ``NumFeedback``, ``TarUtility``) have no ``task``.
+    """
 
     NAME: str
 
 
 class _NumCandidates(_TarMeasure):
     """
-    N, the size of the topic's candidate set: the qrels documents of the topic whose value is
-    neither -1 nor above 2 (values 3 and 4 mark relevant documents outside the Boolean result).
+    N, the size of the topic's candidate set:
 
-    Tool line: ``num_docs`` (2017; ALL = sum). Evangelos Kanoulas et al. CLEF 2017 Technologically
+    .. math::
+
+        N = \\#\\{d : v(d) \\ne -1,\\ v(d) \\le 2\\} \\quad (task = 2), \\qquad
+        N = 5000 - \\#\\{d : v(d) = -1 \\vee v(d) > 2\\} \\quad (task = 1)
+
+    over the topic's qrels documents d with value v(d): with ``task=2`` (default) the documents
+    whose value is neither -1 nor above 2 (values 3 and 4 mark relevant documents outside the
+    Boolean result), as the 2017 tool and the 2018 tool's Task 2 count them; with ``task=1`` the
+    2018 tool's Task 1 rule (the top 5000 of PubMed, less those documents).
+
+    Tool line: ``num_docs`` (2017; ALL = sum); the N of every 2018 line (``tar_eval_2018.py 1``
+    or ``2``), which prints no N line. Evangelos Kanoulas et al. CLEF 2017 Technologically
     Assisted Reviews in Empirical Medicine Overview. CLEF 2017.
     """
 
@@ -636,7 +669,7 @@ class _NumCandidates(_TarMeasure):
     NAME = __name__
     PRETTY_NAME = "Candidate-set size (TAR)"
     SHORT_DESC = "Number of candidate documents of the topic (qrels values 0, 1, 2), CLEF TAR num_docs."
-    SUPPORTED_PARAMS: Dict[str, ParamInfo] = {}
+    SUPPORTED_PARAMS: Dict[str, ParamInfo] = {"task": TASK_PARAM}
 
     def aggregator(self) -> Any:
         from ir_measures.measures.base import SumAgg
@@ -666,14 +699,56 @@ class _NumFeedback(_TarMeasure):
         return SumAgg()
 
 
+class _NumShown(_TarMeasure):
+    """
+    The number of lines shown to the reviewer:
+
+    .. math::
+
+        n = \\#\\{\\text{lines} : code \\ne \\texttt{NS}\\}, \\qquad
+        found = \\#\\{\\text{lines} : code \\ne \\texttt{NS},\\ rel \\le v \\le 2\\}
+
+    ``NumShown`` is n: every line of the topic except those coded exactly ``NS`` ("not shown",
+    2017 interaction codes; ``NFN`` counts as shown here, as in the tool), lines valued 3 or 4
+    and repeated documents dropped as the tools drop them. ``NumShown(rel=k)`` is found, the
+    shown lines whose qrels value v is from k to 2 (ir_measures' ``NumRet(rel=k)`` without the NS
+    lines). A run without 2017 codes (a dict, a frame without ``iteration``, or 2018 flags)
+    shows every line: then ``NumShown`` equals ir_measures' ``NumRet`` (for qrels without values
+    3 and 4). ALL = sum, as ``NumRet``.
+
+    Tool lines: ``num_shown`` (2017, 2018), ``rels_found`` (``rel=1``). Evangelos Kanoulas et
+    al. CLEF 2017 Technologically Assisted Reviews in Empirical Medicine Overview. CLEF 2017.
+    """
+
+    __name__ = "NumShown"
+    NAME = __name__
+    PRETTY_NAME = "Lines shown (TAR)"
+    SHORT_DESC = "Number of screened lines shown: all but those coded NS (CLEF TAR num_shown)."
+    SUPPORTED_PARAMS = {
+        "rel": ParamInfo(
+            dtype=int,
+            required=False,
+            desc="count only shown lines valued rel..2 (rels_found), or every shown line if not given",
+        ),
+    }
+
+    def aggregator(self) -> Any:
+        from ir_measures.measures.base import SumAgg
+
+        return SumAgg()
+
+
 class _LastRel(_TarMeasure):
     """
     The rank of the last relevant document screened (0 when none is):
     ``last_rel`` = k of the last relevant shown line; ``normalised=True`` divides by
     N' = max(N, shown): ``norm_last_rel`` = last_rel / N' (the 2018 tool; it prints it rounded
     to 3 places). Lower is better. Lines coded ``NS`` (2017) are not shown and take no rank.
+    ``task=1`` takes Task 1's N (5000 minus the documents valued -1 or above 2) for N'; it
+    changes nothing without ``normalised``.
 
-    Tool lines: ``last_rel`` (2017, 2018), ``norm_last_rel`` (2018); ALL = mean.
+    Tool lines: ``last_rel`` (2017, 2018), ``norm_last_rel`` (2018 Task 2; Task 1 with
+    ``task=1``); ALL = mean.
     Evangelos Kanoulas et al. CLEF 2017 Technologically Assisted Reviews in Empirical Medicine
     Overview. CLEF 2017.
     """
@@ -685,6 +760,7 @@ class _LastRel(_TarMeasure):
     SUPPORTED_PARAMS = {
         "rel": REL_PARAM,
         "normalised": ParamInfo(dtype=bool, default=False, desc="divide by N' = max(N, shown)"),
+        "task": TASK_PARAM,
     }
 
 
@@ -700,9 +776,11 @@ class _WSS(_TarMeasure):
     (``rule='clef'``, the CLEF tool: R = 30 gives t = 28) or ceil(r R) (``rule='cohen'``), and
     N' = max(N, shown). 0 when fewer than t relevant documents are shown. ``recall=1.0`` is the
     tool's ``wss_100`` (k_r = last_rel), ``recall=0.95`` its ``wss_95``; the tool subtracts 0.05
-    whatever recall t relevant documents are (R = 2: t = 2). Can be negative.
+    whatever recall t relevant documents are (R = 2: t = 2). Can be negative. ``task=1``: N is
+    the 2018 tool's Task 1 N (5000 minus the documents valued -1 or above 2).
 
-    Tool lines: ``wss_100``, ``wss_95`` (2017, 2018); ALL = mean.
+    Tool lines: ``wss_100``, ``wss_95`` (2017, 2018 Task 2; 2018 Task 1 with ``task=1``);
+    ALL = mean.
     Aaron M. Cohen, William R. Hersh, K. Peterson and Po-Yin Yen. Reducing Workload in Systematic
     Review Preparation Using Automated Citation Classification. JAMIA 13(2), 2006.
     """
@@ -720,6 +798,7 @@ class _WSS(_TarMeasure):
             default="clef",
             desc="relevant documents needed: 'clef' round-half-even(rR), 'cohen' ceil(rR)",
         ),
+        "task": TASK_PARAM,
     }
 
     def _check_combination(self) -> None:
@@ -742,7 +821,10 @@ class _RecallPct(_TarMeasure):
       N, and ``NCG@100`` is recall before the last decile, not final recall.
 
     value = cg / R (lines coded NS count as positions but not as gain). ALL in the tool is micro
-    (sum cg / sum R); through ir_measures it is the mean of the per-topic values.
+    (sum cg / sum R); through ir_measures it is the mean of the per-topic values. ``task=1``
+    takes the positions as fractions of Task 1's N (5000 minus the documents valued -1 or above
+    2); the 2018 tool prints no ``recall@p%`` line for Task 1 (its ``recall@k`` lines are
+    ir_measures' ``R@k``).
 
     Tool lines: ``NCG@10`` ... ``NCG@100`` (2017), ``recall@1.0%`` ... ``recall@100.0%`` (2018).
     Evangelos Kanoulas et al. CLEF 2017 Technologically Assisted Reviews in Empirical Medicine
@@ -759,6 +841,7 @@ class _RecallPct(_TarMeasure):
             dtype=str, choices=["2018", "2017"], default="2018", desc="position rule of the 2018 or 2017 tool"
         ),
         "rel": REL_PARAM,
+        "task": TASK_PARAM,
     }
 
     def _check_combination(self) -> None:
@@ -783,16 +866,17 @@ class _NormArea(_TarMeasure):
         norm\\_area = A / (R N' - R^2 / 2)
 
     with n lines shown, N' = max(N, n). The tool rounds it to 3 places per topic before its mean.
+    ``task=1``: N is the 2018 tool's Task 1 N (5000 minus the documents valued -1 or above 2).
 
-    Tool line: ``norm_area`` (2017, 2018). Evangelos Kanoulas et al. CLEF 2017 Technologically
-    Assisted Reviews in Empirical Medicine Overview. CLEF 2017.
+    Tool line: ``norm_area`` (2017, 2018 Task 2; 2018 Task 1 with ``task=1``). Evangelos Kanoulas
+    et al. CLEF 2017 Technologically Assisted Reviews in Empirical Medicine Overview. CLEF 2017.
     """
 
     __name__ = "NormArea"
     NAME = __name__
     PRETTY_NAME = "Normalised cumulative-gain area (TAR)"
     SHORT_DESC = "Area under the screening's gain curve over the ideal area (CLEF TAR norm_area)."
-    SUPPORTED_PARAMS = {"rel": REL_PARAM}
+    SUPPORTED_PARAMS = {"rel": REL_PARAM, "task": TASK_PARAM}
 
 
 class _TarLoss(_TarMeasure):
@@ -806,7 +890,9 @@ class _TarLoss(_TarMeasure):
 
     ``part`` picks ``'er'`` (default), ``'e'`` or ``'r'``; b = 100 (``b``); N' = max(N, n).
     With ``threshold=True`` (2018 tool) only the lines up to the first flagged one count as shown
-    (needs the flags of column 2). Lower is better.
+    (needs the flags of column 2). Lower is better. ``task=1`` takes Task 1's N (5000 minus the
+    documents valued -1 or above 2) for N' (only loss_e reads it); the 2018 tool prints no loss
+    line for Task 1.
 
     Tool lines: ``loss_e``, ``loss_r``, ``loss_er`` (2017, 2018); ALL = mean.
     Gordon V. Cormack and Maura R. Grossman. Engineering Quality and Reliability in
@@ -826,6 +912,7 @@ class _TarLoss(_TarMeasure):
         "threshold": ParamInfo(
             dtype=bool, default=False, desc="shown = lines up to the first flagged one (2018; needs flags)"
         ),
+        "task": TASK_PARAM,
     }
 
 
@@ -843,7 +930,9 @@ class _TarCost(_TarMeasure):
     AFS and Q0 are plain shown documents), N_u = N - shown, M_r = R - relevant shown.
     ``penalty`` picks ``'none'`` (TC), ``'uniform'`` (TCU) or ``'weighted'`` (TCW; one missed
     document costs nothing, as in the code, not the paper). C_a = 1, C_f = 2, C_p = 2 by default.
-    Needs column 2 (``read_run(path, order="file")``). Lower is better.
+    Needs column 2 (``read_run(path, order="file")``). Lower is better. ``task=1`` takes the
+    2018 tool's Task 1 N (5000 minus the documents valued -1 or above 2) for N_u, a combination
+    no tool printed (the 2017 tool has no tasks).
 
     Tool lines: ``total_cost``, ``total_cost_uniform``, ``total_cost_weighted`` (2017).
     Evangelos Kanoulas et al. CLEF 2017 Technologically Assisted Reviews in Empirical Medicine
@@ -865,6 +954,7 @@ class _TarCost(_TarMeasure):
         "cf": ParamInfo(dtype=float, default=2.0, desc="extra cost of a feedback request (AF)"),
         "cp": ParamInfo(dtype=float, default=2.0, desc="penalty cost per document not shown"),
         "rel": REL_PARAM,
+        "task": TASK_PARAM,
     }
 
 
@@ -877,9 +967,11 @@ class _Threshold(_TarMeasure):
     * ``flag='first'``: the lines up to and including the *first* flagged one (all lines when
       none): the lines the tool counts as seen (Task 1's ``recall_threshold``).
 
-    Needs column 2 (``read_run(path, order="file")``).
+    Needs column 2 (``read_run(path, order="file")``). ``task=1`` takes the Task 1 N (5000 minus
+    the documents valued -1 or above 2) for T without a flag and for N'.
 
-    Tool lines: ``threshold``, ``norm_threshold`` (2018 Task 2), ``recall_threshold`` (Task 1).
+    Tool lines: ``threshold``, ``norm_threshold`` (2018 Task 2; Task 1 with ``task=1``),
+    ``recall_threshold`` (Task 1; ``flag='first'``).
     Evangelos Kanoulas, Dan Li, Leif Azzopardi and Rene Spijker. CLEF 2018 Technologically
     Assisted Reviews in Empirical Medicine Overview. CLEF 2018.
     """
@@ -893,6 +985,7 @@ class _Threshold(_TarMeasure):
             dtype=str, choices=["last", "first"], default="last", desc="last or first flagged line"
         ),
         "normalised": ParamInfo(dtype=bool, default=False, desc="divide by N' = max(N, lines)"),
+        "task": TASK_PARAM,
     }
 
 
@@ -902,6 +995,8 @@ class _RecallAtThreshold(_TarMeasure):
     (``flag='last'``; the tool's ``recall_threshold``; cg of all lines when T = N) or the lines
     up to the first flagged one (``flag='first'``: the tool's ``r`` of Task 2 and
     ``recall_at_threshold`` of Task 1). With two flags the two differ. Needs column 2.
+    ``flag='last'`` reads N as the tool does (a last flag on line N counts as no flag: cg of all
+    lines); ``task=1`` takes Task 1's N there (5000 minus the documents valued -1 or above 2).
 
     Tool lines: ``recall_threshold``, ``r`` (2018 Task 2), ``recall_at_threshold`` (Task 1).
     Evangelos Kanoulas et al. CLEF 2018 Technologically Assisted Reviews in Empirical Medicine
@@ -917,6 +1012,7 @@ class _RecallAtThreshold(_TarMeasure):
             dtype=str, choices=["last", "first"], default="last", desc="last or first flagged line"
         ),
         "rel": REL_PARAM,
+        "task": TASK_PARAM,
     }
 
 
@@ -947,6 +1043,7 @@ Threshold = _Threshold()
 RecallAtThreshold = _RecallAtThreshold()
 TarUtility = _TarUtility()
 NumFeedback = _NumFeedback()
+NumShown = _NumShown()
 LastRel = _LastRel()
 WSS = _WSS()
 RecallPct = _RecallPct()
@@ -974,11 +1071,18 @@ def _are_flags(column2: np.ndarray) -> bool:
     return bool(np.char.isdigit(np.char.lstrip(text, "+-")).all()) if len(text) else True
 
 
+def _lists(measure: PluginMeasure, ranked: Any) -> ScreeningLists:
+    """The screening lists ``measure`` reads: its ``rel`` (1 when it has none) and its ``task``
+    (the candidate set N, :data:`TASK_PARAM`; 2 for the measures that do not read N)."""
+    return from_ranked(ranked, rel=measure.params.get("rel", 1), task=measure.params.get("task", 2))
+
+
 def _figures_2017(measure: PluginMeasure, ranked: Any, need_codes: bool = False, **kw: Any) -> Dict[str, Any]:
     rel = measure.params.get("rel", 1)
-    lists = from_ranked(ranked, rel=rel)
+    task = measure.params.get("task", 2)
+    lists = _lists(measure, ranked)
     codes = codes_2017(lists, str(measure)) if need_codes else _codes_or_all_shown(lists, str(measure))
-    key = ("tar2017", rel, tuple(sorted(kw.items())), need_codes or lists.column2 is not None)
+    key = ("tar2017", rel, task, tuple(sorted(kw.items())), need_codes or lists.column2 is not None)
     if key not in ranked._cache:
         ranked._cache[key] = tar2017(lists, rel=rel, codes=codes, **kw)
     return ranked._cache[key]
@@ -990,11 +1094,18 @@ def _zero_without_relevant(values: np.ndarray, ranked: Any, rel: int) -> np.ndar
 
 
 def compute_num_candidates(measure: PluginMeasure, ranked: Any) -> np.ndarray:
-    return from_ranked(ranked).n_docs.astype(np.float64)
+    return _lists(measure, ranked).n_docs.astype(np.float64)
 
 
 def compute_num_feedback(measure: PluginMeasure, ranked: Any) -> np.ndarray:
     return _figures_2017(measure, ranked, need_codes=True)["num_feedback"].astype(np.float64)
+
+
+def compute_num_shown(measure: PluginMeasure, ranked: Any) -> np.ndarray:
+    """``num_shown`` of the 2017 kernel (the codes when the run has them), or its
+    ``rels_found`` when ``rel`` is given."""
+    f = _figures_2017(measure, ranked)
+    return f["num_shown" if measure.params.get("rel") is None else "rels_found"].astype(np.float64)
 
 
 def compute_last_rel(measure: PluginMeasure, ranked: Any) -> np.ndarray:
@@ -1029,7 +1140,7 @@ def wss_kernel(
 
 def compute_wss(measure: PluginMeasure, ranked: Any) -> np.ndarray:
     rel = measure["rel"]
-    lists = from_ranked(ranked, rel=rel)
+    lists = _lists(measure, ranked)
     codes = _codes_or_all_shown(lists, str(measure))
     return wss_kernel(
         lists, measure["recall"], rel, measure["rule"], None if codes is None else codes["shown"]
@@ -1060,7 +1171,7 @@ def recall_2018_kernel(lists: ScreeningLists, pct: np.ndarray, rel: int) -> np.n
 
 def compute_recall_pct(measure: PluginMeasure, ranked: Any) -> np.ndarray:
     rel = measure["rel"]
-    lists = from_ranked(ranked, rel=rel)
+    lists = _lists(measure, ranked)
     n_rel = lists.n_rel.astype(np.float64)
     if measure["positions"] == "2017":
         cg = _figures_2017(measure, ranked)["cgat"][:, measure["pct"] // 10 - 1]
@@ -1077,7 +1188,7 @@ def compute_norm_area(measure: PluginMeasure, ranked: Any) -> np.ndarray:
 def compute_tar_loss(measure: PluginMeasure, ranked: Any) -> np.ndarray:
     rel, b = measure["rel"], measure["b"]
     if measure["threshold"]:
-        lists = from_ranked(ranked, rel=rel)
+        lists = _lists(measure, ranked)
         seen = seen_lines(lists, flags_2018(lists, str(measure)))
         f = tar2017(lists, rel=rel, b=b, codes=_all_shown(seen))
     else:
@@ -1109,8 +1220,9 @@ def seen_lines(lists: ScreeningLists, flags: np.ndarray) -> np.ndarray:
 
 def _figures_2018(measure: PluginMeasure, ranked: Any) -> Dict[str, Any]:
     rel = measure.params.get("rel", 1)
-    lists = from_ranked(ranked, rel=rel)
-    key = ("tar2018", rel)
+    task = measure.params.get("task", 2)
+    lists = _lists(measure, ranked)
+    key = ("tar2018", rel, task)
     if key not in ranked._cache:
         ranked._cache[key] = tar2018(lists, flags_2018(lists, str(measure)), rel=rel)
     return ranked._cache[key]

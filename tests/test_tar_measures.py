@@ -250,6 +250,8 @@ MEASURE_LINES = {
     "NumCandidates": "num_docs",
     "NumRel": "num_rels",
     "NumRet": "num_shown",
+    "NumShown": "num_shown",
+    "NumShown(rel=1)": "rels_found",
     "NumFeedback": "num_feedback",
     "NumRet(rel=1)": "rels_found",
     "LastRel": "last_rel",
