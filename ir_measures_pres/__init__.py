@@ -7,14 +7,29 @@ which keep their own backends (pytrec_eval). Every name the package accepts, and
 measure lists, is in :mod:`ir_measures_pres.catalogue`.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ._base import MeasureParameterError
 from ._inputs import InputError
 from .blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
 from .bpref import Bpref10
 from .catalogue import MEASURES, MeasureNameError
-from .comparison import Comparison, compare, compare_scores
 from .normalized_recall import PRES, R_norm
 from .provider import PresProvider
+
+if TYPE_CHECKING:
+    from .comparison import Comparison, compare, compare_scores
+
+
+def __getattr__(name: str) -> Any:
+    """``compare``, ``compare_scores`` and ``Comparison`` load their module on first use (it and
+    its statistics take a tenth of the command line's start-up, which evaluating never needs)."""
+    if name in ("Comparison", "compare", "compare_scores"):
+        from . import comparison
+
+        return getattr(comparison, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __version__ = "0.1.0"
 

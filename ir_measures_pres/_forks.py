@@ -14,7 +14,7 @@ import signal
 import sys
 from typing import Any, Callable, Dict, Iterable, Iterator, List, TypeVar
 
-__all__ = ["can_fork", "forked_map"]
+__all__ = ["can_fork", "forked_map", "in_worker", "split"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -27,6 +27,11 @@ _in_worker = False
 def can_fork() -> bool:
     """Whether work can be spread over forked processes from here."""
     return sys.platform.startswith("linux") and not _in_worker
+
+
+def in_worker() -> bool:
+    """Whether this is a forked worker (its siblings have the other CPUs: it starts no threads)."""
+    return _in_worker
 
 
 def forked_map(work: Callable[[T], R], items: Iterable[T], processes: int) -> Iterator[R]:

@@ -32,6 +32,7 @@ import io
 import json
 import os
 import sys
+import threading
 import warnings
 from collections import Counter
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -362,10 +363,23 @@ def _write_trec(
 # --------------------------------------------------------------------------------------------
 
 
+#: a thread reading a run ahead keeps its warnings here (``notices``), to be shown in run order
+_held = threading.local()
+
+
 def _show_warning(
     message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Optional[str] = None
 ) -> None:
-    sys.stderr.write(f"{PROG}: warning: {message}\n")
+    notices = getattr(_held, "notices", None)
+    if notices is not None:
+        notices.append(str(message))
+    else:
+        _say_warnings([str(message)])
+
+
+def _say_warnings(notices: Iterable[str]) -> None:
+    for notice in notices:
+        sys.stderr.write(f"{PROG}: warning: {notice}\n")
 
 
 def run_cli(argv: Sequence[str], out: Any = None) -> int:
@@ -441,7 +455,10 @@ def _score_here(
     with _progress(len(runs)) as bar:
         for k, loaded in enumerate(_read_ahead(evaluation, runs)):
             try:
-                run, ranked = loaded.result()
+                run, ranked, notices, error = loaded.result()
+                _say_warnings(notices)
+                if error is not None:
+                    raise error
                 results = evaluation.iter_calc(run, ranked)
                 name = None if names is None else names[k]
                 _write_run(args, evaluation.measures, evaluation.qrels, run, results, name, query_order, out)
@@ -489,8 +506,7 @@ def _score_in_workers(
     failed = 0
     with _progress(len(runs)) as bar:
         for rows, notices, error in scored:
-            for notice in notices:
-                sys.stderr.write(f"{PROG}: warning: {notice}\n")
+            _say_warnings(notices)
             if error is not None:
                 say(error)
                 failed += 1
@@ -501,23 +517,41 @@ def _score_in_workers(
 
 def _progress(total: int) -> Any:
     """A progress bar over several runs on a terminal (tqdm; nothing when standard error is not
-    a terminal, nor for one run)."""
+    a terminal, nor for one run: then tqdm is not even imported)."""
+    import contextlib
+
+    if total < 2 or not (sys.stderr is not None and sys.stderr.isatty()):
+        return contextlib.nullcontext(_NoBar())
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="run", disable=None if total > 1 else True, leave=False, file=sys.stderr)
+    return tqdm(total=total, unit="run", leave=False, file=sys.stderr)
+
+
+class _NoBar:
+    def update(self, n: int = 1) -> None:
+        pass
 
 
 def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:
-    """For each run, a future of ``(run, ranked run)``: the next run is read and ranked in a second
-    thread while the current one is scored (reading and ranking are mostly numpy and zlib, which
-    release the GIL; pytrec_eval and the output do not). At most one run is read ahead."""
+    """For each run, a future of ``(run, ranked run, warnings, input error or None)``: the next
+    run is read and ranked in a second thread while the current one is scored (reading and
+    ranking are mostly numpy and zlib, which release the GIL; pytrec_eval and the output do
+    not). At most one run is read ahead. The thread's warnings are held and handed over with
+    its run, so that they are shown in the order of the runs, before that run's error."""
     from concurrent.futures import Future, ThreadPoolExecutor
 
     from .readers import read_run
 
-    def load(path: str) -> Tuple[Any, Any]:
-        run = read_run(path, doc_ids="bytes")
-        return run, evaluation.rank(run)
+    def load(path: str) -> Tuple[Any, Any, List[str], Optional[BaseException]]:
+        notices: List[str] = []
+        _held.notices = notices
+        try:
+            run = read_run(path, doc_ids="bytes")
+            return run, evaluation.rank(run), notices, None
+        except (InputError, OSError, EOFError, ValueError) as error:
+            return None, None, notices, error
+        finally:
+            _held.notices = None
 
     if len(runs) == 1:  # nothing to overlap
         done: Future = Future()

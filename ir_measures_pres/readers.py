@@ -72,6 +72,7 @@ import numpy as np
 
 from ._arrays import ids_as_str, usable_cpus
 from ._duplicates import find_duplicates
+from ._forks import in_worker
 from ._inputs import RELEVANCE_MAX, RELEVANCE_MIN, Columns, InputError
 
 __all__ = [
@@ -797,7 +798,8 @@ def _parsed_in_order(reader: _Reader, chunks: Iterator[bytes]) -> Iterator[_Bloc
 
     if first is None:
         return
-    if second is None or PARSE_THREADS < 2:  # one block (or one thread): nothing to overlap
+    threads = 1 if in_worker() else PARSE_THREADS  # a forked worker's siblings have the other CPUs
+    if second is None or threads < 2:  # one block (or one thread): nothing to overlap
         for chunk in chain((first,), () if second is None else (second,), chunks):
             try:
                 parsed = reader.parse(chunk, 1)
@@ -805,11 +807,11 @@ def _parsed_in_order(reader: _Reader, chunks: Iterator[bytes]) -> Iterator[_Bloc
                 raise moved(error) from None
             yield finish(parsed)
         return
-    with ThreadPoolExecutor(PARSE_THREADS, thread_name_prefix="parse") as pool:
+    with ThreadPoolExecutor(threads, thread_name_prefix="parse") as pool:
         pending: Deque[Future] = deque()
         for chunk in chain((first, second), chunks):
             pending.append(pool.submit(reader.parse, chunk, 1))
-            while len(pending) > PARSE_THREADS:
+            while len(pending) > threads:
                 yield finish(_parsed(pending.popleft(), moved))
         while pending:
             yield finish(_parsed(pending.popleft(), moved))
