@@ -23,7 +23,8 @@ Everything is vectorised over all lines of all topics at once (per-topic offsets
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence
+from decimal import Decimal
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 from ir_measures.measures.base import ParamInfo
@@ -484,15 +485,9 @@ def tar2017(
     cg = lists.within(rs.astype(np.float64))  # relevant shown so far (inclusive)
     last_rel = lists.last_of(rs, k).astype(np.int64)
     n_prime = np.maximum(n_docs, n).astype(np.float64)
-    r95 = np.round(n_rel.astype(np.float64) * 0.95).astype(np.int64)
-    k95 = lists.first_of(rs & (cg == r95[lists.qidx]), k)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        wss_100 = (n_prime - last_rel) / n_prime
-        wss_95 = ((n_prime - k95) / n_prime) - 0.05
-    wss_100_int = found < n_rel
-    wss_95_int = found < r95
-    wss_100 = np.where(wss_100_int, 0.0, wss_100)
-    wss_95 = np.where(wss_95_int, 0.0, wss_95)
+    wss_100, reached_100 = wss_where_reached(lists, 1.0, rel, "clef", shown)
+    wss_95, reached_95 = wss_where_reached(lists, 0.95, rel, "clef", shown)
+    wss_100_int, wss_95_int = ~reached_100, ~reached_95
 
     cgat = _decile_gains(lists, cg, n_docs)
 
@@ -1121,7 +1116,19 @@ def compute_last_rel(measure: PluginMeasure, ranked: Any) -> np.ndarray:
 def wss_kernel(
     lists: ScreeningLists, recall: float, rel: int, rule: str, shown: Optional[np.ndarray] = None
 ) -> np.ndarray:
-    """WSS at ``recall`` per block (see :class:`_WSS`)."""
+    """WSS at ``recall`` per block (see :class:`_WSS`); 0 where the target is not reached."""
+    value, reached = wss_where_reached(lists, recall, rel, rule, shown)
+    return np.where(reached, value, 0.0)
+
+
+def wss_where_reached(
+    lists: ScreeningLists, recall: float, rel: int, rule: str, shown: Optional[np.ndarray] = None
+) -> Tuple[np.ndarray, np.ndarray]:
+    """(WSS at ``recall`` per block, 0 where unreached; whether the target was reached): the
+    one computation of WSS, for the measure and the tools' ``wss_100``/``wss_95`` lines.
+
+    1 - r is taken in decimal (``recall=0.95`` subtracts the double nearest 0.05, as the tool's
+    ``- 0.05`` does; in binary 1 - 0.95 is 0.050000000000000044)."""
     m = len(lists.value)
     shown = np.ones(m, dtype=bool) if shown is None else shown
     rs = (lists.value >= rel) & (lists.value <= 2) & shown
@@ -1134,8 +1141,9 @@ def wss_kernel(
     k_t = lists.first_of(rs & (cg == target[lists.qidx]), k)
     n_prime = np.maximum(lists.n_docs, n).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = ((n_prime - k_t) / n_prime) - (1.0 - recall)
-    return np.where((found >= target) & (lists.n_rel > 0), value, 0.0)
+        value = ((n_prime - k_t) / n_prime) - float(Decimal(1) - Decimal(repr(float(recall))))
+    reached = (found >= target) & (lists.n_rel > 0)
+    return np.where(reached, value, 0.0), reached
 
 
 def compute_wss(measure: PluginMeasure, ranked: Any) -> np.ndarray:

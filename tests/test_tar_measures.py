@@ -227,6 +227,20 @@ def test_wss_r30_rounds_half_even_and_cohen_takes_the_ceiling() -> None:
     assert got[cohen] == 0.0  # ceil(28.5) = 29 relevant needed, 28 found
 
 
+def test_wss_subtracts_what_the_tool_subtracts_to_the_last_bit() -> None:
+    """The tool's line is ``(N' - k95) / N' - 0.05``; 1 - 0.95 in binary is 0.050000000000000044,
+    which gives 0.44999999999999996 below where the tool has 0.45. N = 10, R = 2, both relevant
+    found by rank 5: round(0.95 * 2) = 2, k95 = 5."""
+    qrels = {"q": {**{f"r{i}": 1 for i in range(2)}, **{f"n{i}": 0 for i in range(8)}}}
+    order = ["n0", "r0", "n1", "n2", "r1", "n3", "n4", "n5", "n6", "n7"]
+    run = {"q": {d: float(len(order) - i) for i, d in enumerate(order)}}
+    wss95, wss100, wss90 = parse_measures("WSS WSS(recall=1.0) WSS(recall=0.9)")
+    got = ir_measures.calc_aggregate([wss95, wss100, wss90], qrels, run)
+    assert got[wss95] == (10 - 5) / 10 - 0.05 == 0.45
+    assert got[wss100] == (10 - 5) / 10  # the 2nd relevant is the last one: the tool's wss_100
+    assert got[wss90] == (10 - 5) / 10 - 0.1  # round(0.9 * 2) = 2 relevant needed: rank 5
+
+
 def test_measures_needing_column2_say_so() -> None:
     qrels = {"q": {"a": 1}}
     run = {"q": {"a": 1.0}}
