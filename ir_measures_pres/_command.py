@@ -56,6 +56,26 @@ def int_option(low: int, high: float = math.inf) -> Callable[[str], int]:
     return parse
 
 
+def add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """The ``--jobs`` option of the commands that score several runs (``what``: what the forked
+    processes do there)."""
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int_option(0, 256),
+        default=0,
+        help=f"processes scoring side by side, each a fork of this one (the qrels prepared once): "
+        f"{what}. 0 (default): one per CPU, at most 4; 1: all in this process",
+    )
+
+
+def jobs_of(asked: int) -> int:
+    """The processes ``--jobs`` asks for (0: one per CPU this process may use, at most 4)."""
+    from ._arrays import usable_cpus
+
+    return asked or usable_cpus()
+
+
 def float_option(
     low: float, high: float, low_open: bool = False, high_open: bool = False
 ) -> Callable[[str], float]:

@@ -37,15 +37,16 @@ import warnings
 from collections import Counter
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
-from ._arrays import usable_cpus
 from ._command import (
     INPUT,
     PROG,
     ArgumentParser,
     UsageError,
+    add_jobs_option,
     guarded,
     input_error_text,
     int_option,
+    jobs_of,
     report_input_error,
     say,
     split_debug,
@@ -135,14 +136,9 @@ def _parser() -> ArgumentParser:
         choices=sorted(ir_measures.providers.registry.keys()),
         help="compute every measure with this provider",
     )
-    parser.add_argument(
-        "--jobs",
-        "-j",
-        type=int_option(0, 256),
-        default=0,
-        help="processes scoring side by side, each a fork of this one (the qrels prepared once): "
-        "the runs, when there are several; a run of a million lines or more, its standard "
-        "measures' batches. 0 (default): one per CPU, at most 4; 1: all in this process",
+    add_jobs_option(
+        parser,
+        "the runs, when there are several; a run of a million lines or more, its standard measures' batches",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
@@ -416,7 +412,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     qrels = read_qrels(args.qrels, doc_ids="bytes")
-    jobs = _jobs(args.jobs)
+    jobs = jobs_of(args.jobs)
     evaluation = Evaluation(measures, qrels, args.provider, processes=jobs)
     query_order = qrels.query_names
     if query_order is None:
@@ -432,11 +428,6 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
         return INPUT
     return 0
-
-
-def _jobs(asked: int) -> int:
-    """Processes that score runs side by side (``--jobs``; 0: one per CPU, at most 4)."""
-    return asked or usable_cpus()
 
 
 def _score_here(

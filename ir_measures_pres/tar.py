@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from decimal import Decimal
+from functools import cached_property
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -100,8 +101,9 @@ class ScreeningLists:
     def num_blocks(self) -> int:
         return len(self.query_ids)
 
-    @property
+    @cached_property
     def qidx(self) -> np.ndarray:
+        """Block index of every line (made once: every per-block sum and search uses it)."""
         return segment_ids(self.offsets)
 
     @property
@@ -367,8 +369,7 @@ def codes_2017(lists: ScreeningLists, what: str) -> Dict[str, np.ndarray]:
             "read_run(path, order='file') or use the 'ir_measures_pres tar' command; a run given "
             "as a dict or a scored frame has none"
         )
-    uniq, inverse = np.unique(col, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    uniq, inverse = _distinct(col)
     uniq = _as_text(uniq)
     unknown = [j for j, u in enumerate(uniq.tolist()) if u not in CODES_2017]
     if unknown:
@@ -401,8 +402,7 @@ def flags_2018(lists: ScreeningLists, what: str) -> np.ndarray:
             f"{what} needs the threshold flags of column 2 (2018/2019 TAR runs): read the run with "
             "read_run(path, order='file') or use the 'ir_measures_pres tar' command"
         )
-    uniq, inverse = np.unique(col, return_inverse=True)
-    inverse = inverse.reshape(-1)
+    uniq, inverse = _distinct(col)
     text = _as_text(uniq)
     ok = np.char.isdigit(np.char.lstrip(text, "+-")) if len(text) else np.zeros(0, bool)
     if not ok.all():
@@ -412,6 +412,21 @@ def flags_2018(lists: ScreeningLists, what: str) -> np.ndarray:
             lists, i, "a threshold flag in column 2 (an integer, 1 = threshold)", repr(str(text[bad]))
         )
     return text.astype(np.int64)[inverse] if len(text) else np.zeros(0, np.int64)
+
+
+def _distinct(col: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(distinct values of a column-2 array, sorted; index of each line's value among them). The
+    readers' 8-byte codes are compared as one integer each (a few distinct codes in thousands
+    of lines: sorting them as strings cost more than all the measures)."""
+    if col.dtype.kind == "S" and col.dtype.itemsize == 8:
+        words, inverse = np.unique(np.ascontiguousarray(col).view("<u8"), return_inverse=True)
+        # little-endian words sort otherwise than their bytes: put the distinct values in byte order
+        order = np.argsort(words.view("S8"), kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(len(order))
+        return words.view("S8")[order], rank[inverse.reshape(-1)]
+    uniq, inverse = np.unique(col, return_inverse=True)
+    return uniq, inverse.reshape(-1)
 
 
 def _as_text(values: np.ndarray) -> np.ndarray:
@@ -485,8 +500,8 @@ def tar2017(
     cg = lists.within(rs.astype(np.float64))  # relevant shown so far (inclusive)
     last_rel = lists.last_of(rs, k).astype(np.int64)
     n_prime = np.maximum(n_docs, n).astype(np.float64)
-    wss_100, reached_100 = wss_where_reached(lists, 1.0, rel, "clef", shown)
-    wss_95, reached_95 = wss_where_reached(lists, 0.95, rel, "clef", shown)
+    wss_100, reached_100 = _wss(lists, 1.0, "clef", rs, k, cg, n, found)
+    wss_95, reached_95 = _wss(lists, 0.95, "clef", rs, k, cg, n, found)
     wss_100_int, wss_95_int = ~reached_100, ~reached_95
 
     cgat = _decile_gains(lists, cg, n_docs)
@@ -1062,7 +1077,7 @@ def _codes_or_all_shown(lists: ScreeningLists, what: str) -> Optional[Dict[str, 
 
 def _are_flags(column2: np.ndarray) -> bool:
     """True when column 2 holds integers only (2018 threshold flags, or TREC's ``0``)."""
-    text = _as_text(np.unique(column2))
+    text = _as_text(_distinct(column2)[0])
     return bool(np.char.isdigit(np.char.lstrip(text, "+-")).all()) if len(text) else True
 
 
@@ -1124,18 +1139,33 @@ def wss_kernel(
 def wss_where_reached(
     lists: ScreeningLists, recall: float, rel: int, rule: str, shown: Optional[np.ndarray] = None
 ) -> Tuple[np.ndarray, np.ndarray]:
-    """(WSS at ``recall`` per block, 0 where unreached; whether the target was reached): the
-    one computation of WSS, for the measure and the tools' ``wss_100``/``wss_95`` lines.
-
-    1 - r is taken in decimal (``recall=0.95`` subtracts the double nearest 0.05, as the tool's
-    ``- 0.05`` does; in binary 1 - 0.95 is 0.050000000000000044)."""
+    """(WSS at ``recall`` per block, 0 where unreached; whether the target was reached)."""
     m = len(lists.value)
     shown = np.ones(m, dtype=bool) if shown is None else shown
     rs = (lists.value >= rel) & (lists.value <= 2) & shown
     k = lists.within(shown.astype(np.float64))
     cg = lists.within(rs.astype(np.float64))
-    n = lists.sum(shown.astype(np.float64))
-    found = lists.sum(rs.astype(np.float64))
+    return _wss(
+        lists, recall, rule, rs, k, cg, lists.sum(shown.astype(np.float64)), lists.sum(rs.astype(np.float64))
+    )
+
+
+def _wss(
+    lists: ScreeningLists,
+    recall: float,
+    rule: str,
+    rs: np.ndarray,
+    k: np.ndarray,
+    cg: np.ndarray,
+    n: np.ndarray,
+    found: np.ndarray,
+) -> Tuple[np.ndarray, np.ndarray]:
+    """The one computation of WSS, for the measure and the tools' ``wss_100``/``wss_95`` lines,
+    from the running counts the caller has: ``rs`` the relevant shown lines, ``k`` and ``cg``
+    their running rank and gain, ``n`` and ``found`` the shown and relevant shown per block.
+
+    1 - r is taken in decimal (``recall=0.95`` subtracts the double nearest 0.05, as the tool's
+    ``- 0.05`` does; in binary 1 - 0.95 is 0.050000000000000044)."""
     r_all = lists.n_rel.astype(np.float64)
     target = np.round(r_all * recall) if rule == "clef" else np.ceil(r_all * recall - 1e-12)
     k_t = lists.first_of(rs & (cg == target[lists.qidx]), k)

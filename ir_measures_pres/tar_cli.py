@@ -28,7 +28,8 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from ._command import PROG, ArgumentParser, guarded, split_debug
+from ._command import PROG, ArgumentParser, add_jobs_option, guarded, input_error_text, jobs_of, split_debug
+from ._inputs import InputError
 
 #: one output line of the tool: (name, per-topic values, how ALL aggregates them)
 _Line = Tuple[str, List[Any], str]
@@ -62,6 +63,7 @@ def _parser() -> ArgumentParser:
         default="stderr",
         help="where the tool's notices go (stdout: where the tool prints them)",
     )
+    add_jobs_option(parser, "the runs, when there are several")
     return parser
 
 
@@ -343,30 +345,56 @@ def _write(
 
 
 def evaluate_many(
-    qrels_paths: Sequence[Any], run_paths: Sequence[Any], edition: str = "2018", task: int = 2, rel: int = 1
+    qrels_paths: Sequence[Any],
+    run_paths: Sequence[Any],
+    edition: str = "2018",
+    task: int = 2,
+    rel: int = 1,
+    jobs: int = 1,
 ) -> List[List[Tuple[List[Tuple[str, str, Any]], List[Tuple[int, str]]]]]:
     """The tool's rows and notices for every (qrels, run) pair, each file read once: per qrels,
     per run, ``(rows, notices)`` as :meth:`Evaluation.run` gives them (format them with
-    :func:`value_2017` / :func:`value_2018`). Raises :class:`~._inputs.InputError` on bad input."""
+    :func:`value_2017` / :func:`value_2018`); ``jobs`` processes score the runs side by side.
+    Raises :class:`~._inputs.InputError` on bad input."""
     from ._qrels import Qrels
-    from .readers import read_qrels, read_run
+    from .readers import read_qrels
 
     evaluation = Evaluation(edition, task, rel)
     qrels = [Qrels.from_any(read_qrels(path, doc_ids="bytes")) for path in qrels_paths]
-    results: List[List[Any]] = [[] for _ in qrels]
-    for path in run_paths:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # repeated documents come back as the tool's notices
-            cols = read_run(path, doc_ids="bytes", order="file")
-        for i, q in enumerate(qrels):
-            results[i].append(evaluation.run(q, cols))
-    return results
+    per_run = list(_scored_runs(evaluation, qrels, run_paths, jobs))
+    return [[results[i] for results in per_run] for i in range(len(qrels))]
+
+
+def _scored_runs(
+    evaluation: "Evaluation", qrels: Sequence[Any], run_paths: Sequence[Any], jobs: int
+) -> Iterator[Any]:
+    """Per run, in order, its ``(rows, notices)`` against each of ``qrels``: each run read once,
+    the runs scored by ``jobs`` forked processes (:mod:`._forks`; in this process when a run
+    comes from standard input, which forked processes lack). An input error (file and line)
+    is raised when its run's turn comes."""
+    from ._forks import forked_map
+    from .readers import read_run
+
+    def score(path: Any) -> Tuple[Optional[List[Any]], Optional[str]]:
+        try:
+            with warnings.catch_warnings():
+                # the repeated documents are reported as the tool reports them (notices)
+                warnings.simplefilter("ignore")
+                cols = read_run(path, doc_ids="bytes", order="file")
+            return [evaluation.run(q, cols) for q in qrels], None
+        except (InputError, OSError, EOFError, ValueError) as error:
+            return None, input_error_text(error)  # the text travels back from a fork, as it is
+
+    for results, error in forked_map(score, run_paths, 1 if "-" in run_paths else jobs):
+        if error is not None:
+            raise InputError(error)
+        yield results
 
 
 def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     """The ``tar`` subcommand (``argv`` without the word ``tar``); returns the exit status."""
     from ._qrels import Qrels
-    from .readers import read_qrels, read_run
+    from .readers import read_qrels
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
@@ -380,12 +408,8 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     show = value_2017 if args.edition == "2017" else value_2018
     evaluation = Evaluation(args.edition, task, args.rel)
     qrels = Qrels.from_any(read_qrels(args.qrels, doc_ids="bytes"))
-    for path in args.runs:
-        with warnings.catch_warnings():
-            # the repeated documents are reported as the tool reports them (notices)
-            warnings.simplefilter("ignore")
-            cols = read_run(path, doc_ids="bytes", order="file")
-        rows, notices = evaluation.run(qrels, cols)
+    scored = _scored_runs(evaluation, [qrels], args.runs, jobs_of(args.jobs))
+    for path, [(rows, notices)] in zip(args.runs, scored):
         _write(out, err, args.fmt, args.notices, path, len(args.runs) > 1, rows, notices, show)
     return 0
 
