@@ -73,6 +73,37 @@ def test_several_runs_print_one_after_the_other() -> None:
     assert code == 0 and out == expected
 
 
+@pytest.mark.parametrize("fmt", ["tool", "tsv"])
+def test_runs_scored_in_forked_processes_print_what_one_process_prints(fmt: str) -> None:
+    """--jobs 3: the runs are scored by forked processes, the output (notices on stdout and
+    stderr included) is written in the order of the runs, as --jobs 1 writes it; the official
+    files are the expected bytes."""
+    runs = ["waterloo.A-thresh-normal", "uos.sis.TMAL30Q_BM25", "amc.run", "iiit.run1"]
+    paths = [TAR / "runs" / f"{r}.gz" for r in runs]
+    args = ["--edition", "2017", "--format", fmt, QRELS["document"], *paths]
+    outcomes = [run_tar(*args, "--jobs", jobs) for jobs in ("1", "3")]
+    assert outcomes[0] == outcomes[1] and outcomes[0][0] == 0
+    if fmt == "tool":
+        code, out, _ = run_tar(
+            "--edition", "2017", "--notices", "stdout", "--jobs", "3", QRELS["document"], *paths
+        )
+        expected = "".join(
+            (TAR / "official_tar_eval" / "document" / f"{r}.results").read_text() for r in runs
+        )
+        assert code == 0 and out == expected
+
+
+def test_a_bad_run_among_forked_ones_stops_at_its_turn_naming_its_line(tmp_path: Path) -> None:
+    qrels = write(tmp_path, "qrels.txt", QRELS_SMALL)
+    good = write(tmp_path, "good.txt", "T NF d1 1 1 x\nT NF d2 2 1 x\n")
+    bad = write(tmp_path, "bad.txt", "T NF d1 1 1 x\nT XX d2 2 1 x\n")
+    for jobs in ("1", "3"):
+        code, out, err = run_tar("--edition", "2017", "--jobs", jobs, qrels, good, bad, good)
+        assert code == 1 and err.count("\n") == 1 and "bad.txt:2: expected an interaction code" in err
+        # the run before it is printed, the one after it is not
+        assert out == run_tar("--edition", "2017", qrels, good)[1]
+
+
 def test_tsv_and_jsonl_hold_the_same_rows_unrounded() -> None:
     run = TAR / "runs" / "waterloo.B-thresh-normal.gz"
     _, tool, _ = run_tar("--edition", "2017", QRELS["abstract"], run)
