@@ -413,7 +413,9 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     qrels = read_qrels(args.qrels, doc_ids="bytes")
     jobs = jobs_of(args.jobs)
-    evaluation = Evaluation(measures, qrels, args.provider, processes=jobs)
+    # a single run may have its pytrec_eval batches forked; with several, the runs are (and a
+    # worker forks no further; in the one-process path a read-ahead thread is alive: no fork)
+    evaluation = Evaluation(measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1)
     query_order = qrels.query_names
     if query_order is None:
         query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
