@@ -18,7 +18,10 @@ Usage::
 
 The tools are not part of this repository (github.com/CLEF-TAR/tar). Result when last run
 (the tools' Python sources at commit dbc13d02, CPython 3.11.7): ``identical: 180 of 180``
-(2017 tool: 20 runs x 3 qrels; 2018 tool: 20 runs x 3 qrels x tasks 1 and 2).
+(2017 tool: 20 runs x 3 qrels; 2018 tool: 20 runs x 3 qrels x tasks 1 and 2). Again on
+2026-11-24, after issue #13's changes to the readers and tar.py: ``identical: 180 of 180``
+(a copy of the tools made from tar_eval.py / tar_eval_2018.py 7b87a1a, measures/ 81ce7f0,
+59213a3, 7b87a1a and eval_measures_2018.py 0df8ca3, seeker/ d31df7e).
 """
 
 from __future__ import annotations
