@@ -213,3 +213,24 @@ def test_progress_goes_to_stderr_through_tqdm_and_quiet_silences_it(capsys):
     assert "ranking runs" in out.err and "/2 " in out.err and out.err.endswith("\r") and out.out == ""
     evaluate(qrels, runs, "AP", progress=False)
     assert capsys.readouterr() == ("", "")
+
+
+def test_a_qrels_file_gives_its_topics_in_id_order_whatever_its_line_order(tmp_path: Path) -> None:
+    """Seeded draws index topics: the same judgements in another line order give the same
+    topics in the same order, so the same per-topic matrix the experiments draw from."""
+    rng = np.random.default_rng(5)
+    topics = ["q2", "q10", "q1", "é", "q21", "Q3"]
+    judged = [f"{q} 0 d{d} {rng.integers(0, 2)}\n" for q in topics for d in range(8)]
+    runs = {}
+    for r in "ab":
+        lines = [f"{q} Q0 d{d} {d} {rng.random():.4f} {r}\n" for q in topics for d in range(8)]
+        runs[r] = tmp_path / f"run_{r}"
+        runs[r].write_text("".join(lines), encoding="utf-8")
+    files = []
+    for k, order in enumerate([judged, judged[::-1]]):
+        files.append(tmp_path / f"qrels{k}")
+        files[-1].write_text("".join(order), encoding="utf-8")
+    cores = [Core(f, [(r, p) for r, p in runs.items()], "AP P@5", progress=False) for f in files]
+    # UTF-8 byte order: capitals first, 'é' (0xC3 0xA9) last
+    assert cores[0].query_ids == cores[1].query_ids == ["Q3", "q1", "q10", "q2", "q21", "é"]
+    assert np.array_equal(cores[0].evaluate(), cores[1].evaluate())

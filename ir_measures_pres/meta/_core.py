@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain
 from pathlib import Path
@@ -94,10 +94,27 @@ def _readers() -> Tuple[Callable[[PathLike], Any], Callable[[PathLike], Any]]:
 
 
 def load_qrels(qrels: Any) -> Qrels:
-    """Qrels from a path (TREC format, ``.gz`` allowed) or any qrels object ir_measures accepts."""
+    """Qrels from a path (TREC format, ``.gz`` allowed) or any qrels object ir_measures accepts.
+
+    A file's topics are taken in id order (UTF-8 byte order), whatever order its lines have: the
+    seeded draws of the experiments and tests index topics, so the same judgements give the same
+    numbers in any line order (and the numbers of the readers that numbered a file's topics in
+    that order, before issue #13). Objects keep their own order."""
     if isinstance(qrels, (str, os.PathLike)):
-        qrels = _readers()[0](qrels)
+        qrels = _topics_in_id_order(_readers()[0](qrels))
     return Qrels.from_any(qrels)
+
+
+def _topics_in_id_order(cols: Any) -> Any:
+    """The readers' columns with the query codes renumbered in id order."""
+    names = getattr(cols, "query_names", None)
+    codes = getattr(cols, "query_codes", None)
+    if names is None or codes is None:
+        return cols
+    order = sorted(range(len(names)), key=lambda i: names[i].encode("utf-8", "surrogateescape"))
+    recode = np.empty(len(order), dtype=np.int64)
+    recode[order] = np.arange(len(order))
+    return replace(cols, query_codes=recode[np.asarray(codes)], query_names=[names[i] for i in order])
 
 
 def resolve_runs(runs: Any) -> List[Tuple[str, Any]]:
