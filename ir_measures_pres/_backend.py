@@ -69,10 +69,13 @@ class StandardMeasures:
     """Measures that ir_measures' providers compute, prepared once for a qrels.
 
     ``qrels`` are the readers' (or any) :class:`Columns`; ``provider`` is the command's
-    ``--provider`` (None: ir_measures' default pipeline).
+    ``--provider`` (None: ir_measures' default pipeline); ``processes``, how many forked processes
+    may score a large run's batches.
     """
 
-    def __init__(self, measures: Sequence[Any], qrels: Columns, provider: Optional[str] = None) -> None:
+    def __init__(
+        self, measures: Sequence[Any], qrels: Columns, provider: Optional[str] = None, processes: int = 1
+    ) -> None:
         import ir_measures
 
         self.qrels = qrels
@@ -85,7 +88,7 @@ class StandardMeasures:
         self._groups: List[Tuple[List[str], Any]] = []
         self._placeholders_safe = True
         #: processes that score a large run's batches side by side (the command's ``--jobs``)
-        self.processes = 1
+        self.processes = processes
         if self.batched:
             self._prepare_groups()
 

@@ -19,7 +19,9 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, List, Sequence, Tuple, Union
+from typing import Callable, List, Sequence, Tuple, Type, Union
+
+from ._inputs import InputError
 
 PROG = "ir_measures_pres"
 
@@ -27,6 +29,9 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 #: exit statuses
 USAGE, INPUT, INTERRUPTED, BUG = 2, 1, 130, 70
+
+#: what goes wrong with a user's input (a file, a line, a value), not with this package: exit 1
+INPUT_ERRORS: Tuple[Type[BaseException], ...] = (InputError, OSError, EOFError, ValueError)
 
 
 class UsageError(Exception):
@@ -111,7 +116,6 @@ def say(message: str) -> None:
 
 def guarded(run: Callable[[], int], debug: bool = False) -> int:
     """Run a command; turn what goes wrong into one line and an exit status (module docstring)."""
-    from ._inputs import InputError
     from .catalogue import MeasureNameError
 
     try:
@@ -133,7 +137,7 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         _trace(debug)
         say(str(error))
         return USAGE
-    except (InputError, OSError, EOFError, ValueError, ImportError) as error:  # ImportError: an extra
+    except INPUT_ERRORS + (ImportError,) as error:  # ImportError: a missing extra
         _trace(debug)
         return report_input_error(error)
     except Exception as error:  # noqa: BLE001 - a bug: one line, never a traceback unless asked

@@ -39,6 +39,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 from ._command import (
     INPUT,
+    INPUT_ERRORS,
     PROG,
     ArgumentParser,
     UsageError,
@@ -52,7 +53,6 @@ from ._command import (
     split_debug,
 )
 from ._forks import can_fork, forked_map
-from ._inputs import InputError
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.meta.cli`), ``compare``
 #: (:mod:`ir_measures_pres.compare_cli`) and ``tar`` (:mod:`ir_measures_pres.tar_cli`)
@@ -188,9 +188,7 @@ class Evaluation:
         self.measures = list(measures)
         self.qrels = qrels
         self.ours = PresProvider().evaluator(ours, qrels) if ours else None
-        self.others = StandardMeasures(others, qrels, provider) if others else None
-        if self.others is not None:
-            self.others.processes = processes
+        self.others = StandardMeasures(others, qrels, provider, processes) if others else None
         # the qrels our ranking labels runs against (our evaluator's, or made for the batches)
         self._qrels: Optional[Qrels] = self.ours.qrels if self.ours is not None else None  # type: ignore[attr-defined]
         if self._qrels is None and self.others is not None and self.others.batched:
@@ -457,7 +455,7 @@ def _score_here(
                 _write_run(args, evaluation.measures, evaluation.qrels, run, results, name, query_order, out)
             except BrokenPipeError:
                 raise
-            except (InputError, OSError, EOFError, ValueError) as error:
+            except INPUT_ERRORS as error:
                 if names is None:
                     raise
                 report_input_error(error)
@@ -490,7 +488,7 @@ def _score_in_workers(
                 results = evaluation.iter_calc(run)
                 _write_run(args, evaluation.measures, evaluation.qrels, run, results, name, query_order, rows)
                 error = None
-            except (InputError, OSError, EOFError, ValueError) as problem:
+            except INPUT_ERRORS as problem:
                 error = input_error_text(problem)
         return rows.getvalue(), [str(w.message) for w in caught], error
 
@@ -541,7 +539,7 @@ def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:
         try:
             run = read_run(path, doc_ids="bytes")
             return run, evaluation.rank(run), notices, None
-        except (InputError, OSError, EOFError, ValueError) as error:
+        except INPUT_ERRORS as error:
             return None, None, notices, error
         finally:
             _held.notices = None

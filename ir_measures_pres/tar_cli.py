@@ -28,7 +28,16 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from ._command import PROG, ArgumentParser, add_jobs_option, guarded, input_error_text, jobs_of, split_debug
+from ._command import (
+    INPUT_ERRORS,
+    PROG,
+    ArgumentParser,
+    add_jobs_option,
+    guarded,
+    input_error_text,
+    jobs_of,
+    split_debug,
+)
 from ._inputs import InputError
 
 #: one output line of the tool: (name, per-topic values, how ALL aggregates them)
@@ -382,7 +391,7 @@ def _scored_runs(
                 warnings.simplefilter("ignore")
                 cols = read_run(path, doc_ids="bytes", order="file")
             return [evaluation.run(q, cols) for q in qrels], None
-        except (InputError, OSError, EOFError, ValueError) as error:
+        except INPUT_ERRORS as error:
             return None, input_error_text(error)  # the text travels back from a fork, as it is
 
     for results, error in forked_map(score, run_paths, 1 if "-" in run_paths else jobs):
