@@ -7,7 +7,7 @@ DIR holds ``qrels.txt`` and ``run.txt`` as written by ``../shared/bench/make_syn
 1000`` (5,000,000 run lines, about 180 MB; made here when missing). Each measurement runs in a
 fresh subprocess so that its peak memory (max RSS) is its own:
 
-* ``read_run``: ``ir_measures_pres.readers.read_run`` building the columns (float64 scores), with str
+* ``read_run``: ``ir_measures_pres.data.readers.read_run`` building the columns (float64 scores), with str
   document ids (the default) and with bytes ids (``doc_ids="bytes"``, what the CLI uses);
 * ``ir_measures.read_trec_run``: only iterating ir_measures' generator (no container built);
 * the CLI: ``python -m ir_measures_pres QRELS RUN "PRES@1000 QMeasure Bpref10"``, the best of
@@ -32,7 +32,7 @@ MAKE = REPO.parent / "shared" / "bench" / "make_synthetic.py"
 
 OURS = """
 import json, resource, sys, time
-import ir_measures_pres.readers as trec_io
+import ir_measures_pres.data.readers as trec_io
 t0, c0 = time.perf_counter(), time.process_time()
 cols = trec_io.read_run(sys.argv[1], doc_ids=sys.argv[2])
 print(json.dumps({"lines": len(cols), "wall": time.perf_counter() - t0, "cpu": time.process_time() - c0,

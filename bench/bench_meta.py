@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ir_measures_pres._inputs import Columns
+from ir_measures_pres.data.inputs import Columns
 
 N_RUNS, N_TOPICS, DEPTH, CANDIDATES = 48, 400, 1000, 3000
 MEASURES = "PRES@100 PRES@1000 AP@100 AP@1000 R@100 R@1000"

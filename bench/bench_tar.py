@@ -44,7 +44,7 @@ def ours(runs: List[Path], jobs: int = 1) -> Tuple[float, Dict[Tuple[str, str], 
     """Seconds for one call evaluating every run against both qrels (each file read once, the
     tool's lines formatted; ``jobs`` processes), and the output per (qrels, run)."""
     sys.path.insert(0, str(REPO))
-    from ir_measures_pres.tar_cli import _write, evaluate_many, value_2017
+    from ir_measures_pres.cli.tar import _write, evaluate_many, value_2017
 
     start = time.perf_counter()
     results = evaluate_many(list(QRELS.values()), runs, edition="2017", jobs=jobs)
@@ -98,7 +98,7 @@ def main() -> None:
         lines = sum(sum(1 for _ in open(p, "rb")) for p in plain)
         print(f"{len(plain)} runs, {lines:,} lines, 2 qrels ({2 * len(plain)} evaluations)")
 
-        from ir_measures_pres._command import jobs_of
+        from ir_measures_pres.cli._command import jobs_of
 
         jobs = jobs_of(0)
         best_one = min(ours(plain)[0] for _ in range(args.repeat))

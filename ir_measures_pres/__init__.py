@@ -4,28 +4,28 @@ After ``import ir_measures_pres`` the measures parse from strings (``PRES@1000``
 ``QMeasure(beta=0.5)@10``, ``Bpref10(variant='old')`` ...) and evaluate through
 ``ir_measures.calc_aggregate`` / ``iter_calc`` / ``evaluator`` next to the standard measures,
 which keep their own backends (pytrec_eval). Every name the package accepts, and the parser of
-measure lists, is in :mod:`ir_measures_pres.catalogue`.
+measure lists, is in :mod:`ir_measures_pres.measures.catalogue`.
 """
 
 from typing import TYPE_CHECKING, Any
 
-from ._base import MeasureParameterError
-from ._inputs import InputError
-from .blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
-from .bpref import Bpref10
-from .catalogue import MEASURES, MeasureNameError
-from .normalized_recall import PRES, R_norm
-from .provider import PresProvider
+from .data.inputs import InputError
+from .engine.provider import PresProvider
+from .measures.base import MeasureParameterError
+from .measures.blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
+from .measures.bpref import Bpref10
+from .measures.catalogue import MEASURES, MeasureNameError
+from .measures.normalized_recall import PRES, R_norm
 
 if TYPE_CHECKING:
-    from .comparison import Comparison, compare, compare_scores
+    from .stats.comparison import Comparison, compare, compare_scores
 
 
 def __getattr__(name: str) -> Any:
     """``compare``, ``compare_scores`` and ``Comparison`` load their module on first use (it and
     its statistics take a tenth of the command line's start-up, which evaluating never needs)."""
     if name in ("Comparison", "compare", "compare_scores"):
-        from . import comparison
+        from .stats import comparison
 
         return getattr(comparison, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -56,7 +56,7 @@ def register() -> None:
     from ir_measures import measures as im_measures
     from ir_measures import providers as im_providers
 
-    from . import _trec_names
+    from .measures import trec_names
 
     for entry in MEASURES:
         for name in (entry.measure.__name__, *entry.aliases):
@@ -71,7 +71,7 @@ def register() -> None:
     provider = im_providers.registry.get(PresProvider.NAME)
     if provider is None:
         provider = im_providers.register(PresProvider())
-    _trec_names.install()  # PyTerrier's string path: parse_trec_measure reads our names too
+    trec_names.install()  # PyTerrier's string path: parse_trec_measure reads our names too
     # While ir_measures is still importing (a plugin-discovering ir_measures loads us from its
     # ``ir_measures.provider`` entry point), DefaultPipeline does not exist yet: it will be built
     # from the registry, which already holds the provider.

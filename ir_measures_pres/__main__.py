@@ -1,8 +1,8 @@
-"""``python -m ir_measures_pres``: the ``ir_measures_pres`` command (see :mod:`ir_measures_pres.cli`)."""
+"""``python -m ir_measures_pres``: the ``ir_measures_pres`` command (see :mod:`ir_measures_pres.cli.evaluate`)."""
 
 import sys
 
-from .cli import main
+from .cli.evaluate import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import sys
 
-from .provider import PresProvider
+from .engine.provider import PresProvider
 
 
 def provider() -> PresProvider:

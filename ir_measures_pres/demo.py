@@ -35,7 +35,7 @@ MEASURES = [
 
 def sample_paths() -> "tuple[str, str]":
     """Paths of the bundled qrels and run (trec_eval's test collection)."""
-    data = resources.files("ir_measures_pres") / "data"
+    data = resources.files("ir_measures_pres") / "data" / "sample"
     return str(data / "qrels.test"), str(data / "results.test")
 
 

@@ -4,7 +4,7 @@ PyTerrier imports every module named in that entry-point group at ``import pyter
 exposes it as ``pt.<entry point name>`` (here ``pt.ir_measures_pres``). Importing this module
 registers the package's measures and provider in ir_measures and lets
 ``ir_measures.parse_trec_measure`` read every name of the measure catalogue
-(:mod:`ir_measures_pres.catalogue`), so that both measure objects and strings such as
+(:mod:`ir_measures_pres.measures.catalogue`), so that both measure objects and strings such as
 ``"PRES@1000"`` or ``"Q-measure"`` work in ``pt.Experiment`` and ``pt.Evaluate`` with no import
 of this package in the user's code.
 
@@ -35,10 +35,11 @@ AVAILABLE: bool = False
 ERROR: BaseException | None = None
 
 try:
-    from . import _trec_names, catalogue, register
+    from . import register
+    from .measures import catalogue, trec_names
 
     register()  # idempotent; the package import has done it already
-    _trec_names.install()  # idempotent as well
+    trec_names.install()  # idempotent as well
     # every measure of the catalogue, under its name and aliases: pt.ir_measures_pres.PRES ...
     globals().update(
         {name: e.measure for e in catalogue.MEASURES for name in (e.measure.__name__, *e.aliases)}

@@ -38,9 +38,10 @@ from ir_measures import (
     nDCG,
 )
 
-import ir_measures_pres._backend as backend
-from ir_measures_pres.cli import Evaluation, main
-from ir_measures_pres.readers import read_qrels, read_run
+import ir_measures_pres.engine.backend as backend
+from ir_measures_pres.cli.evaluate import main
+from ir_measures_pres.data.readers import read_qrels, read_run
+from ir_measures_pres.engine.evaluation import Evaluation
 
 # measure -> (pytrec_eval measure name, relevance_level, judged_docs_only_flag)
 STANDARD: Dict[Any, Tuple[str, int, int]] = {
@@ -203,7 +204,7 @@ def test_a_qrels_id_that_looks_like_a_placeholder_sends_the_run_whole(tmp_path: 
 
     qrels = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": [" 1", "d2"], "relevance": [1, 1]})
     run = pd.DataFrame({"query_id": ["q1", "q1"], "doc_id": ["x", "d2"], "score": [2.0, 1.0]})
-    from ir_measures_pres._inputs import as_columns, predict_kind
+    from ir_measures_pres.data.inputs import as_columns, predict_kind
 
     q_cols = as_columns(qrels, predict_kind(qrels, "qrels"), "relevance", "qrels")
     evaluation = Evaluation([AP, NumRet(rel=1)], q_cols)

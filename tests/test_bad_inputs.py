@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import ir_measures_pres  # noqa: F401  (registers the measures)
 from ir_measures_pres import PRES, Bpref10, InputError, PPlusMeasure, QMeasure
-from ir_measures_pres.readers import TrecFormatError, read_qrels, read_run
+from ir_measures_pres.data.readers import TrecFormatError, read_qrels, read_run
 
 AP_OURS = QMeasure(beta=0.0)  # Q-measure with beta = 0 is AP (Sakai 2007)
 
@@ -348,7 +348,7 @@ _MEASURE_PIECES = st.sampled_from(
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_MEASURE_PIECES, min_size=0, max_size=8).map("".join))
 def test_random_measure_strings_parse_or_raise_our_error(text):
-    from ir_measures_pres.catalogue import MeasureNameError, parse_measures
+    from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures
 
     try:
         measures = parse_measures(text)

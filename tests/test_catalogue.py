@@ -22,12 +22,13 @@ import ir_measures
 import pytest
 
 import ir_measures_pres
-from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, catalogue
-from ir_measures_pres.catalogue import MeasureNameError, parse_measures, trec_name, trec_names
-from ir_measures_pres.cli import main
+from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
+from ir_measures_pres.cli.evaluate import main
+from ir_measures_pres.measures import catalogue
+from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures, trec_name, trec_names
 
 REPO = Path(__file__).resolve().parents[1]
-DATA = REPO / "ir_measures_pres" / "data"
+DATA = REPO / "ir_measures_pres" / "data" / "sample"
 DATA_TE = REPO / "tests" / "data" / "trec_eval_test"
 QRELS, RUN = str(DATA / "qrels.test"), str(DATA / "results.test")
 
@@ -324,8 +325,8 @@ SEED_SCRIPT = textwrap.dedent(
     import io, sys
     from contextlib import redirect_stdout
     import ir_measures
-    from ir_measures_pres.catalogue import parse_measures
-    from ir_measures_pres.cli import main
+    from ir_measures_pres.measures.catalogue import parse_measures
+    from ir_measures_pres.cli.evaluate import main
 
     qrels, run, runs, measures = sys.argv[1:5]
     for options in ([], ["-q"], ["-q", "-o", "jsonl"], ["-q", "--format", "trec"], ["-q", "-p", "-1"]):
@@ -401,7 +402,7 @@ def test_rows_follow_the_users_measure_order() -> None:
 
 
 def test_the_provider_puts_a_set_in_a_fixed_order() -> None:
-    from ir_measures_pres.provider import in_fixed_order
+    from ir_measures_pres.engine.provider import in_fixed_order
 
     measures = {QMeasure, PRES @ 10, Bpref10, R_norm(collection_size=9)}
     assert in_fixed_order(measures) == [Bpref10, PRES @ 10, QMeasure, R_norm(collection_size=9)]

@@ -23,8 +23,8 @@ import pytest
 from conftest import DATA, shared_data
 
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
-from ir_measures_pres.catalogue import entry_of, parse_measures, suggest, trec_name, trec_names
-from ir_measures_pres.cli import main
+from ir_measures_pres.cli.evaluate import main
+from ir_measures_pres.measures.catalogue import entry_of, parse_measures, suggest, trec_name, trec_names
 
 TE = DATA / "trec_eval_test"
 SAKAI = DATA / "ntcireval" / "generated" / "sakai_example"
@@ -377,8 +377,8 @@ def test_non_ascii_ids_ties_and_duplicates_as_the_stock_cli(tmp_path: Path) -> N
 
 
 def test_run_ids_as_bytes_or_str_give_the_same_metrics() -> None:
-    from ir_measures_pres.cli import evaluate
-    from ir_measures_pres.readers import read_qrels, read_run
+    from ir_measures_pres.data.readers import read_qrels, read_run
+    from ir_measures_pres.engine.evaluation import evaluate
 
     qrels = read_qrels(DATA / "clef-tar-2017" / "qrels" / "test.clef2017.qrels")
     path = DATA / "clef-tar-2017" / "runs" / "uos.sis.TMAL30Q_BM25.gz"  # 311 duplicates
@@ -408,7 +408,7 @@ def test_provider_option() -> None:
 
 
 def test_console_script() -> None:
-    # pyproject.toml: [project.scripts] ir_measures_pres = "ir_measures_pres.cli:main"
+    # pyproject.toml: [project.scripts] ir_measures_pres = "ir_measures_pres.cli.evaluate:main"
     script = Path(sys.executable).parent / "ir_measures_pres"
     if not script.exists():
         if os.environ.get("CI"):
@@ -431,7 +431,7 @@ def test_help_lists_the_subcommands() -> None:
 
 
 def test_subcommands_go_to_the_meta_cli(monkeypatch: pytest.MonkeyPatch) -> None:
-    import ir_measures_pres.meta.cli as meta_cli
+    import ir_measures_pres.cli.meta as meta_cli
 
     seen: List[Sequence[str]] = []
     monkeypatch.setattr(meta_cli, "run", lambda argv: seen.append(list(argv)) or 7)

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional
 
 import pytest
 
-from ir_measures_pres import cli
+from ir_measures_pres.cli import evaluate as cli
 
 PREFIX = "ir_measures_pres: error: "
 

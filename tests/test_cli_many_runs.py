@@ -17,7 +17,7 @@ import pytest
 import pytrec_eval
 from conftest import shared_data
 
-from ir_measures_pres.cli import main
+from ir_measures_pres.cli.evaluate import main
 
 REPO = Path(__file__).resolve().parents[1]
 PREFIX = "ir_measures_pres: error: "

@@ -13,10 +13,10 @@ pytest.importorskip("scipy")
 pytest.importorskip("pandas")
 pytest.importorskip("statsmodels")
 
-from ir_measures_pres.cli import main  # noqa: E402
-from ir_measures_pres.comparison import COLUMNS, compare, compare_scores  # noqa: E402
+from ir_measures_pres.cli.evaluate import main  # noqa: E402
+from ir_measures_pres.stats.comparison import COLUMNS, compare, compare_scores  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1] / "ir_measures_pres" / "data"
+DATA = Path(__file__).resolve().parents[1] / "ir_measures_pres" / "data" / "sample"
 
 
 @pytest.fixture()

@@ -19,7 +19,7 @@ pytest.importorskip("statsmodels")
 
 from conftest import shared_data  # noqa: E402
 
-from ir_measures_pres.comparison import compare  # noqa: E402
+from ir_measures_pres.stats.comparison import compare  # noqa: E402
 
 MEASURES = ("AP", "nDCG@10")
 

@@ -1,4 +1,4 @@
-"""The shared statistics module (ir_measures_pres.stats) and compare() on small inputs.
+"""The shared statistics module (ir_measures_pres.stats.significance) and compare() on small inputs.
 
 Expected values: scipy (ttest_rel, wilcoxon, permutation_test, studentized_range), statsmodels
 (multipletests), exhaustive enumerations written out here, and arithmetic. Never our own output.
@@ -19,8 +19,8 @@ pytest.importorskip("pandas")
 pytest.importorskip("statsmodels")
 
 from ir_measures_pres import stats  # noqa: E402
-from ir_measures_pres.comparison import COLUMNS, compare_scores  # noqa: E402
 from ir_measures_pres.meta import Scores  # noqa: E402
+from ir_measures_pres.stats.comparison import COLUMNS, compare_scores  # noqa: E402
 
 
 def _scores(X, measure="m", runs=None):
@@ -138,7 +138,7 @@ def test_perm_raises_b_when_the_correction_needs_it():
 
 _CHILD = """
 import numpy as np, sys
-from ir_measures_pres.comparison import compare_scores
+from ir_measures_pres.stats.comparison import compare_scores
 from ir_measures_pres.meta import Scores
 rng = np.random.default_rng(11)
 X = rng.random((4, 35))

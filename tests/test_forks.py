@@ -8,7 +8,7 @@ from typing import List, Tuple
 
 import pytest
 
-from ir_measures_pres._forks import can_fork, forked_map, split
+from ir_measures_pres.data.forks import can_fork, forked_map, split
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks are used on Linux only")
 

@@ -429,14 +429,14 @@ def test_fast_calc_aggregate_equals_ir_measures_bookkeeping():
         PPlusMeasure,
         Bpref10,
     ]
-    evaluator = ir_measures_pres.provider.PresProvider().evaluator(measures, qrels)
+    evaluator = ir_measures_pres.engine.provider.PresProvider().evaluator(measures, qrels)
     fast = evaluator.calc_aggregate(run)
     slow = Evaluator.calc_aggregate(evaluator, run)
     assert list(fast) == list(slow)
     assert fast == slow
     # a measure listed twice is one measure (ir_measures' bookkeeping would count its queries
     # twice but its DEFAULTs once)
-    assert evaluator.calc_aggregate(run) == ir_measures_pres.provider.PresProvider().evaluator(
+    assert evaluator.calc_aggregate(run) == ir_measures_pres.engine.provider.PresProvider().evaluator(
         measures + measures, qrels
     ).calc_aggregate(run)
     # and on a real collection, where run order and summation order matter to the last bit

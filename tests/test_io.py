@@ -1,4 +1,4 @@
-"""The strict TREC readers of ``ir_measures_pres.readers``.
+"""The strict TREC readers of ``ir_measures_pres.data.readers``.
 
 Every expected value comes from outside the readers: a slow, line-by-line reference parser
 written below straight from the format (trec_eval's ``get_trec_results.c`` / ``get_qrels.c``
@@ -22,13 +22,13 @@ from conftest import DATA, shared_data
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-import ir_measures_pres._duplicates as duplicates
-import ir_measures_pres.readers as trec_io
+import ir_measures_pres.data.duplicates as duplicates
+import ir_measures_pres.data.readers as trec_io
 from ir_measures_pres import InputError
-from ir_measures_pres._inputs import Columns
-from ir_measures_pres._qrels import Qrels
-from ir_measures_pres._ranking import rank_run
-from ir_measures_pres.readers import TrecFormatError, TrecFormatWarning, ids_as_str, read_qrels, read_run
+from ir_measures_pres.data.inputs import Columns
+from ir_measures_pres.data.qrels import Qrels
+from ir_measures_pres.data.ranking import rank_run
+from ir_measures_pres.data.readers import TrecFormatError, TrecFormatWarning, ids_as_str, read_qrels, read_run
 
 TE = DATA / "trec_eval_test"
 
@@ -804,7 +804,7 @@ def test_doc_ids_mode_is_checked_and_str_ids_pass_through() -> None:
 
 def test_qrels_read_as_bytes_feed_the_core() -> None:
     from ir_measures_pres import PRES
-    from ir_measures_pres.provider import PresProvider
+    from ir_measures_pres.engine.provider import PresProvider
 
     run = read_run(TE / "results.test", doc_ids="bytes")
     as_str = PresProvider().evaluator([PRES @ 100], read_qrels(TE / "qrels.test")).iter_calc(run)
@@ -816,7 +816,7 @@ def test_meta_evaluation_scores_do_not_depend_on_the_id_mode(monkeypatch: pytest
     """The meta-evaluation core reads runs with bytes ids: same scores as with str ids, for a
     plugin measure, a vectorised standard one and one through ir_measures (fallback), against
     the full and a reduced qrels."""
-    import ir_measures_pres.meta._core as core_module
+    import ir_measures_pres.engine.scores as core_module
 
     folder = shared_data("real", "trec-robust-2003")
     runs = sorted((folder / "runs").glob("input.*.gz"))[:4]

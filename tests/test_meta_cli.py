@@ -1,4 +1,4 @@
-"""Command line of the meta-evaluation (ir_measures_pres.meta.cli): the files it writes hold the
+"""Command line of the meta-evaluation (ir_measures_pres.cli.meta): the files it writes hold the
 same numbers as the Python API on the same inputs, and errors give exit status 1 or 2."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 pd = pytest.importorskip("pandas")
 pytest.importorskip("scipy")
 
+from ir_measures_pres.cli.meta import main  # noqa: E402
 from ir_measures_pres.meta import agreement, discriminative_power, robustness  # noqa: E402
-from ir_measures_pres.meta.cli import main  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -17,12 +17,13 @@ import pytest
 from conftest import shared_data
 
 import ir_measures_pres  # noqa: F401 - registers the measures
-from ir_measures_pres._qrels import Qrels
-from ir_measures_pres._ranking import rank_run
+from ir_measures_pres.data.qrels import Qrels
+from ir_measures_pres.data.ranking import rank_run
+from ir_measures_pres.data.runfiles import run_name
+from ir_measures_pres.engine.scores import resolve_runs
+from ir_measures_pres.measures.standard import STANDARD_KERNELS
 from ir_measures_pres.meta import Core, Scores, evaluate, parse_measures
-from ir_measures_pres.meta._core import resolve_runs, run_name
 from ir_measures_pres.meta.sampling import f_qrels_mask, sample_rng
-from ir_measures_pres.standard import STANDARD_KERNELS
 
 pytest.importorskip("pandas")
 

@@ -12,13 +12,13 @@ import pytest
 pytest.importorskip("scipy")
 pytest.importorskip("pandas")
 
-from ir_measures_pres.meta._core import Scores  # noqa: E402
+from ir_measures_pres.engine.scores import Scores  # noqa: E402
 from ir_measures_pres.meta.agreement import agreement_from_scores  # noqa: E402
 from ir_measures_pres.meta.discrimination import (  # noqa: E402
     discriminative_power_from_scores,
     stability_from_scores,
 )
-from ir_measures_pres.stats import DECIMALS, bootstrap_test, kendall_tau, wilcoxon  # noqa: E402
+from ir_measures_pres.stats.significance import DECIMALS, bootstrap_test, kendall_tau, wilcoxon  # noqa: E402
 
 X = np.array([0.3, 0.2, 0.4, 0.1, 0.8, 0.5, 0.7, 0.2])
 Y = np.array([0.2, 0.1, 0.3, 0.0, 0.7, 0.4, 0.6, 0.3])

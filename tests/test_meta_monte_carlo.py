@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("pandas")
 
-from ir_measures_pres.meta._core import Scores  # noqa: E402
+from ir_measures_pres.engine.scores import Scores  # noqa: E402
 from ir_measures_pres.meta.discrimination import discriminative_power_from_scores  # noqa: E402
 from ir_measures_pres.meta.sampling import repeat_rng  # noqa: E402
 

@@ -7,7 +7,7 @@ import pytest
 
 pd = pytest.importorskip("pandas")
 
-from ir_measures_pres.meta._core import Scores  # noqa: E402
+from ir_measures_pres.engine.scores import Scores  # noqa: E402
 from ir_measures_pres.meta._output import PaperTable, best  # noqa: E402
 from ir_measures_pres.meta.discrimination import discriminative_power_from_scores  # noqa: E402
 from ir_measures_pres.meta.sensitivity import sensitivity_from_scores  # noqa: E402

@@ -9,9 +9,9 @@ import pytest
 pd = pytest.importorskip("pandas")
 pytest.importorskip("matplotlib")
 
-from ir_measures_pres.meta._core import Scores  # noqa: E402
-from ir_measures_pres.meta.plots import line_style, plot_robustness, plot_swap_rates  # noqa: E402
+from ir_measures_pres.engine.scores import Scores  # noqa: E402
 from ir_measures_pres.meta.sensitivity import sensitivity_from_scores  # noqa: E402
+from ir_measures_pres.plots.meta import line_style, plot_robustness, plot_swap_rates  # noqa: E402
 
 
 class _Result:

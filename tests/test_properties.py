@@ -5,7 +5,7 @@ and docs/conventions.md state about it: its DEFAULT for a query missing from the
 which label counts as relevant, the value of an ideal ranking, and which upward move of a
 relevant document is guaranteed not to lower the score. Generic tests run once per row;
 :func:`test_every_measure_is_in_the_table` fails when a measure of
-``ir_measures_pres.catalogue.MEASURES`` has no row (add one when you add a measure).
+``ir_measures_pres.measures.catalogue.MEASURES`` has no row (add one when you add a measure).
 
 Expected values come from those documents (ideal values, DEFAULTs), from pytrec_eval (AP, RR), from
 an explicitly sorted list written in the test (ties), or from arithmetic written out below.
@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from ir_measures import AP, RR, Qrel, ScoredDoc
 
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, catalogue
-from ir_measures_pres.tar import (
+from ir_measures_pres.measures.tar import (
     WSS,
     LastRel,
     NormArea,

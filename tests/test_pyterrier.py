@@ -31,7 +31,8 @@ import pytest
 import pytrec_eval
 
 import ir_measures_pres
-from ir_measures_pres import PRES, QMeasure, _trec_names
+from ir_measures_pres import PRES, QMeasure
+from ir_measures_pres.measures import trec_names as _trec_names
 
 _trec_names.install()  # the lead wires this into register(); calling it again is a no-op
 
@@ -320,7 +321,7 @@ def test_strings_are_read_as_the_command_line_reads_them(pt: Any) -> None:
 
 
 def test_unknown_and_bad_strings_fail_in_experiment_with_the_catalogues_message(pt: Any) -> None:
-    from ir_measures_pres.catalogue import MeasureNameError
+    from ir_measures_pres.measures.catalogue import MeasureNameError
 
     qrels, x, _ = hand_collection()
     with pytest.raises(MeasureNameError) as info:
@@ -383,7 +384,7 @@ def test_docs_example_runs_and_shows_what_it_prints(pt: Any, tmp_path: Path) -> 
     missing = [line for line in shown if line not in printed]
     assert not missing, f"docs/pyterrier.md shows lines the example does not print: {missing}"
     # the values of the first system, from outside PyTerrier
-    data = REPO / "ir_measures_pres" / "data"
+    data = REPO / "ir_measures_pres" / "data" / "sample"
     qrels = list(ir_measures.read_trec_qrels(str(data / "qrels.test")))
     run = list(ir_measures.read_trec_run(str(data / "results.test")))
     expected = ir_measures.calc_aggregate([PRES @ 1000, QMeasure, PRES @ 100, ir_measures.AP], qrels, run)

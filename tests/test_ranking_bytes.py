@@ -6,11 +6,11 @@ import random
 import numpy as np
 import pytest
 
-from ir_measures_pres import _qrels
-from ir_measures_pres._arrays import doc_keys
-from ir_measures_pres._inputs import Columns, InputError
-from ir_measures_pres._qrels import ABSENT, Qrels
-from ir_measures_pres._ranking import rank_run
+from ir_measures_pres.data import qrels as _qrels
+from ir_measures_pres.data.arrays import doc_keys
+from ir_measures_pres.data.inputs import Columns, InputError
+from ir_measures_pres.data.qrels import ABSENT, Qrels
+from ir_measures_pres.data.ranking import rank_run
 
 ALPHABET = ["a", "b", "Z", "0", "1", "-", "é", "文", "😀"]
 
@@ -110,7 +110,7 @@ def test_qrels_read_as_bytes_label_str_runs_too():
     comes; the labels are those of the same qrels read as str (ids not valid UTF-8 included)."""
     import io
 
-    from ir_measures_pres.readers import read_qrels
+    from ir_measures_pres.data.readers import read_qrels
 
     data = "q1 0 a 1\nq1 0 é 2\nq2 0 b 0\nq2 0 c -1\nq1 0 文 0\n".encode() + b"q2 0 x\xff 3\n"
     as_bytes = Qrels.from_any(read_qrels(io.BytesIO(data), doc_ids="bytes"))

@@ -165,7 +165,7 @@ def test_random_near_ties_follow_pytrec_eval(seed):
 
 
 def test_near_tie_in_the_cli_matches_pytrec_eval(tmp_path, capsys):
-    from ir_measures_pres.cli import main
+    from ir_measures_pres.cli.evaluate import main
 
     (tmp_path / "q").write_text("q1 0 b 1\nq1 0 a 0\n")
     (tmp_path / "r").write_text("q1 Q0 a 1 100000.002 t\nq1 Q0 b 2 100000.001 t\n")

@@ -17,8 +17,8 @@ from typing import Tuple
 import pytest
 from conftest import DATA
 
-from ir_measures_pres._command import guarded
-from ir_measures_pres.tar_cli import tar_cli
+from ir_measures_pres.cli._command import guarded
+from ir_measures_pres.cli.tar import tar_cli
 
 TAR = DATA / "clef-tar-2017"
 QRELS = {"abstract": TAR / "qrels" / "qrel_abs_test.txt", "document": TAR / "qrels" / "qrel_content_test.txt"}

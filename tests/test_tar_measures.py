@@ -21,10 +21,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import ir_measures_pres  # noqa: F401 - registers the measures
-from ir_measures_pres._command import guarded
-from ir_measures_pres.catalogue import parse_measures
-from ir_measures_pres.readers import read_qrels, read_run
-from ir_measures_pres.tar_cli import tar_cli
+from ir_measures_pres.cli._command import guarded
+from ir_measures_pres.cli.tar import tar_cli
+from ir_measures_pres.data.readers import read_qrels, read_run
+from ir_measures_pres.measures.catalogue import parse_measures
 
 TAR = DATA / "clef-tar-2017"
 

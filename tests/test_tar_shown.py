@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from test_tar_measures import rows, run_tar
 
 import ir_measures_pres  # noqa: F401 - registers the measures
-from ir_measures_pres.catalogue import parse_measures
-from ir_measures_pres.readers import read_qrels, read_run
-from ir_measures_pres.tar import CODES_2017
+from ir_measures_pres.data.readers import read_qrels, read_run
+from ir_measures_pres.measures.catalogue import parse_measures
+from ir_measures_pres.measures.tar import CODES_2017
 
 # --------------------------------------------------------------------------------------------
 # NS lines: NumShown reads the codes, NumRet counts every line

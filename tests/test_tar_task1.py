@@ -20,8 +20,8 @@ from conftest import DATA
 from test_tar_measures import rows, run_tar, t18
 
 import ir_measures_pres  # noqa: F401 - registers the measures
-from ir_measures_pres.catalogue import parse_measures
-from ir_measures_pres.readers import read_qrels, read_run
+from ir_measures_pres.data.readers import read_qrels, read_run
+from ir_measures_pres.measures.catalogue import parse_measures
 
 TAR = DATA / "clef-tar-2017"
 

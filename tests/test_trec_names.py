@@ -23,8 +23,9 @@ import pytrec_eval
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, _trec_names
-from ir_measures_pres.catalogue import MeasureNameError, parse_measures
+from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
+from ir_measures_pres.measures import trec_names as _trec_names
+from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures
 
 _trec_names.install()  # the lead wires this into register(); calling it again is a no-op
 

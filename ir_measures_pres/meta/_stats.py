@@ -3,7 +3,7 @@ one statistics module (shared with ``compare``; no test is implemented twice).""
 
 from __future__ import annotations
 
-from ..stats import (
+from ..stats.significance import (
     ZERO_METHOD,
     bootstrap_counts,
     bootstrap_test,

@@ -23,7 +23,7 @@ from typing import Any, List, Optional
 import numpy as np
 from tqdm import tqdm
 
-from ..stats import DECIMALS, ZERO_METHOD, kendall_tau, require, wilcoxon
+from ..stats.significance import DECIMALS, ZERO_METHOD, kendall_tau, require, wilcoxon
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult
 
@@ -87,7 +87,7 @@ class AgreementResult(SavedResult):
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Heat map of Kendall's tau between measures (:func:`.plots.plot_tau_matrix`)."""
-        from .plots import plot_tau_matrix
+        from ..plots.meta import plot_tau_matrix
 
         return plot_tau_matrix(self, path, **kwargs)
 

@@ -45,7 +45,7 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 from tqdm import tqdm
 
-from ..stats import bootstrap_counts, bootstrap_test, require, tidy
+from ..stats.significance import bootstrap_counts, bootstrap_test, require, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best
 from .sampling import new_seed, repeat_rng
@@ -114,7 +114,7 @@ class DiscriminativePowerResult(SavedResult):
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Sakai's ASL curves (:func:`.plots.plot_asl`)."""
-        from .plots import plot_asl
+        from ..plots.meta import plot_asl
 
         return plot_asl(self, path, **kwargs)
 
@@ -163,7 +163,7 @@ class StabilityResult(SavedResult):
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Error rate against proportion of ties (:func:`.plots.plot_stability`)."""
-        from .plots import plot_stability
+        from ..plots.meta import plot_stability
 
         return plot_stability(self, path, **kwargs)
 

@@ -74,7 +74,7 @@ class RobustnessResult(SavedResult):
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Lowest tau against the fraction, one line per measure (see :func:`.plots.plot_robustness`)."""
-        from .plots import plot_robustness
+        from ..plots.meta import plot_robustness
 
         return plot_robustness(self, path, **kwargs)
 

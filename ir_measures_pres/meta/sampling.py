@@ -22,8 +22,8 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
-from .._arrays import offsets_from_counts, segment_ids
-from .._qrels import Qrels
+from ..data.arrays import offsets_from_counts, segment_ids
+from ..data.qrels import Qrels
 
 _EPS = 1e-9
 

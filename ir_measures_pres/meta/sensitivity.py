@@ -31,7 +31,7 @@ from typing import Any, List, Optional
 import numpy as np
 from tqdm import tqdm
 
-from ..stats import require, swap_bins, swap_samples, swap_sensitivity
+from ..stats.significance import require, swap_bins, swap_samples, swap_sensitivity
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best
 from .sampling import new_seed, repeat_rng
@@ -111,7 +111,7 @@ class SensitivityResult(SavedResult):
 
     def plot(self, path: Optional[str] = None, **kwargs: Any) -> Any:
         """Swap rate against |d1| per measure (:func:`.plots.plot_swap_rates`)."""
-        from .plots import plot_swap_rates
+        from ..plots.meta import plot_swap_rates
 
         return plot_swap_rates(self, path, **kwargs)
 

@@ -24,8 +24,8 @@ import warnings
 from pathlib import Path
 from typing import Any, List, Sequence
 
+from ..stats.comparison import TESTS, check_parameters
 from ._command import PROG, ArgumentParser, UsageError
-from .comparison import TESTS, check_parameters
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -98,7 +98,7 @@ def _check(args: argparse.Namespace) -> None:
 
 
 def _run_files(args: argparse.Namespace) -> List[Path]:
-    from .meta._core import run_files
+    from ..data.runfiles import run_files
 
     return run_files(args.runs, args.exclude)
 
@@ -124,8 +124,8 @@ def resolve_qrels(qrels: str) -> Any:
 
 
 def _compare(args: argparse.Namespace) -> Any:
-    from .catalogue import parse_measures
-    from .comparison import compare, compare_scores
+    from ..measures.catalogue import parse_measures
+    from ..stats.comparison import compare, compare_scores
 
     if args.scores:
         files = _run_files(args)
@@ -165,7 +165,7 @@ def _compare(args: argparse.Namespace) -> Any:
 def main(argv: Sequence[str], out: Any = None) -> int:
     """``argv`` starts after ``compare``; returns the exit status. Usage errors are raised before
     any file is read; every error becomes one line and a status in
-    :func:`~ir_measures_pres._command.guarded`, which runs this."""
+    :func:`~ir_measures_pres.cli._command.guarded`, which runs this."""
     out = sys.stdout if out is None else out
     args = build_parser().parse_args(list(argv))
     _check(args)

@@ -7,9 +7,9 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
     ir_measures_pres {robustness,agreement,discriminative-power} ...   (meta-evaluation)
 
 * QRELS and RUN are paths (gzipped or not) or ``-`` for standard input, read by the strict
-  readers of :mod:`ir_measures_pres.readers` (an error names the file and the line).
+  readers of :mod:`ir_measures_pres.data.readers` (an error names the file and the line).
 * A MEASURE argument may hold several measures separated by blanks. They are read by the
-  measure catalogue (:mod:`ir_measures_pres.catalogue`), as everywhere else in the package:
+  measure catalogue (:mod:`ir_measures_pres.measures.catalogue`), as everywhere else in the package:
   ir_measures syntax (``AP``, ``nDCG@10``, ``PRES@1000``, ``QMeasure(beta=0.5)``), trec_eval
   names (``map``, ``P.10``, ``P_5,10``, ``ndcg_cut.10``, ``recall.1000``, ``official``) and the
   trec-style names ``--format trec`` prints for ours (``PRES_1000``, ``Q-measure``,
@@ -35,8 +35,12 @@ import sys
 import threading
 import warnings
 from collections import Counter
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
+from ..data.forks import can_fork, forked_map
+
+if TYPE_CHECKING:
+    from ..engine.evaluation import Evaluation
 from ._command import (
     INPUT,
     INPUT_ERRORS,
@@ -52,10 +56,9 @@ from ._command import (
     say,
     split_debug,
 )
-from ._forks import can_fork, forked_map
 
-#: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.meta.cli`), ``compare``
-#: (:mod:`ir_measures_pres.compare_cli`) and ``tar`` (:mod:`ir_measures_pres.tar_cli`)
+#: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.cli.meta`), ``compare``
+#: (:mod:`ir_measures_pres.cli.compare`) and ``tar`` (:mod:`ir_measures_pres.cli.tar`)
 SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity", "compare", "tar")
 
 DEFAULT_PLACES = 4
@@ -69,7 +72,7 @@ SUMMARY_QID = "all"
 def _parser() -> ArgumentParser:
     import ir_measures
 
-    from .catalogue import MEASURES
+    from ..measures.catalogue import MEASURES
 
     parser = ArgumentParser(
         prog=PROG,
@@ -145,86 +148,14 @@ def _parser() -> ArgumentParser:
 
 
 def _version() -> str:
-    from . import __version__
+    from .. import __version__
 
     return __version__
 
 
 # --------------------------------------------------------------------------------------------
-# measures
+# trec_eval -c
 # --------------------------------------------------------------------------------------------
-
-
-# --------------------------------------------------------------------------------------------
-# evaluation
-# --------------------------------------------------------------------------------------------
-
-
-class Evaluation:
-    """The measures of a call, prepared once for the qrels; :meth:`iter_calc` scores one run.
-    ``processes``: how many forked processes may score the standard measures of a large run.
-
-    Our measures go to our provider, the others to ir_measures' providers
-    (:class:`._backend.StandardMeasures`: pytrec_eval, fed in batches); each run is ranked once,
-    by the package's one ranking rule, for both. Standard measures come first, as in the stock
-    CLI (our provider is last in the pipeline).
-    """
-
-    def __init__(
-        self, measures: Sequence[Any], qrels: Any, provider: Optional[str] = None, processes: int = 1
-    ) -> None:
-        from ._backend import StandardMeasures
-        from ._qrels import Qrels
-        from .catalogue import entry_of
-        from .provider import PresProvider
-
-        if provider == PresProvider.NAME:
-            ours, others = list(measures), []
-        elif provider is not None:
-            ours, others = [], list(measures)
-        else:
-            ours = [m for m in measures if entry_of(m) is not None]
-            others = [m for m in measures if entry_of(m) is None]
-        self.measures = list(measures)
-        self.qrels = qrels
-        self.ours = PresProvider().evaluator(ours, qrels) if ours else None
-        self.others = StandardMeasures(others, qrels, provider, processes) if others else None
-        # the qrels our ranking labels runs against (our evaluator's, or made for the batches)
-        self._qrels: Optional[Qrels] = self.ours.qrels if self.ours is not None else None  # type: ignore[attr-defined]
-        if self._qrels is None and self.others is not None and self.others.batched:
-            self._qrels = Qrels.from_any(qrels)
-
-    def rank(self, run: Any) -> Any:
-        """The run ranked against the qrels by the package's one rule (a :class:`RankedRun`
-        shared by all the measures), or None when no measure needs it. Safe to call from another
-        thread while :meth:`iter_calc` scores the previous run (the command does)."""
-        from ._ranking import rank_run
-
-        if self._qrels is None:
-            return None
-        self.warm()
-        return rank_run(run, self._qrels)
-
-    def warm(self) -> None:
-        """Make what the qrels build on first use (their hash index) now: once, before a thread
-        or a forked worker would make its own."""
-        if self._qrels is not None:
-            self._qrels.doc_index()
-
-    def iter_calc(self, run: Any, ranked: Any = None) -> Iterator[Any]:
-        """Per-query ``Metric``s of ``run`` (every qrels query, DEFAULT where the run has none);
-        ``ranked``: the run's :meth:`rank`, when it was ranked ahead."""
-        if ranked is None:
-            ranked = self.rank(run)
-        if self.others is not None:
-            yield from self.others.iter_calc(run, ranked)
-        if self.ours is not None:
-            yield from self.ours.iter_calc(ranked if ranked is not None else run)
-
-
-def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[str] = None) -> Iterator[Any]:
-    """Per-query ``Metric``s of ``measures`` for one run (see :class:`Evaluation`)."""
-    return Evaluation(measures, qrels, provider).iter_calc(run)
 
 
 def _trec_corrections(measures: Sequence[Any], qrels: Any, run: Any) -> Dict[Tuple[Any, str], float]:
@@ -325,8 +256,8 @@ def _write_trec(
 ) -> None:
     """trec_eval's format: per-query lines (-q) by query id then measure, then the 'all' rows.
     ``tag`` (several runs): each run's block opens with trec_eval's ``runid all TAG`` line."""
+    from ..measures.catalogue import trec_names
     from ._trec_format import format_line, format_value
-    from .catalogue import trec_names
 
     places = DEFAULT_PLACES if args.places == -1 else args.places
     names = trec_names(measures)
@@ -381,9 +312,9 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     measures, provider, run files) is made before a file is read; errors are raised for
     :func:`guarded`. Several runs share the qrels and the prepared evaluators; a run that cannot
     be read is reported (file and line) and the others are still evaluated (exit status 1)."""
-    from ._command import list_run_files
-    from .catalogue import parse_measures
-    from .readers import read_qrels
+    from ..data.readers import read_qrels
+    from ..data.runfiles import list_run_files
+    from ..measures.catalogue import parse_measures
 
     out = sys.stdout if out is None else out
     parser = _parser()
@@ -413,6 +344,8 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     jobs = jobs_of(args.jobs)
     # a single run may have its pytrec_eval batches forked; with several, the runs are (and a
     # worker forks no further; in the one-process path a read-ahead thread is alive: no fork)
+    from ..engine.evaluation import Evaluation
+
     evaluation = Evaluation(measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1)
     query_order = qrels.query_names
     if query_order is None:
@@ -476,7 +409,7 @@ def _score_in_workers(
     """Score the runs in ``jobs`` forked workers, which inherit the prepared qrels and evaluators
     (nothing is prepared twice); each run's rows, warnings and input error come back and are
     written here in the order of the runs. Returns how many runs failed."""
-    from .readers import read_run
+    from ..data.readers import read_run
 
     def score(item: Tuple[str, str]) -> Tuple[str, List[str], Optional[str]]:
         path, name = item
@@ -531,7 +464,7 @@ def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:
     its run, so that they are shown in the order of the runs, before that run's error."""
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    from .readers import read_run
+    from ..data.readers import read_run
 
     def load(path: str) -> Tuple[Any, Any, List[str], Optional[BaseException]]:
         notices: List[str] = []
@@ -585,7 +518,7 @@ def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:
     item is a run; so is every following item that names an existing file or directory; the
     measures follow. An item both a file here and a measure (a file named ``AP``) at the end is
     read as a measure."""
-    from .catalogue import MeasureNameError, parse_measures
+    from ..measures.catalogue import MeasureNameError, parse_measures
 
     k = 1
     while k < len(items) and (items[k] == "-" or os.path.exists(items[k])):
@@ -609,7 +542,7 @@ def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:
 
 
 def _is_measure(text: str) -> bool:
-    from .catalogue import MeasureNameError, parse_measures
+    from ..measures.catalogue import MeasureNameError, parse_measures
 
     try:
         parse_measures([text])
@@ -620,7 +553,7 @@ def _is_measure(text: str) -> bool:
 
 def _parse_measure_args(measure_args: Sequence[str], parse: Any) -> List[Any]:
     """The measures; an argument that is neither a measure nor an existing file says both."""
-    from .catalogue import MeasureNameError
+    from ..measures.catalogue import MeasureNameError
 
     try:
         return list(parse(measure_args))
@@ -633,7 +566,7 @@ def _parse_measure_args(measure_args: Sequence[str], parse: Any) -> List[Any]:
 
 def _run_names(runs: Sequence[str]) -> List[str]:
     """The run column: the file name without ``.gz`` (the path as given where two runs share one)."""
-    from ._command import run_name
+    from ..data.runfiles import run_name
 
     names = ["<stdin>" if r == "-" else run_name(r) for r in runs]
     counts = Counter(names)
@@ -654,22 +587,20 @@ def _check_provider(name: str, measures: Sequence[Any]) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Console-script entry point (``ir_measures_pres = "ir_measures_pres.cli:main"``)."""
+    """Console-script entry point (``ir_measures_pres = "ir_measures_pres.cli.evaluate:main"``)."""
     argv, debug = split_debug(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] == "tar":
-        from .tar_cli import tar_cli
+        from .tar import tar_cli
 
         return guarded(lambda: tar_cli(argv[1:]), debug)
     if argv and argv[0] == "compare":
-        from .compare_cli import main as compare_main
+        from .compare import main as compare_main
 
         return guarded(lambda: compare_main(argv[1:]), debug)
     if argv and argv[0] in SUBCOMMANDS:
-        from .meta.cli import run as meta_run
+        from .meta import run as meta_run
 
         return guarded(lambda: meta_run(argv), debug)
-    import ir_measures_pres  # noqa: F401  (registers the measures and the provider)
-
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
     try:

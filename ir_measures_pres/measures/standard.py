@@ -32,9 +32,9 @@ from typing import Any, Callable, Dict, Mapping, Optional
 
 import numpy as np
 
-from ._arrays import offsets_from_counts, segment_ids
-from ._qrels import Qrels
-from ._ranking import JudgedList, RankedRun
+from ..data.arrays import offsets_from_counts, segment_ids
+from ..data.qrels import Qrels
+from ..data.ranking import JudgedList, RankedRun
 from .bpref import bpref_kernel
 
 __all__ = [

@@ -11,7 +11,7 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
-from ._arrays import doc_keys, offsets_from_counts, segment_of
+from .arrays import doc_keys, offsets_from_counts, segment_of
 
 # (keep mask, lines dropped, first dropped line, every line of its (query, doc) pair)
 _Dups = Tuple[np.ndarray, int, int, List[int]]

@@ -10,11 +10,11 @@ such as ``official`` uses) so that:
 1. the original always runs first: every string it accepts (``map``, ``P_10``, ``ndcg_cut.5,10``,
    ``official``, ``all_trec`` ...) gives exactly what it gave before;
 2. where the original raises ``ValueError`` for a string, the string is read by the measure
-   catalogue (:func:`ir_measures_pres.catalogue.parse_measures`), which accepts what the command
+   catalogue (:func:`ir_measures_pres.measures.catalogue.parse_measures`), which accepts what the command
    line accepts: ir_measures syntax for every measure (``nDCG@10``, ``AP(rel=2)``,
    ``PRES@1000``), trec_eval names, and our trec-style output names (``PRES_1000``,
    ``Q-measure``, ``Rnorm_N1000``, ``bpref_top10pRnonrel``). A string the catalogue rejects
-   raises its :class:`~ir_measures_pres.catalogue.MeasureNameError` (a ``ValueError``), with the
+   raises its :class:`~ir_measures_pres.measures.catalogue.MeasureNameError` (a ``ValueError``), with the
    message the command line prints.
 
 **Decision** (issue #15, reversing an earlier one that kept ``nDCG@10`` rejected here): one

@@ -2,7 +2,7 @@
 
 Both compare the ranks of the relevant documents with the best and the worst possible
 rankings. Kernels take the judged documents of the list the measure sees
-(:class:`~ir_measures_pres._ranking.JudgedList`) and return one value per ranked query.
+(:class:`~ir_measures_pres.data.ranking.JudgedList`) and return one value per ranked query.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ._base import JUDGED_ONLY_PARAM, REL_PARAM, MeasureParameterError, PluginMeasure
-from ._qrels import Qrels
-from ._ranking import JudgedList, RankedRun
+from ..data.qrels import Qrels
+from ..data.ranking import JudgedList, RankedRun
+from .base import JUDGED_ONLY_PARAM, REL_PARAM, MeasureParameterError, PluginMeasure
 
 
 class _PRES(PluginMeasure):

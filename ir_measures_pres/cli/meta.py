@@ -8,7 +8,7 @@
     ir_measures_pres sensitivity QRELS RUNS_DIR -m "QMeasure AP PMeasure" -B 1000 --repeats 3
 
 A RUN is a run file or a directory of run files (``.gz`` allowed). Measures are read by the
-measure catalogue, as in the main command (:mod:`ir_measures_pres.catalogue`). Tables go to
+measure catalogue, as in the main command (:mod:`ir_measures_pres.measures.catalogue`). Tables go to
 stdout, and with ``-o DIR`` to CSV/TSV/JSON files there with a PNG/SVG plot. Exit status: 0 on
 success, 1 on bad input (message on stderr), 2 on bad usage (an unknown or invalid measure
 included, reported exactly as the main command reports it).
@@ -20,7 +20,7 @@ import argparse
 import sys
 from typing import Any, List, Optional, Sequence
 
-from .._command import ArgumentParser, float_option, int_option
+from ._command import ArgumentParser, float_option, int_option
 
 COMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity")
 
@@ -215,7 +215,7 @@ def build_parser() -> ArgumentParser:
 
 
 def _runs(args: argparse.Namespace) -> List[Any]:
-    from ._core import run_files
+    from ..data.runfiles import run_files
 
     return list(run_files(args.runs, args.exclude))
 
@@ -226,8 +226,8 @@ def _show(title: str, df: Any, out: Any) -> None:
 
 
 def _run(args: argparse.Namespace, out: Any) -> None:
-    from ..catalogue import parse_measures
-    from ._core import Core
+    from ..engine.scores import Core
+    from ..measures.catalogue import parse_measures
 
     measures = parse_measures(args.measures)  # a usage error, before any file is read
     runs = _runs(args)
@@ -236,7 +236,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
     res: Any
     results: List[Any]
     if args.command == "robustness":
-        from .robustness import robustness, robustness_table
+        from ..meta.robustness import robustness, robustness_table
 
         res = robustness(
             fractions=args.fractions,
@@ -259,7 +259,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
         )
         results = [res]
     elif args.command == "agreement":
-        from .agreement import agreement
+        from ..meta.agreement import agreement
 
         res = agreement(
             confidence=args.confidence,
@@ -293,7 +293,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             _show(title, triples[["measure_a", "measure_b", "dissenting", "count", "share"]], out)
         results = [res]
     elif args.command == "sensitivity":
-        from .sensitivity import sensitivity
+        from ..meta.sensitivity import sensitivity
 
         res = sensitivity(
             B=args.B,
@@ -317,8 +317,8 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             _show("swap rate per bin of |difference|", res.bins, out)
         results = [res]
     else:
-        from ._stats import require
-        from .discrimination import discriminative_power_from_scores, stability_from_scores
+        from ..data.extras import require
+        from ..meta.discrimination import discriminative_power_from_scores, stability_from_scores
 
         require("pandas")
         scores = core.scores()
@@ -354,7 +354,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
 
 def run(argv: Sequence[str]) -> int:
     """Run one experiment (``argv`` starts with the subcommand name); errors are raised for
-    :func:`~ir_measures_pres._command.guarded`. Every option and measure is checked before a
+    :func:`~ir_measures_pres.cli._command.guarded`. Every option and measure is checked before a
     file is read."""
     args = build_parser().parse_args(list(argv))
     _run(args, sys.stdout)  # reads the measures first: a bad one is a usage error before any file
@@ -363,7 +363,7 @@ def run(argv: Sequence[str]) -> int:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Entry point of ``python -m ir_measures_pres.meta``; ``argv`` starts with the subcommand."""
-    from .._command import guarded, split_debug
+    from ._command import guarded, split_debug
 
     args, debug = split_debug(sys.argv[1:] if argv is None else argv)
     return guarded(lambda: run(args), debug)

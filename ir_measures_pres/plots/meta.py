@@ -10,7 +10,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from ._stats import require
+from ..data.extras import require
 
 
 def _figure(width: float, height: float) -> Any:

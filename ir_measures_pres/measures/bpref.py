@@ -11,8 +11,8 @@ from typing import Union
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ._base import REL_PARAM, PluginMeasure
-from ._ranking import JudgedList, RankedRun
+from ..data.ranking import JudgedList, RankedRun
+from .base import REL_PARAM, PluginMeasure
 
 
 class _Bpref10(PluginMeasure):

@@ -13,8 +13,8 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from ._arrays import doc_keys, ids_as_str, offsets_from_counts, segment_ids, segment_of
-from ._inputs import (
+from .arrays import doc_keys, ids_as_str, offsets_from_counts, segment_ids, segment_of
+from .inputs import (
     Columns,
     InputError,
     all_numbers,

@@ -1,7 +1,7 @@
 """trec_eval's output lines (``--format trec`` of the CLI).
 
 trec_eval prints ``printf("%-22s\\t%s\\t%6.4f\\n", name, qid, value)`` (counts as ``%ld``). The
-names come from the measure catalogue (:func:`ir_measures_pres.catalogue.trec_names`), which also
+names come from the measure catalogue (:func:`ir_measures_pres.measures.catalogue.trec_names`), which also
 reads them back as measure arguments.
 """
 

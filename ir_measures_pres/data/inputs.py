@@ -12,7 +12,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tupl
 
 import numpy as np
 
-from ._arrays import ids_as_str, offsets_from_counts
+from .arrays import ids_as_str, offsets_from_counts
 
 __all__ = ["Columns", "InputError", "as_columns", "predict_kind"]
 
@@ -166,7 +166,7 @@ def predict_kind(obj: Any, kind: str) -> str:
 class Columns:
     """Columnar qrels or run lines: query ids, doc ids and a value (relevance or score).
 
-    Readers (:mod:`ir_measures_pres.readers`) produce these directly, so that a file never
+    Readers (:mod:`ir_measures_pres.data.readers`) produce these directly, so that a file never
     passes through Python objects per line.
     """
 

@@ -25,6 +25,8 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from ..data.extras import require  # noqa: F401  (ir_measures_pres.stats.require)
+
 #: decimal places kept before ranking, zero tests and tie counts
 DECIMALS = 12
 
@@ -36,18 +38,6 @@ T_TOLERANCE = 1e-9
 
 #: zero differences: discarded before ranking (Wilcoxon's original procedure, R's wilcox.test).
 ZERO_METHOD = "wilcox"
-
-
-def require(module: str, extra: str = "meta") -> None:
-    """Raise an ImportError that names the extra when an optional dependency is missing."""
-    import importlib
-
-    try:
-        importlib.import_module(module)
-    except ImportError as exc:
-        raise ImportError(
-            f"this needs {module}; install it with: pip install '.[{extra}]' in a clone of ir_measures_pres"
-        ) from exc
 
 
 def tidy(values: np.ndarray) -> np.ndarray:

@@ -22,10 +22,10 @@ from typing import Dict, Optional, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ._arrays import cumsum_within, offsets_from_counts
-from ._base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
-from ._qrels import Qrels
-from ._ranking import JudgedList, RankedRun
+from ..data.arrays import cumsum_within, offsets_from_counts
+from ..data.qrels import Qrels
+from ..data.ranking import JudgedList, RankedRun
+from .base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
 
 _COMMON_PARAMS = {
     "beta": ParamInfo(

@@ -1,6 +1,6 @@
 """The ir_measures provider of the package's measures.
 
-It claims only the measures of :mod:`ir_measures_pres.catalogue`; the standard ones (AP, nDCG,
+It claims only the measures of :mod:`ir_measures_pres.measures.catalogue`; the standard ones (AP, nDCG,
 P@k ...) stay with their own providers through ir_measures' fallback pipeline. This module imports
 only ``ir_measures.providers.base`` and ``ir_measures.util`` and never touches
 ``ir_measures.DefaultPipeline``, so it is safe to load from an ``ir_measures.provider`` entry point
@@ -15,9 +15,9 @@ from ir_measures.providers.base import Any as AnyValue
 from ir_measures.providers.base import Evaluator, Provider
 from ir_measures.util import Metric
 
-from ._qrels import Qrels
-from ._ranking import RankedRun, rank_run
-from .catalogue import BY_NAME, MEASURES
+from ..data.qrels import Qrels
+from ..data.ranking import RankedRun, rank_run
+from ..measures.catalogue import BY_NAME, MEASURES
 
 
 def in_fixed_order(measures: Iterable[Any]) -> List[Any]:

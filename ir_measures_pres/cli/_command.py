@@ -18,10 +18,9 @@ import math
 import os
 import sys
 import traceback
-from pathlib import Path
 from typing import Callable, List, Sequence, Tuple, Type, Union
 
-from ._inputs import InputError
+from ..data.inputs import InputError
 
 PROG = "ir_measures_pres"
 
@@ -76,7 +75,7 @@ def add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:
 
 def jobs_of(asked: int) -> int:
     """The processes ``--jobs`` asks for (0: one per CPU this process may use, at most 4)."""
-    from ._arrays import usable_cpus
+    from ..data.arrays import usable_cpus
 
     return asked or usable_cpus()
 
@@ -116,7 +115,7 @@ def say(message: str) -> None:
 
 def guarded(run: Callable[[], int], debug: bool = False) -> int:
     """Run a command; turn what goes wrong into one line and an exit status (module docstring)."""
-    from .catalogue import MeasureNameError
+    from ..measures.catalogue import MeasureNameError
 
     try:
         return run()
@@ -163,40 +162,3 @@ def report_input_error(error: BaseException) -> int:
 def _trace(debug: bool) -> None:
     if debug:
         traceback.print_exc()
-
-
-# --------------------------------------------------------------------------------------------
-# run files named on a command line
-# --------------------------------------------------------------------------------------------
-
-
-def run_name(path: PathLike) -> str:
-    """A run's name from its file name: ``input.uwmtCR0.gz`` -> ``input.uwmtCR0``."""
-    name = Path(path).name
-    return name[:-3] if name.endswith(".gz") else name
-
-
-def list_run_files(directory: PathLike) -> List[Path]:
-    """The run files of a directory: regular, non-hidden files, sorted by name."""
-    d = Path(directory)
-    files = sorted(p for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
-    if not files:
-        raise ValueError(f"no run files in {d}")
-    return files
-
-
-def run_files(items: Sequence[PathLike], exclude: Sequence[str] = ()) -> List[Path]:
-    """The run files named on a command line: files as given, directories expanded
-    (:func:`list_run_files`), those whose name matches an ``exclude`` glob left out."""
-    import fnmatch
-
-    files: List[Path] = []
-    for item in items:
-        p = Path(item)
-        if p.is_dir():
-            files.extend(list_run_files(p))
-        elif p.exists():
-            files.append(p)
-        else:
-            raise FileNotFoundError(f"no such run file or directory: {item}")
-    return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in exclude)]

@@ -36,11 +36,11 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._arrays import ids_as_str, segment_of
-from ._forks import forked_map, split
-from ._inputs import Columns, backend_qrels, backend_run, needs_latin1
-from ._qrels import ABSENT
-from ._ranking import RankedRun
+from ..data.arrays import ids_as_str, segment_of
+from ..data.forks import forked_map, split
+from ..data.inputs import Columns, backend_qrels, backend_run, needs_latin1
+from ..data.qrels import ABSENT
+from ..data.ranking import RankedRun
 
 __all__ = ["GROUP_QUERIES", "PARALLEL_MIN_LINES", "StandardMeasures"]
 

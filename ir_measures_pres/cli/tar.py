@@ -1,4 +1,4 @@
-"""``ir_measures_pres tar``: the CLEF TAR tools' output, computed by :mod:`ir_measures_pres.tar`.
+"""``ir_measures_pres tar``: the CLEF TAR tools' output, computed by :mod:`ir_measures_pres.measures.tar`.
 
 Usage::
 
@@ -28,6 +28,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
+from ..data.inputs import InputError
 from ._command import (
     INPUT_ERRORS,
     PROG,
@@ -38,7 +39,6 @@ from ._command import (
     jobs_of,
     split_debug,
 )
-from ._inputs import InputError
 
 #: one output line of the tool: (name, per-topic values, how ALL aggregates them)
 _Line = Tuple[str, List[Any], str]
@@ -137,7 +137,7 @@ class Evaluation:
 
     def run(self, qrels: Any, cols: Any) -> Tuple[List[Tuple[str, str, Any]], List[Tuple[int, str]]]:
         """(rows (topic, name, value), notices (row index before which it goes, text))."""
-        from .tar import codes_2017, flags_2018, from_file_order
+        from ..measures.tar import codes_2017, flags_2018, from_file_order
 
         lists = from_file_order(qrels, cols, rel=self.rel, task=self.task)
         if self.edition == "2017":
@@ -191,7 +191,7 @@ def _figures(
 
 
 def _lines_2017(lists: Any, codes: Dict[str, np.ndarray], rel: int = 1) -> List[_Line]:
-    from .tar import tar2017
+    from ..measures.tar import tar2017
 
     f = tar2017(lists, rel=rel, codes=codes)
     ev = _evaluated(lists)
@@ -230,7 +230,7 @@ def _lines_2017(lists: Any, codes: Dict[str, np.ndarray], rel: int = 1) -> List[
 
 
 def _lines_2018(lists: Any, flags: np.ndarray, task: int, rel: int = 1) -> List[_Line]:
-    from .tar import TASK1_LEVELS, tar2018
+    from ..measures.tar import TASK1_LEVELS, tar2018
 
     f = tar2018(lists, flags, rel=rel)
     ev = _evaluated(lists)
@@ -365,8 +365,8 @@ def evaluate_many(
     per run, ``(rows, notices)`` as :meth:`Evaluation.run` gives them (format them with
     :func:`value_2017` / :func:`value_2018`); ``jobs`` processes score the runs side by side.
     Raises :class:`~._inputs.InputError` on bad input."""
-    from ._qrels import Qrels
-    from .readers import read_qrels
+    from ..data.qrels import Qrels
+    from ..data.readers import read_qrels
 
     evaluation = Evaluation(edition, task, rel)
     qrels = [Qrels.from_any(read_qrels(path, doc_ids="bytes")) for path in qrels_paths]
@@ -381,8 +381,8 @@ def _scored_runs(
     the runs scored by ``jobs`` forked processes (:mod:`._forks`; in this process when a run
     comes from standard input, which forked processes lack). An input error (file and line)
     is raised when its run's turn comes."""
-    from ._forks import forked_map
-    from .readers import read_run
+    from ..data.forks import forked_map
+    from ..data.readers import read_run
 
     def score(path: Any) -> Tuple[Optional[List[Any]], Optional[str]]:
         try:
@@ -402,8 +402,8 @@ def _scored_runs(
 
 def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     """The ``tar`` subcommand (``argv`` without the word ``tar``); returns the exit status."""
-    from ._qrels import Qrels
-    from .readers import read_qrels
+    from ..data.qrels import Qrels
+    from ..data.readers import read_qrels
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
@@ -425,6 +425,6 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """The ``tar`` subcommand (``argv`` without the word ``tar``): errors become one line and an
-    exit status (:func:`~ir_measures_pres._command.guarded`)."""
+    exit status (:func:`~ir_measures_pres.cli._command.guarded`)."""
     args, debug = split_debug(sys.argv[2:] if argv is None else argv)
     return guarded(lambda: tar_cli(args), debug)

@@ -24,9 +24,9 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ._arrays import cumsum_within, ids_as_str, offsets_from_counts, segment_ids, segment_of
-from ._duplicates import find_duplicates
-from ._inputs import (
+from .arrays import cumsum_within, ids_as_str, offsets_from_counts, segment_ids, segment_of
+from .duplicates import find_duplicates
+from .inputs import (
     Columns,
     InputError,
     as_columns,
@@ -38,7 +38,7 @@ from ._inputs import (
     predict_kind,
     take,
 )
-from ._qrels import ABSENT, Qrels
+from .qrels import ABSENT, Qrels
 
 __all__ = ["JudgedList", "RankedRun", "rank_run", "ranking_scores"]
 
@@ -301,7 +301,7 @@ def rank_run(run: Any, qrels: Qrels) -> RankedRun:
     ranked = _rank_columns(as_columns(run, kind, "score", "run"), qrels)
     # a TAR screening run: column 2 (interaction codes, threshold flags) comes along (docs/tar.md)
     if getattr(run, "column2", None) is not None or "iteration" in getattr(run, "columns", ()):
-        from .tar import attach_column2
+        from ..measures.tar import attach_column2
 
         attach_column2(run, ranked)
     return ranked

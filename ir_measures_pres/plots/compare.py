@@ -1,4 +1,4 @@
-"""Plots of a :class:`~ir_measures_pres.comparison.Comparison` (matplotlib, the ``meta`` extra):
+"""Plots of a :class:`~ir_measures_pres.stats.comparison.Comparison` (matplotlib, the ``meta`` extra):
 a forest plot of delta +- interval against the baseline, a significance matrix of all pairs."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import numpy as np
 
-from .stats import require
+from ..data.extras import require
 
 
 def plot_comparison(res: Any, kind: str, path: Optional[Any] = None, **kwargs: Any) -> Any:

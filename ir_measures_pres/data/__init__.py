@@ -1,0 +1,9 @@
+"""The data layer: what every evaluation starts from.
+
+The strict TREC readers (:mod:`.readers`), the validation boundary that turns any input
+ir_measures accepts into checked columns (:mod:`.inputs`), qrels grouped by query
+(:mod:`.qrels`), the package's one ranking rule (:mod:`.ranking`), duplicate lines
+(:mod:`.duplicates`), per-query offset arrays (:mod:`.arrays`), run-file listing
+(:mod:`.runfiles`), forked workers (:mod:`.forks`) and optional dependencies (:mod:`.extras`).
+It imports nothing else of the package. ``sample/`` holds the quick start's collection.
+"""

@@ -1,0 +1,42 @@
+"""Run files named by a user: a run's name from its file, the run files of a folder, a command
+line's files and folders with exclusions."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import List, Sequence, Union
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def run_name(path: PathLike) -> str:
+    """A run's name from its file name: ``input.uwmtCR0.gz`` -> ``input.uwmtCR0``."""
+    name = Path(path).name
+    return name[:-3] if name.endswith(".gz") else name
+
+
+def list_run_files(directory: PathLike) -> List[Path]:
+    """The run files of a directory: regular, non-hidden files, sorted by name."""
+    d = Path(directory)
+    files = sorted(p for p in d.iterdir() if p.is_file() and not p.name.startswith("."))
+    if not files:
+        raise ValueError(f"no run files in {d}")
+    return files
+
+
+def run_files(items: Sequence[PathLike], exclude: Sequence[str] = ()) -> List[Path]:
+    """The run files named on a command line: files as given, directories expanded
+    (:func:`list_run_files`), those whose name matches an ``exclude`` glob left out."""
+    import fnmatch
+
+    files: List[Path] = []
+    for item in items:
+        p = Path(item)
+        if p.is_dir():
+            files.extend(list_run_files(p))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise FileNotFoundError(f"no such run file or directory: {item}")
+    return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in exclude)]

@@ -1,0 +1,79 @@
+"""The engine of the main command: every measure of a call, prepared once for the qrels, scoring
+one run after another.
+
+The package's measures go to its provider (:mod:`.provider`), the others to pytrec_eval in
+batches (:mod:`.backend`) or to the ir_measures provider a user names; each run is ranked once,
+by the package's one ranking rule (:func:`~ir_measures_pres.data.ranking.rank_run`), for both.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Optional, Sequence
+
+from ..data.qrels import Qrels
+from ..data.ranking import rank_run
+from ..measures.catalogue import entry_of
+from .backend import StandardMeasures
+from .provider import PresProvider
+
+
+class Evaluation:
+    """The measures of a call, prepared once for the qrels; :meth:`iter_calc` scores one run.
+    ``processes``: how many forked processes may score the standard measures of a large run.
+
+    Our measures go to our provider, the others to ir_measures' providers
+    (:class:`.backend.StandardMeasures`: pytrec_eval, fed in batches); each run is ranked once,
+    by the package's one ranking rule, for both. Standard measures come first, as in the stock
+    CLI (our provider is last in the pipeline).
+    """
+
+    def __init__(
+        self, measures: Sequence[Any], qrels: Any, provider: Optional[str] = None, processes: int = 1
+    ) -> None:
+
+        if provider == PresProvider.NAME:
+            ours, others = list(measures), []
+        elif provider is not None:
+            ours, others = [], list(measures)
+        else:
+            ours = [m for m in measures if entry_of(m) is not None]
+            others = [m for m in measures if entry_of(m) is None]
+        self.measures = list(measures)
+        self.qrels = qrels
+        self.ours = PresProvider().evaluator(ours, qrels) if ours else None
+        self.others = StandardMeasures(others, qrels, provider, processes) if others else None
+        # the qrels our ranking labels runs against (our evaluator's, or made for the batches)
+        self._qrels: Optional[Qrels] = self.ours.qrels if self.ours is not None else None  # type: ignore[attr-defined]
+        if self._qrels is None and self.others is not None and self.others.batched:
+            self._qrels = Qrels.from_any(qrels)
+
+    def rank(self, run: Any) -> Any:
+        """The run ranked against the qrels by the package's one rule (a :class:`RankedRun`
+        shared by all the measures), or None when no measure needs it. Safe to call from another
+        thread while :meth:`iter_calc` scores the previous run (the command does)."""
+
+        if self._qrels is None:
+            return None
+        self.warm()
+        return rank_run(run, self._qrels)
+
+    def warm(self) -> None:
+        """Make what the qrels build on first use (their hash index) now: once, before a thread
+        or a forked worker would make its own."""
+        if self._qrels is not None:
+            self._qrels.doc_index()
+
+    def iter_calc(self, run: Any, ranked: Any = None) -> Iterator[Any]:
+        """Per-query ``Metric``s of ``run`` (every qrels query, DEFAULT where the run has none);
+        ``ranked``: the run's :meth:`rank`, when it was ranked ahead."""
+        if ranked is None:
+            ranked = self.rank(run)
+        if self.others is not None:
+            yield from self.others.iter_calc(run, ranked)
+        if self.ours is not None:
+            yield from self.ours.iter_calc(ranked if ranked is not None else run)
+
+
+def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[str] = None) -> Iterator[Any]:
+    """Per-query ``Metric``s of ``measures`` for one run (see :class:`Evaluation`)."""
+    return Evaluation(measures, qrels, provider).iter_calc(run)

@@ -1,0 +1,387 @@
+"""Many runs scored into one :class:`Scores` table: what ``compare``, the meta-evaluation experiments
+and the statistics read.
+
+:class:`Core` ranks each run **once** against the full qrels (:func:`~ir_measures_pres.data.ranking.rank_run`,
+trec_eval order) and remembers, for every ranked document, which qrels line judges it. Evaluating
+the runs against the full qrels or against a reduced copy (an f-qrels, :mod:`.sampling`) then only
+swaps the labels: one numpy gather per run, no re-sorting, no dictionary look-up.
+
+Measures are scored in three ways, all returning one value per (measure, run, qrels query):
+
+* **this package's measures** (PRES, R_norm, Q/O/P/P+-measure, Bpref10) through the catalogue,
+  ``catalogue.BY_NAME[m.NAME].compute(m, ranked)``, exactly as ``ir_measures`` calls them;
+* **common standard measures** (AP, P@k, R@k, nDCG, RR, Rprec, Success@k, Bpref) through the
+  native kernels of :mod:`ir_measures_pres.measures.standard`
+  (:func:`~ir_measures_pres.measures.standard.kernel_for`),
+  which equal pytrec_eval per query and serve repeated evaluation such as this only;
+* **anything else** through ``ir_measures.evaluator(...).iter_calc`` (correct, slower): the
+  ranked list is handed over with strictly decreasing synthetic scores, so the backend sees
+  exactly our ranking.
+
+Queries of the qrels that a run lacks get the measure's ``DEFAULT`` (as ir_measures does), and
+run means are over all qrels queries.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from dataclasses import dataclass, replace
+from functools import partial
+from itertools import chain
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+from tqdm import tqdm
+
+from ..data.arrays import ids_as_str, offsets_from_counts, segment_ids
+from ..data.inputs import as_latin1, is_utf8
+from ..data.qrels import ABSENT, Qrels
+from ..data.ranking import RankedRun, rank_run
+from ..data.runfiles import list_run_files, run_name
+from ..measures.catalogue import entry_of, parse_measures
+from ..measures.standard import kernel_for
+
+MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+# --------------------------------------------------------------------------------------------
+# measures
+# --------------------------------------------------------------------------------------------
+
+
+# Measure lists are read by the package's one catalogue (``parse_measures``, imported above): a
+# name means the same here as on the command line and in PyTerrier.
+
+
+def _plugin_entry(measure: Any) -> Any:
+    """The catalogue entry of one of this package's measures, else None."""
+    return entry_of(measure)
+
+
+# --------------------------------------------------------------------------------------------
+# inputs
+# --------------------------------------------------------------------------------------------
+
+
+def _readers() -> Tuple[Callable[[PathLike], Any], Callable[[PathLike], Any]]:
+    """(read_qrels, read_run): the package's fast readers, or ir_measures' when absent.
+
+    Runs are read with bytes document ids (no Python object per line): the ranking joins them
+    with the qrels' str ids through its hash index, and :meth:`Core._fallback_runs` decodes them.
+    """
+    try:
+        from ..data.readers import read_qrels, read_run  # type: ignore[attr-defined]
+
+        return read_qrels, partial(read_run, doc_ids="bytes")
+    except ImportError:  # pragma: no cover - the package's io module is the normal path
+        import ir_measures
+
+        return (
+            lambda p: list(ir_measures.read_trec_qrels(str(p))),
+            lambda p: list(ir_measures.read_trec_run(str(p))),
+        )
+
+
+def load_qrels(qrels: Any) -> Qrels:
+    """Qrels from a path (TREC format, ``.gz`` allowed) or any qrels object ir_measures accepts.
+
+    A file's topics are taken in id order (UTF-8 byte order), whatever order its lines have: the
+    seeded draws of the experiments and tests index topics, so the same judgements give the same
+    numbers in any line order (and the numbers of the readers that numbered a file's topics in
+    that order, before issue #13). Objects keep their own order."""
+    if isinstance(qrels, (str, os.PathLike)):
+        qrels = _topics_in_id_order(_readers()[0](qrels))
+    return Qrels.from_any(qrels)
+
+
+def _topics_in_id_order(cols: Any) -> Any:
+    """The readers' columns with the query codes renumbered in id order."""
+    names = getattr(cols, "query_names", None)
+    codes = getattr(cols, "query_codes", None)
+    if names is None or codes is None:
+        return cols
+    order = sorted(range(len(names)), key=lambda i: names[i].encode("utf-8", "surrogateescape"))
+    recode = np.empty(len(order), dtype=np.int64)
+    recode[order] = np.arange(len(order))
+    return replace(cols, query_codes=recode[np.asarray(codes)], query_names=[names[i] for i in order])
+
+
+def resolve_runs(runs: Any) -> List[Tuple[str, Any]]:
+    """(name, run) pairs from a directory, a path, a list of paths or run objects, or a mapping
+    name -> path or run object. Paths are not read here."""
+    if isinstance(runs, (str, os.PathLike)):
+        p = Path(runs)
+        paths = list_run_files(p) if p.is_dir() else [p]
+        return [(run_name(x), x) for x in paths]
+    if isinstance(runs, Mapping):
+        return [(str(k), v) for k, v in runs.items()]
+    out: List[Tuple[str, Any]] = []
+    for i, item in enumerate(runs):
+        if isinstance(item, (str, os.PathLike)):
+            p = Path(item)
+            if p.is_dir():
+                out.extend((run_name(x), x) for x in list_run_files(p))
+            else:
+                out.append((run_name(p), p))
+        elif isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str):
+            out.append(item)
+        else:
+            out.append((f"run{i + 1}", item))
+    names = [n for n, _ in out]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise ValueError(f"two runs have the same name: {sorted(dup)}; pass a mapping name -> run")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# per-query scores
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Scores:
+    """Per-query scores: ``values[m, r, q]`` of measure ``measures[m]``, run ``runs[r]``, query
+    ``query_ids[q]`` (every qrels query; DEFAULT where the run lacks the query)."""
+
+    runs: List[str]
+    measures: List[str]
+    query_ids: List[str]
+    values: np.ndarray
+
+    def means(self) -> np.ndarray:
+        """(measures, runs) mean over all queries."""
+        return self.values.mean(axis=2)
+
+    def frame(self) -> Any:
+        """Long table: run, measure, query_id, value."""
+        import pandas as pd
+
+        m, r, q = self.values.shape
+        return pd.DataFrame(
+            {
+                "run": np.tile(np.repeat(np.array(self.runs, dtype=object), q), m),
+                "measure": np.repeat(np.array(self.measures, dtype=object), r * q),
+                "query_id": np.tile(np.array(self.query_ids, dtype=object), m * r),
+                "value": self.values.reshape(-1),
+            }
+        )
+
+    @classmethod
+    def from_frame(
+        cls,
+        df: Any,
+        run: str = "run",
+        measure: str = "measure",
+        query_id: str = "query_id",
+        value: str = "value",
+    ) -> "Scores":
+        """From a long table of per-query scores (e.g. ``ir_measures.iter_calc`` output with a
+        run column). Every (run, measure) must have every query."""
+        pivot = df.pivot_table(
+            index=[measure, run], columns=query_id, values=value, aggfunc="first", sort=False
+        )
+        if pivot.isna().to_numpy().any():
+            raise ValueError("per-query scores are missing for some (run, measure, query)")
+        measures = list(dict.fromkeys(pivot.index.get_level_values(0)))
+        runs = list(dict.fromkeys(pivot.index.get_level_values(1)))
+        qids = [str(c) for c in pivot.columns]
+        values = np.empty((len(measures), len(runs), len(qids)))
+        for i, mname in enumerate(measures):
+            values[i] = pivot.loc[mname].loc[runs].to_numpy(dtype=np.float64)
+        return cls([str(r) for r in runs], [str(m) for m in measures], qids, values)
+
+
+class Core:
+    """Runs ranked once against the full qrels, evaluable against reduced copies of it.
+
+    ``keep`` masks, wherever a method takes one, are boolean arrays over :attr:`line_labels`
+    (one entry per qrels line, queries in qrels order): a reduced qrels is the full one with the
+    lines where ``keep`` is False removed (those documents become unjudged).
+    """
+
+    def __init__(self, qrels: Any, runs: Any, measures: MeasureSpec, progress: bool = True) -> None:
+        self.measures = parse_measures(measures)
+        self.measure_labels = [str(m) for m in self.measures]
+        self.progress = progress
+        self.qrels = load_qrels(qrels)
+        self.query_ids: List[str] = list(self.qrels.query_ids)
+        # one numbering of the qrels lines: query by query, each query's docs in its dict order
+        lookup = self.qrels.lookup
+        sizes = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
+        self.line_offsets = offsets_from_counts(sizes)
+        total = int(self.line_offsets[-1])
+        self.line_qidx = segment_ids(self.line_offsets)
+        self.line_labels = np.fromiter(
+            chain.from_iterable(d.values() for d in lookup), dtype=np.int64, count=total
+        )
+        self._line_docs = np.fromiter(
+            chain.from_iterable(d.keys() for d in lookup), dtype=object, count=total
+        )
+        index_qrels = Qrels(
+            self.query_ids,
+            self.line_offsets,
+            np.arange(total, dtype=np.int64),
+            [
+                dict(zip(d.keys(), range(int(a), int(b))))
+                for d, a, b in zip(lookup, self.line_offsets[:-1], self.line_offsets[1:])
+            ],
+        )
+        self._plan = self._dispatch()
+        for m, (kind, entry) in zip(self.measures, self._plan):
+            if kind == "plugin":
+                m.validate_params()
+                if entry.check_qrels is not None:
+                    entry.check_qrels(m, self.qrels)
+        pairs = resolve_runs(runs)
+        if len(pairs) < 2:
+            raise ValueError(f"a meta-evaluation needs at least 2 runs, got {len(pairs)}")
+        read_run = _readers()[1]
+        self.run_names: List[str] = []
+        self.ranked: List[RankedRun] = []
+        self._lines: List[np.ndarray] = []
+        # Each run is ranked against a copy of the qrels whose "labels" are line numbers: the
+        # ranking is the same (same queries), and its labels say which line judges each document.
+        table = np.append(self.line_labels, ABSENT)
+        keep_docs = bool(self.fallback_measures)  # document ids are needed only by the fallback
+        with tqdm(total=len(pairs), desc="ranking runs", leave=False, disable=not progress) as bar:
+            for name, run in pairs:
+                if isinstance(run, (str, os.PathLike)):
+                    run = read_run(run)
+                by_line = rank_run(run, index_qrels)
+                lines = by_line.labels
+                lines[lines == ABSENT] = total  # unjudged: points past the last line
+                self.run_names.append(name)
+                self.ranked.append(
+                    RankedRun(
+                        self.qrels,
+                        by_line.qpos,
+                        by_line.offsets,
+                        table[lines],
+                        by_line.docs if keep_docs else None,
+                    )
+                )
+                self._lines.append(lines)
+                bar.update()
+        self._run_dicts: Optional[List[Dict[str, Dict[str, float]]]] = None
+
+    # -- measures ---------------------------------------------------------------------------
+
+    def _dispatch(self) -> List[Tuple[str, Any]]:
+        plan = []
+        for m in self.measures:
+            entry = _plugin_entry(m)
+            if entry is not None:
+                plan.append(("plugin", entry))
+                continue
+            kernel = kernel_for(m)
+            plan.append(("fast", kernel) if kernel is not None else ("fallback", None))
+        return plan
+
+    @property
+    def fallback_measures(self) -> List[Any]:
+        """Measures scored through ir_measures (no vectorised kernel here)."""
+        return [m for m, (kind, _) in zip(self.measures, self._plan) if kind == "fallback"]
+
+    # -- qrels versions ---------------------------------------------------------------------
+
+    def reduced_qrels(self, keep: Optional[np.ndarray] = None) -> Qrels:
+        """The qrels without the lines where ``keep`` is False (every query is kept)."""
+        if keep is None:
+            return self.qrels
+        keep = np.asarray(keep, dtype=bool)
+        counts = np.bincount(self.line_qidx[keep], minlength=len(self.query_ids))
+        offsets = offsets_from_counts(counts)
+        docs = self._line_docs[keep].tolist()
+        labels = self.line_labels[keep]
+        lab = labels.tolist()
+        lookup = [dict(zip(docs[a:b], lab[a:b])) for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+        return Qrels(list(self.query_ids), offsets, labels, lookup)
+
+    def ranked_runs(self, keep: Optional[np.ndarray] = None) -> Tuple[Qrels, List[RankedRun]]:
+        """Every run's ranking judged by the (reduced) qrels: same order, new labels."""
+        if keep is None:
+            return self.qrels, self.ranked
+        qrels = self.reduced_qrels(keep)
+        table = np.append(np.where(keep, self.line_labels, ABSENT), ABSENT)
+        runs = [
+            RankedRun(qrels, r.qpos, r.offsets, table[lines], None)
+            for r, lines in zip(self.ranked, self._lines)
+        ]
+        return qrels, runs
+
+    # -- scoring ----------------------------------------------------------------------------
+
+    def evaluate(self, keep: Optional[np.ndarray] = None) -> np.ndarray:
+        """``values[m, r, q]`` for every measure, run and qrels query against the (reduced) qrels."""
+        qrels, runs = self.ranked_runs(keep)
+        nm, nr, nq = len(self.measures), len(runs), len(self.query_ids)
+        out = np.empty((nm, nr, nq), dtype=np.float64)
+        for i, (m, (kind, impl)) in enumerate(zip(self.measures, self._plan)):
+            if kind == "fallback":
+                continue
+            default = float(m.DEFAULT)
+            for j, ranked in enumerate(runs):
+                values = impl.compute(m, ranked) if kind == "plugin" else impl(m, ranked)
+                row = out[i, j]
+                row.fill(default)
+                row[ranked.qpos] = values
+        if self.fallback_measures:
+            self._evaluate_fallback(qrels, out)
+        return out
+
+    def scores(self, keep: Optional[np.ndarray] = None) -> Scores:
+        return Scores(
+            list(self.run_names), list(self.measure_labels), list(self.query_ids), self.evaluate(keep)
+        )
+
+    def _evaluate_fallback(self, qrels: Qrels, out: np.ndarray) -> None:
+        import ir_measures
+
+        measures = self.fallback_measures
+        rows = {str(m): i for i, m in enumerate(self.measures)}
+        qpos = {q: i for i, q in enumerate(self.query_ids)}
+        qrels_dict = {q: dict(d) for q, d in zip(qrels.query_ids, qrels.lookup)}
+        runs = self._fallback_runs()
+        texts = chain(qrels_dict, *qrels_dict.values(), *(doc for run in runs for doc in run.values()))
+        if not is_utf8(texts):  # pytrec_eval crashes on such ids: hand them over as Latin-1
+            qpos = {as_latin1(q): i for q, i in qpos.items()}
+            qrels_dict = _latin1_dict(qrels_dict)
+            runs = [_latin1_dict(run) for run in runs]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            evaluator = ir_measures.evaluator(measures, qrels_dict)
+            for j, run in enumerate(runs):
+                for m in measures:
+                    out[rows[str(m)], j].fill(float(m.DEFAULT))
+                for metric in evaluator.iter_calc(run):
+                    q = qpos.get(metric.query_id)
+                    if q is not None:
+                        out[rows[str(metric.measure)], j, q] = metric.value
+
+    def _fallback_runs(self) -> List[Dict[str, Dict[str, float]]]:
+        """Each ranking as a run dict with strictly decreasing scores (its order, no ties)."""
+        if self._run_dicts is None:
+            dicts = []
+            for r in self.ranked:
+                d: Dict[str, Dict[str, float]] = {}
+                assert r.docs is not None  # kept whenever a fallback measure is asked for
+                docs = ids_as_str(r.docs).tolist()  # bytes ids (fast readers) -> str, as qrels keys
+                for qp, a, b in zip(r.qpos.tolist(), r.offsets[:-1].tolist(), r.offsets[1:].tolist()):
+                    d[self.query_ids[qp]] = dict(zip(docs[a:b], map(float, range(b - a, 0, -1))))
+                dicts.append(d)
+            self._run_dicts = dicts
+        return self._run_dicts
+
+
+def _latin1_dict(nested: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:
+    """``{query: {doc: value}}`` with every id as :func:`~ir_measures_pres.data.inputs.as_latin1`."""
+    return {as_latin1(q): {as_latin1(d): v for d, v in docs.items()} for q, docs in nested.items()}
+
+
+def evaluate(qrels: Any, runs: Any, measures: MeasureSpec, progress: bool = True) -> Scores:
+    """Per-query scores of every run with every measure (runs ranked once, trec_eval order)."""
+    return Core(qrels, runs, measures, progress=progress).scores()

@@ -1,0 +1,748 @@
+"""The measure catalogue: every measure name the package accepts, in one place.
+
+Every surface reads measure names through :func:`parse_measures`: the command line
+(``ir_measures_pres QRELS RUN MEASURE ...``), the meta-evaluation command line and API
+(``-m``, ``Core(..., measures)``), and PyTerrier's strings (``ir_measures.parse_trec_measure``,
+wrapped by :mod:`ir_measures_pres.measures.trec_names`). ``--format trec`` prints the names
+:func:`trec_name` gives, and those names read back. A token is therefore accepted everywhere or
+rejected everywhere, with the same message (:class:`MeasureNameError`).
+
+A token is read as, in this order:
+
+1. **ir_measures syntax**, for every registered measure: ``AP``, ``nDCG@10``, ``AP(rel=2)@100``,
+   ``PRES@1000``, ``QMeasure(beta=0.5)@10``, aliases such as ``Rnorm`` or ``Q_measure``;
+2. **trec_eval names**, as ``ir_measures.parse_trec_measure`` reads them but matched strictly
+   (that function takes ``P_10abc`` for ``P_10``): ``map``, ``P.10``, ``P_10``, ``P_5,10``,
+   ``ndcg_cut.10``, ``recall.1000``, ``bpref``, a bare ``P`` (trec_eval's default cutoffs), and
+   the nicknames ``official`` / ``all_trec``, whose measures come in the order trec_eval prints
+   them;
+3. **trec-style names of this package's measures**, the names ``--format trec`` prints
+   (:class:`TrecStyle` of each entry): ``PRES_1000``, ``PRES_est_100``, ``Rnorm_N1000``,
+   ``Rnorm_N1000_cut_100``, ``Rnorm_bollmann_N1000``, ``Q-measure``, ``Q-measure_cut_10`` (also
+   ``_cut.5,10``), ``O-measure``, ``P-measure``, ``P-plus``, ``bpref_top10pRnonrel``,
+   ``old_bpref_top10pRnonrel``, ``bpref_top10pRnonrel_paper``.
+
+R_norm needs its collection size, so its trec-style names carry it after ``N``
+(``Rnorm_N<size>``); a name without it (``Rnorm``, ``Rnorm_cut_100``) is refused with a message
+that says how to write it.
+
+**Adding a measure** takes three files: its family module (class, singleton, ``compute_*``
+adapter), one :class:`Entry` in :data:`MEASURES` below (with its :class:`TrecStyle`), and its
+tests (a row in ``tests/test_properties.py``; ``tests/test_catalogue.py`` checks every entry's
+names round-trip). Registration, the provider, every parser and ``--format trec`` follow from
+the entry.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import functools
+import math
+import re
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
+import numpy as np
+
+from ..data.qrels import Qrels
+from ..data.ranking import RankedRun
+from .base import PluginMeasure
+from .blended_ratio import (
+    OMeasure,
+    PMeasure,
+    PPlusMeasure,
+    QMeasure,
+    check_gains_cover,
+    compute_o,
+    compute_p,
+    compute_pplus,
+    compute_q,
+)
+from .bpref import Bpref10, compute_bpref10
+from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
+from .tar import (
+    WSS,
+    LastRel,
+    NormArea,
+    NumCandidates,
+    NumFeedback,
+    NumShown,
+    RecallAtThreshold,
+    RecallPct,
+    TarCost,
+    TarLoss,
+    TarUtility,
+    Threshold,
+    compute_last_rel,
+    compute_norm_area,
+    compute_num_candidates,
+    compute_num_feedback,
+    compute_num_shown,
+    compute_recall_at_threshold,
+    compute_recall_pct,
+    compute_tar_cost,
+    compute_tar_loss,
+    compute_tar_utility,
+    compute_threshold,
+    compute_wss,
+)
+
+# --------------------------------------------------------------------------------------------
+# the table
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NamedNumber:
+    """A parameter a trec-style name must carry as ``_<letter><value>`` (R_norm's ``_N1000``)."""
+
+    param: str
+    letter: str
+    #: the value error messages show in their example
+    example: int
+
+
+@dataclass(frozen=True)
+class TrecStyle:
+    """How ``--format trec`` names an entry's measures, and how such a name reads back.
+
+    A name is ``<base>[_<letter><number>][<@ part>]``:
+
+    * ``bases`` maps the value of the parameter ``by`` to the base name (one pair, key None,
+      when ``by`` is None): PRES's ``estimate`` picks ``PRES`` or ``PRES_est``;
+    * ``number``: a parameter written into the name (R_norm's collection size, ``_N1000``);
+    * ``at``: how the ``@`` parameter is written: ``"cut"`` as ``_cut_k`` (absent without ``@k``,
+      like trec_eval's ``map_cut_k``), ``"value"`` as ``_k``, default included (PRES's N_max,
+      like ``P_10``), ``"none"`` when the measure has no ``@`` parameter.
+
+    A measure with any other parameter away from its default keeps its canonical form.
+    """
+
+    bases: Tuple[Tuple[Any, str], ...]
+    by: Optional[str] = None
+    number: Optional[NamedNumber] = None
+    at: str = "cut"
+
+    @classmethod
+    def named(cls, base: str, at: str = "cut") -> "TrecStyle":
+        """A style with one base name."""
+        return cls(((None, base),), at=at)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A measure singleton, its aliases, the function that scores a ranked run with it, and
+    its trec-style names."""
+
+    measure: PluginMeasure
+    aliases: Tuple[str, ...]
+    compute: Callable[[PluginMeasure, RankedRun], np.ndarray]
+    #: checks a measure against the qrels before any run is scored (e.g. gains cover every level)
+    check_qrels: Optional[Callable[[PluginMeasure, Qrels], None]] = None
+    trec: Optional[TrecStyle] = None
+
+
+MEASURES: Tuple[Entry, ...] = (
+    Entry(
+        PRES,
+        (),
+        compute_pres,
+        trec=TrecStyle(((False, "PRES"), (True, "PRES_est")), by="estimate", at="value"),
+    ),
+    Entry(
+        R_norm,
+        ("Rnorm",),
+        compute_rnorm,
+        trec=TrecStyle(
+            (("pessimistic", "Rnorm"), ("bollmann", "Rnorm_bollmann")),
+            by="mode",
+            number=NamedNumber("collection_size", "N", 1_000_000),
+        ),
+    ),
+    Entry(QMeasure, ("Q_measure",), compute_q, check_gains_cover, TrecStyle.named("Q-measure")),
+    Entry(OMeasure, ("O_measure",), compute_o, check_gains_cover, TrecStyle.named("O-measure")),
+    Entry(PMeasure, ("P_measure",), compute_p, check_gains_cover, TrecStyle.named("P-measure")),
+    Entry(PPlusMeasure, ("P_plus",), compute_pplus, check_gains_cover, TrecStyle.named("P-plus")),
+    Entry(
+        Bpref10,
+        ("Bpref_10",),
+        compute_bpref10,
+        trec=TrecStyle(
+            (
+                ("trec", "bpref_top10pRnonrel"),  # trec_eval 8.1's name
+                ("old", "old_bpref_top10pRnonrel"),  # trec_eval 8.1's name
+                ("paper", "bpref_top10pRnonrel_paper"),
+            ),
+            by="variant",
+            at="none",
+        ),
+    ),
+    # technology-assisted review (CLEF TAR 2017-2019 tools; docs/tar.md)
+    Entry(NumCandidates, (), compute_num_candidates, trec=TrecStyle.named("num_docs", at="none")),
+    Entry(NumFeedback, (), compute_num_feedback, trec=TrecStyle.named("num_feedback", at="none")),
+    Entry(NumShown, (), compute_num_shown, trec=TrecStyle.named("num_shown", at="none")),
+    Entry(
+        LastRel,
+        (),
+        compute_last_rel,
+        trec=TrecStyle(((False, "last_rel"), (True, "norm_last_rel")), by="normalised", at="none"),
+    ),
+    Entry(WSS, (), compute_wss, trec=TrecStyle(((0.95, "wss_95"), (1.0, "wss_100")), by="recall", at="none")),
+    Entry(
+        RecallPct,
+        (),
+        compute_recall_pct,
+        trec=TrecStyle((("2018", "recall_pct"), ("2017", "NCG_pct")), by="positions", at="none"),
+    ),
+    Entry(NormArea, (), compute_norm_area, trec=TrecStyle.named("norm_area", at="none")),
+    Entry(
+        TarLoss,
+        (),
+        compute_tar_loss,
+        trec=TrecStyle((("er", "loss_er"), ("e", "loss_e"), ("r", "loss_r")), by="part", at="none"),
+    ),
+    Entry(
+        TarCost,
+        (),
+        compute_tar_cost,
+        trec=TrecStyle(
+            (("none", "total_cost"), ("uniform", "total_cost_uniform"), ("weighted", "total_cost_weighted")),
+            by="penalty",
+            at="none",
+        ),
+    ),
+    Entry(
+        Threshold,
+        (),
+        compute_threshold,
+        trec=TrecStyle((("last", "threshold"), ("first", "num_seen")), by="flag", at="none"),
+    ),
+    Entry(
+        RecallAtThreshold,
+        (),
+        compute_recall_at_threshold,
+        trec=TrecStyle((("last", "recall_threshold"), ("first", "recall_seen")), by="flag", at="none"),
+    ),
+    Entry(TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none")),
+)
+
+#: measure NAME -> entry; the provider dispatches through this table.
+BY_NAME: Dict[str, Entry] = {e.measure.NAME: e for e in MEASURES}
+
+
+def entry_of(measure: Any) -> Optional[Entry]:
+    """The catalogue entry of ``measure`` when it is one of this package's measures, else None."""
+    entry = BY_NAME.get(str(getattr(measure, "NAME", "")))
+    if entry is not None and isinstance(measure, type(entry.measure)):
+        return entry
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# errors and splitting
+# --------------------------------------------------------------------------------------------
+
+
+class MeasureNameError(ValueError):
+    """Measure names that cannot be read: one line per bad token, with suggestions."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems: Tuple[str, ...] = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
+class _Problem(Exception):
+    """One bad token (collected into a :class:`MeasureNameError`)."""
+
+
+def split_measures(text: str) -> List[str]:
+    """The tokens of ``text``: split on blanks outside brackets, except next to ``@``
+    (``"AP@100 QMeasure(beta=0.5, gains={1: 1})"`` gives two, ``"PRES @ 10"`` one)."""
+    tokens: List[str] = []
+    current: List[str] = []
+    depth = 0
+    pending_blank = False
+    for char in text:
+        if char.isspace() and depth == 0:
+            pending_blank = bool(current)
+            continue
+        if pending_blank and char != "@" and current[-1] != "@":
+            tokens.append("".join(current))
+            current = []
+        pending_blank = False
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+        current.append(char)
+    if current:
+        tokens.append("".join(current))
+    return tokens
+
+
+# --------------------------------------------------------------------------------------------
+# parsing
+# --------------------------------------------------------------------------------------------
+
+
+def parse_measures(spec: Any) -> List[Any]:
+    """The measures ``spec`` names, in its order, without repeats.
+
+    ``spec`` is a string of tokens separated by blanks (outside brackets), a measure object, or
+    a sequence of these. Raises :class:`MeasureNameError` naming every bad token (with close
+    names as suggestions), or when there is no measure at all; ``TypeError`` for an item that is
+    neither a string nor a measure.
+    """
+    import ir_measures
+
+    items = [spec] if isinstance(spec, (str, ir_measures.Measure)) else list(spec)
+    measures: List[Any] = []
+    problems: List[str] = []
+    for item in items:
+        if isinstance(item, str):
+            found: List[Any] = []
+            for token in split_measures(item):
+                try:
+                    found.extend(_parse_token(token))
+                except _Problem as problem:
+                    problems.append(str(problem))
+        elif isinstance(item, ir_measures.Measure):
+            try:
+                found = [_validated(str(item), item)]
+            except _Problem as problem:
+                problems.append(str(problem))
+                found = []
+        else:
+            raise TypeError(f"a measure must be a string or an ir_measures Measure, got {item!r}")
+        for measure in found:
+            if measure not in measures:
+                measures.append(measure)
+    if problems:
+        raise MeasureNameError(problems)
+    if not measures:
+        raise MeasureNameError(["no measure given"])
+    return measures
+
+
+def _parse_token(token: str) -> List[Any]:
+    """The measures one token names (ir_measures syntax, trec_eval name, our trec-style name)."""
+    import ir_measures
+
+    invalid: Optional[_Problem] = None
+    try:
+        measure = ir_measures.parse_measure(token)
+    except (NameError, ValueError, TypeError, AssertionError, SyntaxError) as error:
+        found = re.match(r"[A-Za-z_][A-Za-z_0-9]*", token)
+        name = found.group() if found else ""
+        rest = token[len(name) :]
+        if name in ir_measures.measures.registry and (not rest or rest[0] in "(@"):
+            invalid = _Problem(f"invalid measure {token!r}: {_describe(error)}")
+    else:
+        try:
+            return [_validated(token, measure)]
+        except _Problem as problem:  # e.g. 'P' (no cutoff): maybe a trec_eval name
+            invalid = problem
+    if token in _TREC_EVAL_ONLY:
+        raise _Problem(f"unsupported trec_eval measure {token!r}: {_TREC_EVAL_ONLY[token]}")
+    trec = _parse_trec_eval(token) if invalid is None or token in TREC_EVAL_NAMES else None
+    if trec is None:
+        trec = _parse_trec_style(token)
+    if trec:
+        return [_validated(token, m) for m in trec]
+    if invalid is not None:
+        raise invalid
+    hint = suggest(token)
+    raise _Problem(f"unknown measure {token!r}" + (f" (did you mean {' or '.join(hint)}?)" if hint else ""))
+
+
+def _validated(token: str, measure: Any) -> Any:
+    try:
+        measure.validate_params()
+    except (ValueError, TypeError, AssertionError) as error:
+        raise _Problem(f"invalid measure {token!r}: {_explain(measure, error)}") from None
+    problem = _out_of_range(measure)
+    if problem is not None:
+        raise _Problem(f"invalid measure {token!r}: {problem}")
+    return measure
+
+
+def _out_of_range(measure: Any) -> Optional[str]:
+    """What is wrong with a parameter value that ir_measures' own check lets through but its
+    backends cannot take (``P@0`` aborts pytrec_eval with a C assertion, ``AP(rel=0)`` raises
+    inside it, ``IPrec@1.5`` prints a number for a recall level that does not exist), or None.
+    Our own measures check their parameters themselves (:mod:`._base`)."""
+    if entry_of(measure) is not None:
+        return None
+    from .base import MAX_COUNT
+
+    at = getattr(measure, "AT_PARAM", "cutoff")
+    for name, value in getattr(measure, "params", {}).items():
+        if isinstance(value, bool):
+            continue
+        if name in ("cutoff", "rel") and isinstance(value, int) and not 1 <= value <= MAX_COUNT:
+            return f"parameter {name!r} must be an integer from 1 to {MAX_COUNT}, got {value!r}"
+        if isinstance(value, float) and not math.isfinite(value):
+            return f"parameter {name!r} must be finite, got {value!r}"
+        if name == at == "recall" and isinstance(value, float) and not 0.0 <= value <= 1.0:
+            return f"parameter 'recall' must be from 0 to 1, got {value!r}"
+        if isinstance(value, dict) and any(
+            isinstance(v, float) and not math.isfinite(v) for v in value.values()
+        ):
+            return f"parameter {name!r} must hold finite numbers, got {value!r}"
+    return None
+
+
+def _explain(measure: Any, error: BaseException) -> str:
+    """The error's text; for ir_measures' bare assertion on a missing required parameter
+    (``invalid param cutoff=<object ...>``), which one is missing and an example."""
+    params = getattr(measure, "params", {})
+    missing = [k for k, p in measure.SUPPORTED_PARAMS.items() if p.required and k not in params]
+    if isinstance(error, AssertionError) and missing:
+        text = f"{', '.join(missing)} required"
+        at = getattr(measure, "AT_PARAM", "cutoff")
+        if at in missing:
+            example = 0.5 if measure.SUPPORTED_PARAMS[at].dtype is float else 10
+            text += f", e.g. {measure}@{example}"
+        return text
+    return _describe(error)
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error)
+    return text if text else type(error).__name__
+
+
+# --------------------------------------------------------------------------------------------
+# trec_eval names
+# --------------------------------------------------------------------------------------------
+
+#: trec_eval's measure names: the keys of ``ir_measures.parse_trec_measure``'s table (a local
+#: dict, so copied here), for strict matching and suggestions
+TREC_EVAL_NAMES: Tuple[str, ...] = (
+    "ndcg",
+    "P",
+    "map_cut",
+    "Rndcg",
+    "num_nonrel_judged_ret",
+    "set_map",
+    "11pt_avg",
+    "relative_P",
+    "gm_map",
+    "binG",
+    "set_P",
+    "infAP",
+    "bpref",
+    "num_rel_ret",
+    "ndcg_rel",
+    "recip_rank",
+    "recall",
+    "set_recall",
+    "utility",
+    "set_relative_P",
+    "num_ret",
+    "num_rel",
+    "ndcg_cut",
+    "Rprec",
+    "Rprec_mult",
+    "relstring",
+    "gm_bpref",
+    "num_q",
+    "map",
+    "G",
+    "success",
+    "set_F",
+    "iprec_at_recall",
+)
+#: trec_eval names outside ir_measures' table, and why no provider computes them
+_TREC_EVAL_ONLY: Dict[str, str] = {
+    "runid": "trec_eval prints the run's tag there, which is not a measure (the tag is not kept)",
+}
+#: a whole trec_eval name: base, then optionally ``.p`` / ``_p`` / ``.p1,p2`` (numbers)
+_TREC_EVAL_TOKEN = re.compile(
+    "(?:" + "|".join(map(re.escape, TREC_EVAL_NAMES)) + r")(?:[._]\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?)*)?"
+)
+#: the order in which trec_eval prints its measures (out.test.a), for nicknames such as 'official'
+_TREC_EVAL_ORDER = (
+    "num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P recall infAP "
+    "gm_bpref Rprec_mult utility 11pt_avg binG G ndcg ndcg_rel Rndcg ndcg_cut map_cut relative_P success "
+    "set_P set_relative_P set_recall set_map set_F num_nonrel_judged_ret"
+).split()
+
+
+def _original_parse_trec_measure() -> Callable[[str], List[Any]]:
+    """ir_measures' own ``parse_trec_measure``, without our PyTerrier wrapper around it."""
+    import ir_measures.util
+
+    from .trec_names import unwrapped
+
+    return unwrapped(ir_measures.util.parse_trec_measure)
+
+
+def _parse_trec_eval(token: str) -> Optional[List[Any]]:
+    """The measures of a trec_eval name or nickname, or None when ``token`` is not one."""
+    import pytrec_eval
+
+    nicknames = getattr(pytrec_eval, "supported_nicknames", {})
+    if token not in nicknames and not _TREC_EVAL_TOKEN.fullmatch(token):
+        return None
+    try:
+        # parse_trec_measure prints the nickname members it skips: keep stdout for results
+        with contextlib.redirect_stdout(sys.stderr):
+            measures = _original_parse_trec_measure()(token)
+    except (ValueError, TypeError, KeyError) as error:  # e.g. 'gm_map': no provider computes it
+        raise _Problem(f"unsupported trec_eval measure {token!r}: {_describe(error)}") from None
+    if token in nicknames:
+        return sorted(measures, key=_trec_eval_rank)  # as trec_eval prints them
+    return list(measures)
+
+
+def _trec_eval_rank(measure: Any) -> Tuple[int, float]:
+    name = trec_name(measure)
+    found = re.fullmatch(r"(.*?)(?:_(\d+(?:\.\d+)?))?", name)
+    base, number = (found.group(1), found.group(2)) if found else (name, None)
+    rank = _TREC_EVAL_ORDER.index(base) if base in _TREC_EVAL_ORDER else len(_TREC_EVAL_ORDER)
+    return rank, float(number) if number else -1.0
+
+
+# --------------------------------------------------------------------------------------------
+# trec-style names of our measures
+# --------------------------------------------------------------------------------------------
+
+_AT_PATTERNS = {
+    "cut": r"(?:_cut[._](?P<cuts>\d+(?:,\d+)*))?",
+    "value": r"[._](?P<cuts>\d+(?:,\d+)*)",
+    "none": "",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def _style_patterns() -> Tuple[Tuple[re.Pattern[str], Entry, Any, str, bool], ...]:
+    """(pattern, entry, value of ``by``, base name, whether the name lacks the required number)
+    for every base name of every entry."""
+    patterns = []
+    for entry in MEASURES:
+        style = entry.trec
+        if style is None:
+            continue
+        at = _AT_PATTERNS[style.at]
+        for value, base in style.bases:
+            if style.number is not None:
+                number = rf"_{re.escape(style.number.letter)}(?P<number>\d+)"
+                patterns.append((re.compile(re.escape(base) + number + at), entry, value, base, False))
+            patterns.append((re.compile(re.escape(base) + at), entry, value, base, style.number is not None))
+    return tuple(patterns)
+
+
+def _parse_trec_style(token: str) -> Optional[List[Any]]:
+    """The measures a trec-style name of ours stands for, or None when ``token`` is not one."""
+    for pattern, entry, value, base, lacks_number in _style_patterns():
+        found = pattern.fullmatch(token)
+        if found is None:
+            continue
+        style = entry.trec
+        assert style is not None
+        params: Dict[str, Any] = {}
+        if style.by is not None and value != entry.measure.SUPPORTED_PARAMS[style.by].default:
+            params[style.by] = value
+        groups = found.groupdict()
+        cuts = [int(k) for k in groups["cuts"].split(",")] if groups.get("cuts") else []
+        if lacks_number:
+            raise _Problem(_lacks_number(token, base, entry, params, cuts))
+        try:
+            if style.number is not None:
+                params[style.number.param] = int(groups["number"])
+            measure = entry.measure(**params) if params else entry.measure
+            return [measure @ k for k in cuts] if cuts else [measure]
+        except ValueError as error:  # e.g. PRES_0: N_max must be >= 1
+            raise _Problem(f"invalid measure {token!r}: {_describe(error)}") from None
+    return None
+
+
+def _lacks_number(token: str, base: str, entry: Entry, params: Dict[str, Any], cuts: List[int]) -> str:
+    """The message for a trec-style name without the number it needs (``Rnorm_cut_100``)."""
+    style = entry.trec
+    assert style is not None and style.number is not None
+    number = style.number
+    written = f"{token[: len(base)]}_{number.letter}{number.example}{token[len(base) :]}"
+    measure: Any = entry.measure(**params, **{number.param: number.example})
+    if cuts:
+        measure = measure @ cuts[0]
+    desc = entry.measure.SUPPORTED_PARAMS[number.param].desc
+    return (
+        f"invalid measure {token!r}: {entry.measure.NAME} needs the {number.param.replace('_', ' ')} "
+        f"({number.param}: {desc}); write it into the name after {number.letter}, e.g. {written}, "
+        f"or as {canonical_name(measure)}"
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# output names (--format trec)
+# --------------------------------------------------------------------------------------------
+
+# standard measure NAME -> (trec name without parameter, trec name with its @-parameter)
+_STANDARD_TREC_NAMES = {
+    "AP": ("map", "map_cut_{}"),
+    "P": (None, "P_{}"),
+    "R": (None, "recall_{}"),
+    "nDCG": ("ndcg", "ndcg_cut_{}"),
+    "RR": ("recip_rank", None),
+    "Bpref": ("bpref", None),
+    "Rprec": ("Rprec", None),
+    "infAP": ("infAP", None),
+    "NumRel": ("num_rel", None),
+    "NumQ": ("num_q", None),
+    "SetR": ("set_recall", None),
+    "SetAP": ("set_map", None),
+    "Success": (None, "success_{}"),
+}
+
+
+def _defaults_except(measure: Any, *allowed: Optional[str]) -> bool:
+    """True when every parameter of ``measure`` other than ``allowed`` is left at its default."""
+    from ir_measures.measures.base import _NOT_PROVIDED
+
+    for name, value in getattr(measure, "params", {}).items():
+        if name in allowed:
+            continue
+        info = measure.SUPPORTED_PARAMS.get(name)
+        default = getattr(info, "default", _NOT_PROVIDED)
+        if default is _NOT_PROVIDED or type(value) is not type(default) or value != default:
+            return False
+    return True
+
+
+def canonical_name(measure: Any) -> str:
+    """ir_measures' canonical form, without blanks (so it stays one token)."""
+    return re.sub(r"\s+", "", str(measure))
+
+
+def trec_name(measure: Any) -> str:
+    """The name ``--format trec`` prints for ``measure``, which :func:`parse_measures` reads back.
+
+    trec_eval's own name for a standard measure that has one (``AP`` -> ``map``, ``P@10`` ->
+    ``P_10``, ``nDCG@10`` -> ``ndcg_cut_10`` ...), the trec-style name of an entry's
+    :class:`TrecStyle` for ours, else the canonical form (``AP(rel=2)``,
+    ``QMeasure(beta=0.5)@10``): a parameter trec_eval would set by a flag (``-l``, ``-J``)
+    stays visible, so nothing is mislabelled.
+    """
+    name = getattr(measure, "NAME", None)
+    params = getattr(measure, "params", {})
+    at = getattr(measure, "AT_PARAM", "cutoff")
+    cut = params.get(at)
+    entry = entry_of(measure)
+    if entry is not None and entry.trec is not None:
+        return _trec_style_name(measure, entry.trec) or canonical_name(measure)
+    if name in _STANDARD_TREC_NAMES and _defaults_except(measure, at):
+        plain, with_cut = _STANDARD_TREC_NAMES[name]
+        pattern = plain if cut is None else with_cut
+        if pattern is not None:
+            return pattern.format(cut)
+    elif name == "NumRet":
+        if "rel" not in params:
+            return "num_ret"
+        if params["rel"] == 1:
+            return "num_rel_ret"
+    elif name == "SetP" and _defaults_except(measure, "relative"):
+        return "set_relative_P" if params.get("relative") else "set_P"
+    elif name == "SetF" and _defaults_except(measure):
+        return "set_F"
+    elif name == "IPrec" and cut is not None and _defaults_except(measure, at):
+        return f"iprec_at_recall_{cut:.2f}"
+    return canonical_name(measure)
+
+
+def _trec_style_name(measure: Any, style: TrecStyle) -> Optional[str]:
+    at = measure.AT_PARAM
+    number = style.number.param if style.number is not None else None
+    if not _defaults_except(measure, at if style.at != "none" else None, style.by, number):
+        return None
+    base = dict(style.bases).get(measure[style.by] if style.by is not None else None)
+    if base is None:
+        return None
+    name = base
+    if style.number is not None:
+        value = measure.params.get(style.number.param)
+        if value is None:
+            return None
+        name += f"_{style.number.letter}{value}"
+    if style.at == "value":
+        name += f"_{measure[at]}"
+    elif style.at == "cut" and measure.params.get(at) is not None:
+        name += f"_cut_{measure.params[at]}"
+    return name
+
+
+def trec_names(measures: Iterable[Any]) -> Dict[Any, str]:
+    """:func:`trec_name` of each measure; measures that would share a name keep their canonical
+    form instead (``PRES`` and ``PRES@1000`` are both ``PRES_1000``)."""
+    names = {m: trec_name(m) for m in measures}
+    seen: Dict[str, List[Any]] = {}
+    for m, n in names.items():
+        seen.setdefault(n, []).append(m)
+    for group in seen.values():
+        if len(group) > 1:
+            for m in group:
+                names[m] = canonical_name(m)
+    return names
+
+
+# --------------------------------------------------------------------------------------------
+# suggestions
+# --------------------------------------------------------------------------------------------
+
+
+def _candidates() -> List[str]:
+    """Every name a suggestion may offer: registered measures, trec_eval names, our trec-style
+    base names (PRES with its default N_max)."""
+    import ir_measures
+
+    names = list(ir_measures.measures.registry)
+    names += [n for n in TREC_EVAL_NAMES if n not in names]
+    for entry in MEASURES:
+        if entry.trec is None:
+            continue
+        for _, base in entry.trec.bases:
+            if entry.trec.at == "value":
+                base += f"_{entry.measure[entry.measure.AT_PARAM]}"
+            names.append(base)
+    return names
+
+
+def suggest(token: str) -> List[str]:
+    """Up to three known names close to an unknown ``token`` (``Bpref-10`` -> ``Bpref10``),
+    with the token's ``@...`` / ``(...)`` part kept."""
+    found = re.match(r"[^@(]*", token)
+    base = found.group() if found else token
+    rest = token[len(base) :]
+
+    def key(s: str) -> str:
+        return re.sub(r"[^a-z0-9]", "", s.lower())
+
+    candidates = _candidates()
+    same = [c for c in candidates if key(c) == key(base) and c != base]
+    close = difflib.get_close_matches(base, candidates, n=3, cutoff=0.75)
+    out: List[str] = []
+    for c in same + close:
+        if c not in out and c != base:
+            out.append(c)
+    return [c + rest for c in out[:3]]
+
+
+__all__ = [
+    "MEASURES",
+    "BY_NAME",
+    "Entry",
+    "TrecStyle",
+    "NamedNumber",
+    "MeasureNameError",
+    "TREC_EVAL_NAMES",
+    "entry_of",
+    "split_measures",
+    "parse_measures",
+    "trec_name",
+    "trec_names",
+    "canonical_name",
+    "suggest",
+]

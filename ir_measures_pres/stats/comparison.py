@@ -1,0 +1,948 @@
+"""Compare runs: paired significance tests, effect sizes, intervals and paper-ready tables.
+
+:func:`compare` scores every run with every measure over **every qrels topic** (a run that lacks a
+topic gets the measure's DEFAULT, 0, as trec_eval ``-c``, ir_measures and PyTerrier do), through
+the meta-evaluation's evaluation core (:class:`~ir_measures_pres.engine.scores.Core`: runs ranked
+once, trec_eval's tie order, pytrec_eval-equal native kernels or ir_measures), then tests the
+pairs with :mod:`ir_measures_pres.stats`, the package's one statistics module.
+:func:`compare_scores` does the same on per-topic scores computed elsewhere (``trec_eval -q``
+output, a ``pt.Experiment(perquery=True)`` frame, a long table).
+
+Design: with ``baseline``, each baseline against every other run; without, all k(k-1)/2 pairs.
+The family for the multiple-testing correction is the pairs of **one measure**. For a pair
+(run_a, run_b) the per-topic differences are d = X_b - X_a, so ``delta`` = mean_b - mean_a
+(with a baseline, run_a is the baseline: delta > 0 means run_b beats it) and ``delta_pct`` =
+100 delta / mean_a. Tests:
+
+* ``t`` (default): paired two-sided t-test (``scipy.stats.ttest_rel``); statistic t, df n - 1.
+* ``wilcoxon``: ``scipy.stats.wilcoxon(d, zero_method="wilcox")``; statistic W.
+* ``perm``: sign-flip randomisation test; statistic |mean(d)|; B draws of the topic signs from
+  ``numpy.random.default_rng(seed)``, shared by every pair and measure; p = (1 + b)/(B + 1).
+  When 2^n <= B every sign vector is enumerated (exact p). When the smallest attainable p,
+  1/(B + 1), could not survive the correction of m tests at alpha, B rises to ceil(10 m / alpha).
+* ``tukey``: Tukey's HSD on the two-way ANOVA without replication (topics as blocks), all pairs
+  simultaneously (it replaces the correction); statistic q, df (k-1)(n-1).
+* ``rtukey``: randomised Tukey HSD (Carterette, TOIS 2012): each draw permutes every topic's k
+  scores among the runs; statistic |delta|.
+
+Effects: d_z = mean(d)/s_d for the paired tests, ES_E = delta / sqrt(V_E) for the Tukey tests
+(Sakai 2018). Intervals of delta at ``ci``: the t-interval; with a family-wise correction at the
+Bonferroni (Sidak) level 1 - (1 - ci)/m, with a false-discovery-rate correction Benjamini &
+Yekutieli's false-coverage-rate level 1 - R (1 - ci)/m; Tukey: delta +- q_{ci; k, (k-1)(n-1)}
+sqrt(V_E/n); randomised Tukey: delta +- the ci-quantile of the randomised range. Wins, ties and
+losses count topics where run_b is above, level with, below run_a (differences rounded to 12
+places, as every zero test and tie: values equal mathematically compare equal).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import hashlib
+import json
+import math
+import os
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from .. import stats
+
+TESTS = ("t", "wilcoxon", "perm", "tukey", "rtukey")
+TEST_NAMES = {
+    "t": "paired two-sided t-test",
+    "wilcoxon": "two-sided Wilcoxon signed-rank test",
+    "perm": "two-sided sign-flip randomisation test",
+    "tukey": "Tukey's HSD on the two-way ANOVA without replication (topics as blocks)",
+    "rtukey": "randomised Tukey HSD (runs permuted within topics)",
+}
+CORRECTION_NAMES = {
+    "none": "no correction",
+    "holm": "Holm correction",
+    "bonferroni": "Bonferroni correction",
+    "fdr_bh": "Benjamini-Hochberg correction",
+    "fdr_by": "Benjamini-Yekutieli correction",
+    "sidak": "Sidak correction",
+    "holm-sidak": "Holm-Sidak correction",
+}
+#: the long table's columns, in this order (CSV and JSON)
+COLUMNS = (
+    "measure",
+    "run_a",
+    "run_b",
+    "n",
+    "mean_a",
+    "mean_b",
+    "delta",
+    "delta_pct",
+    "ci_low",
+    "ci_high",
+    "effect",
+    "statistic",
+    "df",
+    "p",
+    "p_adj",
+    "reject",
+    "wins",
+    "ties",
+    "losses",
+)
+SIMULTANEOUS = ("tukey", "rtukey")
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+# --------------------------------------------------------------------------------------------
+# result
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Comparison:
+    """The outcome of :func:`compare`.
+
+    * ``means``: ``{measure: {run: mean over the topics}}``;
+    * ``pairs``: the long table (a pandas DataFrame with :data:`COLUMNS`), one row per pair and
+      measure;
+    * ``runs``, ``measures``, ``baseline`` (list of run names or None), ``query_ids`` (the topics
+      tested), ``missing`` (``{run: [qrels topics the run lacks]}``), ``params``, ``notes``
+      (what the reader must know: B raised, topics dropped ...), ``anova`` (Tukey tests:
+      ``{measure: {"V_E", "F", "df_runs", "df_error", "p"}}``), ``metadata`` (versions, hashes).
+    """
+
+    runs: List[str]
+    measures: List[str]
+    query_ids: List[str]
+    means: Dict[str, Dict[str, float]]
+    pairs: Any
+    baseline: Optional[List[str]]
+    missing: Dict[str, List[str]]
+    params: Dict[str, Any]
+    notes: List[str] = field(default_factory=list)
+    anova: Dict[str, Dict[str, float]] = field(default_factory=dict)
+    metadata: Dict[str, Any] = field(default_factory=dict)
+
+    # -- descriptions ------------------------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        return len(self.query_ids)
+
+    def family_size(self) -> int:
+        return len(self.pairs) // max(1, len(self.measures))
+
+    def description(self) -> str:
+        """One sentence saying how the runs were tested (the LaTeX caption's second part)."""
+        p = self.params
+        test = p["test"]
+        parts = [TEST_NAMES[test]]
+        m = self.family_size()
+        if test in SIMULTANEOUS:
+            parts.append(f"simultaneous over all {len(self.runs) * (len(self.runs) - 1) // 2} pairs")
+        else:
+            corr = p["correction"]
+            name = CORRECTION_NAMES.get(corr, f"{corr} correction")
+            what = f"the {m} pairs" if m != 1 else "the one pair"
+            parts.append(f"{name} over {what} of each measure" if corr != "none" else name)
+        parts.append(f"alpha = {p['alpha']:g}")
+        if test in ("perm", "rtukey"):
+            parts.append(f"B = {p['B']:,}" + (" (exact enumeration)" if p.get("exact") else ""))
+            parts.append(f"seed {p['seed']}")
+        parts.append(
+            f"{100 * p['ci']:g}% intervals" + (" (simultaneous)" if p.get("simultaneous_ci") else "")
+        )
+        topics = (
+            f"{self.n} qrels topics (a run missing a topic scores 0 on it, as trec_eval -c)"
+            if p["topics"] == "qrels"
+            else f"the {self.n} topics every run retrieved for (trec_eval without -c)"
+        )
+        return "; ".join(parts) + f"; means over {topics}."
+
+    # -- tables ------------------------------------------------------------------------------
+
+    def _marks(self) -> Dict[Tuple[str, str], Tuple[List[int], int]]:
+        """(measure, run) -> (1-based indices of the runs it is significantly better than,
+        +1/-1/0: significantly above / below the baseline (the first one it is tested with))."""
+        index = {r: i + 1 for i, r in enumerate(self.runs)}
+        better: Dict[Tuple[str, str], List[int]] = {}
+        vs_base: Dict[Tuple[str, str], int] = {}
+        base = set(self.baseline or [])
+        for row in self.pairs.itertuples(index=False):
+            if not row.reject or row.delta == 0:
+                continue
+            winner, loser = (row.run_b, row.run_a) if row.delta > 0 else (row.run_a, row.run_b)
+            better.setdefault((row.measure, winner), []).append(index[loser])
+            if row.run_a in base and row.run_b not in base:
+                vs_base.setdefault((row.measure, row.run_b), 1 if row.delta > 0 else -1)
+        keys = set(better) | set(vs_base)
+        return {k: (sorted(better.get(k, [])), vs_base.get(k, 0)) for k in keys}
+
+    def _ranks(self, measure: str) -> Dict[str, int]:
+        """run -> 1 (best, ties included), 2 (second best), 0 (other); means rounded first."""
+        vals = {r: float(stats.tidy(np.array([self.means[measure][r]]))[0]) for r in self.runs}
+        distinct = sorted(set(vals.values()), reverse=True)
+        top = distinct[:2]
+        return {r: (top.index(v) + 1 if v in top else 0) for r, v in vals.items()}
+
+    def _cells(self, places: int, style: str) -> Tuple[List[str], List[List[str]]]:
+        marks = self._marks()
+        header = ["#", "run"] + list(self.measures)
+        rows = []
+        ranks = {m: self._ranks(m) for m in self.measures}
+        base = set(self.baseline or [])
+        for i, r in enumerate(self.runs):
+            name = r + (" (baseline)" if r in base else "")
+            cells = [str(i + 1), _latex_escape(name) if style == "latex" else name]
+            for m in self.measures:
+                v = f"{self.means[m][r]:.{places}f}"
+                better, sign = marks.get((m, r), ([], 0))
+                rank = ranks[m][r]
+                if style == "latex":
+                    if rank == 1:
+                        v = f"\\textbf{{{v}}}"
+                    elif rank == 2:
+                        v = f"\\underline{{{v}}}"
+                    if self.baseline:
+                        v += "$^{\\dagger}$" if sign > 0 else ("$^{\\ddagger}$" if sign < 0 else "")
+                    elif better:
+                        v += "$^{" + ",".join(map(str, better)) + "}$"
+                else:
+                    if rank == 1:
+                        v = f"**{v}**" if style == "md" else f"{v}*"
+                    if self.baseline:
+                        v += " ▲" if sign > 0 else (" ▼" if sign < 0 else "")
+                    elif better:
+                        v += " [" + ",".join(map(str, better)) + "]"
+                cells.append(v)
+            rows.append(cells)
+        return header, rows
+
+    def _legend(self) -> str:
+        if self.baseline:
+            sig = "▲/▼: significantly above/below the baseline " + ", ".join(self.baseline)
+        else:
+            sig = "[i,j]: significantly better than runs i and j"
+        return f"{sig} ({self.description()[:-1]}); best mean marked."
+
+    def to_text(self, places: int = 4) -> str:
+        """A plain-text table of means (best marked ``*``) with significance marks, the notes and
+        the tested pairs."""
+        header, rows = self._cells(places, "text")
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
+        lines.append("  ".join("-" * w for w in widths))
+        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+        out = "\n".join(lines) + "\n\n" + self._legend().replace("best mean marked", "best mean marked *")
+        out += "\n" + self._notes_text()
+        return out + "\n" + self._pairs_text(places)
+
+    def _notes_text(self) -> str:
+        lines = [f"note: {n}" for n in self.notes]
+        return "\n".join(lines) + ("\n" if lines else "")
+
+    def _pairs_text(self, places: int) -> str:
+        df = self.pairs
+        cols = ["measure", "run_a", "run_b", "delta", "ci_low", "ci_high", "effect", "p", "p_adj", "reject"]
+        cols += ["wins", "ties", "losses"]
+        return df[cols].to_string(index=False, float_format=lambda v: f"{v:.{places}f}") + "\n"
+
+    def to_markdown(self, places: int = 4) -> str:
+        """A Markdown table of means (best in bold) with significance marks and a legend."""
+        header, rows = self._cells(places, "md")
+        lines = [
+            "| " + " | ".join(header) + " |",
+            "|" + "|".join(["---:", ":---"] + ["---:"] * len(self.measures)) + "|",
+        ]
+        lines += ["| " + " | ".join(r) + " |" for r in rows]
+        notes = "".join(f"\n\nNote: {n}" for n in self.notes)
+        return "\n".join(lines) + "\n\n" + self._legend() + notes + "\n"
+
+    def caption(self) -> str:
+        """The LaTeX caption: what is shown and how it was tested."""
+        ms = ", ".join(self.measures)
+        if self.baseline:
+            sig = (
+                f"$\\dagger$/$\\ddagger$: significant gain/loss against the baseline "
+                f"{', '.join(_latex_escape(b) for b in self.baseline)}"
+            )
+        else:
+            sig = "superscripts: the runs (by number) a run is significantly better than"
+        desc = _latex_escape(self.description()).replace("alpha", "$\\alpha$")
+        return f"Mean {_latex_escape(ms)}; best in bold, second underlined; {sig}. Tested by the {desc}"
+
+    def to_latex(self, places: int = 4, label: str = "tab:comparison") -> str:
+        """A booktabs table (no vertical rules): every tied best in bold, the second underlined,
+        significance marks, and a caption saying how the runs were tested."""
+        header, rows = self._cells(places, "latex")
+        cols = "r l " + " ".join("r" for _ in self.measures)
+        lines = [
+            "\\begin{table}[t]",
+            "\\centering",
+            f"\\caption{{{self.caption()}}}",
+            f"\\label{{{label}}}",
+            f"\\begin{{tabular}}{{{cols}}}",
+            "\\toprule",
+            " & ".join(["\\#", "Run"] + [_latex_escape(m) for m in self.measures]) + " \\\\",
+            "\\midrule",
+        ]
+        lines += [" & ".join(r) + " \\\\" for r in rows]
+        lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+        return "\n".join(lines) + "\n"
+
+    def to_csv(self, path: Optional[PathLike] = None) -> str:
+        """The long table (exactly :data:`COLUMNS`) as CSV; written to ``path`` when given."""
+        text = self.pairs[list(COLUMNS)].to_csv(index=False, lineterminator="\n", float_format="%.17g")
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def to_json(self, path: Optional[PathLike] = None) -> str:
+        """``{"metadata": {...}, "pairs": [rows with exactly COLUMNS]}``; written to ``path``."""
+        rows = []
+        for rec in self.pairs[list(COLUMNS)].to_dict(orient="records"):
+            rows.append({k: _json_value(v) for k, v in rec.items()})
+        meta = dict(self.metadata)
+        meta.update(
+            {
+                "parameters": self.params,
+                "description": self.description(),
+                "runs": self.runs,
+                "measures": self.measures,
+                "baseline": self.baseline,
+                "topics": self.n,
+                "missing_topics": self.missing,
+                "means": self.means,
+                "notes": self.notes,
+                "anova": self.anova,
+            }
+        )
+        text = json.dumps({"metadata": _json_clean(meta), "pairs": rows}, indent=1) + "\n"
+        if path is not None:
+            Path(path).write_text(text, encoding="utf-8")
+        return text
+
+    def plot(self, kind: str = "auto", path: Optional[PathLike] = None, **kwargs: Any) -> Any:
+        """A forest plot of delta +- interval (``"forest"``; the default with a baseline) or a
+        significance matrix of all pairs (``"matrix"``; the default without). Needs matplotlib
+        (the ``meta`` extra). Returns the figure; saved to ``path`` when given."""
+        from ..plots.compare import plot_comparison
+
+        if kind == "auto":
+            kind = "forest" if self.baseline else "matrix"
+        return plot_comparison(self, kind, path, **kwargs)
+
+    def save(
+        self, directory: PathLike, places: int = 4, plot: Optional[str] = None, prefix: str = "comparison"
+    ) -> List[Path]:
+        """Write every format into ``directory`` (text, md, tex, csv, json, and the plot)."""
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        written = []
+        for ext, text in (
+            ("txt", self.to_text(places)),
+            ("md", self.to_markdown(places)),
+            ("tex", self.to_latex(places)),
+        ):
+            p = d / f"{prefix}.{ext}"
+            p.write_text(text, encoding="utf-8")
+            written.append(p)
+        for ext, fn in (("csv", self.to_csv), ("json", self.to_json)):
+            p = d / f"{prefix}.{ext}"
+            fn(p)
+            written.append(p)
+        if plot and plot != "none":
+            p = d / f"{prefix}_{plot}.png"
+            fig = self.plot(plot, p)
+            import matplotlib.pyplot as plt
+
+            plt.close(fig)
+            written.append(p)
+        return written
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+def _latex_escape(text: str) -> str:
+    out = []
+    for ch in str(text):
+        if ch in "&%$#_{}":
+            out.append("\\" + ch)
+        elif ch == "~":
+            out.append("\\textasciitilde{}")
+        elif ch == "^":
+            out.append("\\textasciicircum{}")
+        elif ch == "\\":
+            out.append("\\textbackslash{}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, (np.bool_, bool)):
+        return bool(v)
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        return f if math.isfinite(f) else None
+    return v
+
+
+def _json_clean(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _json_clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_json_clean(v) for v in obj]
+    return _json_value(obj)
+
+
+# --------------------------------------------------------------------------------------------
+# parameters
+# --------------------------------------------------------------------------------------------
+
+
+def check_parameters(
+    test: str, correction: str, alpha: float, B: int, seed: Any, ci: float, topics: str
+) -> None:
+    """ValueError for a parameter out of range (before anything is read)."""
+    if test not in TESTS:
+        raise ValueError(f"unknown test {test!r}; use one of {', '.join(TESTS)}")
+    stats.check_correction(correction)
+    if not (isinstance(alpha, (int, float)) and 0.0 < alpha < 1.0):
+        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
+    if not (isinstance(ci, (int, float)) and 0.0 < ci < 1.0):
+        raise ValueError(f"ci must be in (0, 1), got {ci!r}")
+    if isinstance(B, bool) or not isinstance(B, (int, np.integer)) or B < 1:
+        raise ValueError(f"B must be a positive integer, got {B!r}")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    if topics not in ("qrels", "intersection"):
+        raise ValueError(f"topics must be 'qrels' or 'intersection', got {topics!r}")
+
+
+# --------------------------------------------------------------------------------------------
+# entry points
+# --------------------------------------------------------------------------------------------
+
+
+def compare(
+    qrels: Any,
+    runs: Any,
+    measures: Any,
+    baseline: Union[None, str, int, Sequence[Union[str, int]]] = None,
+    test: str = "t",
+    correction: str = "holm",
+    alpha: float = 0.05,
+    B: int = 10_000,
+    seed: int = 0,
+    ci: float = 0.95,
+    topics: str = "qrels",
+    names: Optional[Sequence[str]] = None,
+    exclude: Sequence[str] = (),
+    progress: bool = False,
+) -> Comparison:
+    """Compare runs with paired significance tests (see the module docstring for the decisions).
+
+    ``qrels``: a path (TREC format, ``.gz`` allowed) or any qrels ir_measures accepts; ``runs``:
+    a directory, a path, a list of paths or run objects (dicts, DataFrames), or a mapping name ->
+    path or run (names default to file names); ``measures``: a measure list as the catalogue reads
+    it (``"AP nDCG@10 PRES@1000"``, objects, trec_eval names). ``baseline``: run name(s) or
+    index(es). ``names`` renames the runs in order; ``exclude`` drops runs whose name matches a
+    glob. Inputs are never modified.
+
+    >>> res = compare("qrels.txt", "runs/", "AP nDCG@10")  # doctest: +SKIP
+    >>> print(res.to_markdown())  # doctest: +SKIP
+    """
+    from ..engine.scores import Core, resolve_runs
+    from ..measures.catalogue import parse_measures
+
+    check_parameters(test, correction, alpha, B, seed, ci, topics)
+    _require()
+    parsed = parse_measures(measures)
+    pairs = resolve_runs(runs)
+    if exclude:
+        pairs = [(n, r) for n, r in pairs if not any(fnmatch.fnmatch(n, g) for g in exclude)]
+    if names is not None:
+        names = [str(x) for x in names]
+        if len(names) != len(pairs):
+            raise ValueError(f"{len(names)} names given for {len(pairs)} runs")
+        if len(set(names)) != len(names):
+            raise ValueError("two runs have the same name")
+        pairs = [(nm, r) for nm, (_, r) in zip(names, pairs)]
+    if len(pairs) < 2:
+        raise ValueError(f"a comparison needs at least 2 runs, got {len(pairs)}")
+    core = Core(qrels, pairs, parsed, progress=progress)
+    values = core.evaluate()
+    nq = len(core.query_ids)
+    missing = {}
+    for name, ranked in zip(core.run_names, core.ranked):
+        present = np.zeros(nq, dtype=bool)
+        present[np.asarray(ranked.qpos, dtype=np.int64)] = True
+        missing[name] = [q for q, ok in zip(core.query_ids, present) if not ok]
+    metadata = _metadata(qrels, pairs)
+    return _compare_values(
+        list(core.run_names),
+        [str(m) for m in parsed],
+        list(core.query_ids),
+        values,
+        missing,
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        B=B,
+        seed=seed,
+        ci=ci,
+        topics=topics,
+        metadata=metadata,
+        missing_rule="default",
+    )
+
+
+def compare_scores(
+    scores: Any,
+    measures: Optional[Sequence[str]] = None,
+    baseline: Union[None, str, int, Sequence[Union[str, int]]] = None,
+    test: str = "t",
+    correction: str = "holm",
+    alpha: float = 0.05,
+    B: int = 10_000,
+    seed: int = 0,
+    ci: float = 0.95,
+    topics: str = "qrels",
+    names: Optional[Sequence[str]] = None,
+) -> Comparison:
+    """:func:`compare` on per-topic scores computed elsewhere.
+
+    ``scores`` is one of:
+
+    * a long DataFrame: a ``pt.Experiment(..., perquery=True)`` frame (``name, qid, measure,
+      value``) or ``run|name|system, query_id|qid, measure, value``;
+    * ``trec_eval -q`` output: a path or a list of paths (one run per file, named by the file; a
+      file with several ``runid`` lines is not split), or a mapping run name -> path; lines
+      ``measure qid value``, the ``all`` rows and non-numeric values (``runid``) skipped;
+    * a :class:`~ir_measures_pres.meta.Scores` or ``{run: {measure: {qid: value}}}``.
+
+    Topics: ``"qrels"`` tests every topic that any run has a score for; a (run, measure) without
+    a score on one of them gets 0 (the DEFAULT of the usual measures), with a note. Run
+    ``trec_eval -q -c`` to have every qrels topic in the files. ``"intersection"`` keeps only the
+    topics scored for every run and measure. ``measures`` picks and orders the measures.
+    """
+    check_parameters(test, correction, alpha, B, seed, ci, topics)
+    _require()
+    table = _score_table(scores)  # {run: {measure: {qid: value}}}
+    runs = list(table)
+    if names is not None:
+        names = [str(x) for x in names]
+        if len(names) != len(runs):
+            raise ValueError(f"{len(names)} names given for {len(runs)} runs")
+        table = {nm: table[r] for nm, r in zip(names, runs)}
+        runs = names
+    if len(runs) < 2:
+        raise ValueError(f"a comparison needs at least 2 runs, got {len(runs)}")
+    all_measures = list(dict.fromkeys(m for r in runs for m in table[r]))
+    if measures is not None:
+        wanted = [str(m) for m in (measures.split() if isinstance(measures, str) else measures)]
+        unknown = [m for m in wanted if m not in all_measures]
+        if unknown:
+            raise ValueError(f"no scores for measure(s) {unknown}; the scores have {all_measures}")
+        all_measures = wanted
+    qids = list(dict.fromkeys(q for r in runs for m in all_measures for q in table[r].get(m, {})))
+    values = np.zeros((len(all_measures), len(runs), len(qids)))
+    have = np.zeros(values.shape, dtype=bool)
+    qpos = {q: i for i, q in enumerate(qids)}
+    for j, r in enumerate(runs):
+        for i, m in enumerate(all_measures):
+            for q, v in table[r].get(m, {}).items():
+                values[i, j, qpos[q]] = v
+                have[i, j, qpos[q]] = True
+    complete: np.ndarray = np.asarray(have.all(axis=0))  # (runs, topics): a score for every measure
+    missing = {r: [q for q, ok in zip(qids, complete[j].tolist()) if not ok] for j, r in enumerate(runs)}
+    return _compare_values(
+        runs,
+        all_measures,
+        qids,
+        values,
+        missing,
+        baseline=baseline,
+        test=test,
+        correction=correction,
+        alpha=alpha,
+        B=B,
+        seed=seed,
+        ci=ci,
+        topics=topics,
+        metadata=_metadata(
+            None, [(r, scores if isinstance(scores, (str, os.PathLike)) else None) for r in runs]
+        ),
+        missing_rule="zero",
+    )
+
+
+def _require() -> None:
+    for module in ("pandas", "scipy", "statsmodels"):
+        stats.require(module)
+
+
+def _score_table(scores: Any) -> Dict[str, Dict[str, Dict[str, float]]]:
+    from ..data.runfiles import run_name
+    from ..engine.scores import Scores
+
+    if isinstance(scores, Scores):
+        return {
+            r: {
+                m: dict(zip(scores.query_ids, scores.values[i, j].tolist()))
+                for i, m in enumerate(scores.measures)
+            }
+            for j, r in enumerate(scores.runs)
+        }
+    if isinstance(scores, (str, os.PathLike)):
+        scores = [scores]
+    if isinstance(scores, Mapping):
+        first = next(iter(scores.values()), None)
+        if isinstance(first, Mapping):
+            return {
+                str(r): {str(m): {str(q): float(v) for q, v in d.items()} for m, d in ms.items()}
+                for r, ms in scores.items()
+            }
+        return {str(r): _read_trec_eval_q(p) for r, p in scores.items()}
+    if hasattr(scores, "columns"):
+        return _frame_table(scores)
+    out: Dict[str, Dict[str, Dict[str, float]]] = {}
+    for p in scores:
+        name = run_name(p)
+        if name in out:
+            raise ValueError(f"two score files have the same name: {name}")
+        out[name] = _read_trec_eval_q(p)
+    return out
+
+
+def _frame_table(df: Any) -> Dict[str, Dict[str, Dict[str, float]]]:
+    cols = set(df.columns)
+
+    def pick(options: Sequence[str], what: str) -> str:
+        for c in options:
+            if c in cols:
+                return c
+        raise ValueError(
+            f"the score table has no {what} column (one of {list(options)}); it has {sorted(cols)}"
+        )
+
+    run = pick(("name", "run", "system"), "run")
+    qid = pick(("qid", "query_id"), "query id")
+    measure = pick(("measure",), "measure")
+    value = pick(("value",), "value")
+    out: Dict[str, Dict[str, Dict[str, float]]] = {}
+    for r, m, q, v in zip(df[run].tolist(), df[measure].tolist(), df[qid].tolist(), df[value].tolist()):
+        if str(q) == "all":
+            continue
+        d = out.setdefault(str(r), {}).setdefault(str(m), {})
+        if str(q) in d:
+            raise ValueError(f"two scores for run {r}, measure {m}, query {q}")
+        d[str(q)] = float(v)
+    return out
+
+
+def _read_trec_eval_q(path: PathLike) -> Dict[str, Dict[str, float]]:
+    import gzip
+
+    p = Path(path)
+    opener: Any = gzip.open if p.name.endswith(".gz") else open
+    out: Dict[str, Dict[str, float]] = {}
+    with opener(p, "rt", encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 3:
+                raise ValueError(
+                    f"{p}:{lineno}: expected 'measure qid value' (trec_eval -q), got {line.strip()!r}"
+                )
+            m, q, v = parts
+            if q == "all":
+                continue
+            try:
+                value = float(v)
+            except ValueError:
+                continue  # runid and other text rows
+            d = out.setdefault(m, {})
+            if q in d:
+                raise ValueError(f"{p}:{lineno}: a second value of {m} for query {q}")
+            d[q] = value
+    if not out:
+        raise ValueError(f"{p}: no per-query scores (run trec_eval with -q)")
+    return out
+
+
+def _metadata(qrels: Any, runs: Sequence[Tuple[str, Any]]) -> Dict[str, Any]:
+    import platform
+    from importlib import metadata as im
+
+    versions: Dict[str, Optional[str]] = {"python": platform.python_version()}
+    for pkg in ("ir_measures_pres", "ir_measures", "pytrec-eval-terrier", "numpy", "scipy", "statsmodels"):
+        try:
+            versions[pkg] = im.version(pkg)
+        except im.PackageNotFoundError:
+            versions[pkg] = None
+    return {
+        "versions": versions,
+        "sha256": {
+            "qrels": _sha256(qrels),
+            "runs": {name: _sha256(r) for name, r in runs},
+        },
+    }
+
+
+def _sha256(obj: Any) -> Optional[str]:
+    """SHA-256 of a file's bytes; None for an in-memory object."""
+    if isinstance(obj, (str, os.PathLike)) and Path(obj).is_file():
+        h = hashlib.sha256()
+        with open(obj, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        return h.hexdigest()
+    return None
+
+
+# --------------------------------------------------------------------------------------------
+# the computation
+# --------------------------------------------------------------------------------------------
+
+
+def _baseline_indices(baseline: Any, runs: List[str]) -> Optional[List[int]]:
+    if baseline is None:
+        return None
+    items = [baseline] if isinstance(baseline, (str, int, np.integer)) else list(baseline)
+    out: List[int] = []
+    for b in items:
+        if isinstance(b, (int, np.integer)) and not isinstance(b, bool):
+            if not 0 <= int(b) < len(runs):
+                raise ValueError(f"baseline index {b} out of range for {len(runs)} runs")
+            i = int(b)
+        elif str(b) in runs:
+            i = runs.index(str(b))
+        else:
+            hits = [k for k, r in enumerate(runs) if r.endswith("." + str(b))]
+            if len(hits) != 1:
+                raise ValueError(f"baseline {b!r} is not one of the runs: {', '.join(runs)}")
+            i = hits[0]
+        if i not in out:
+            out.append(i)
+    if not out:
+        raise ValueError("an empty baseline list")
+    return out
+
+
+def _design(k: int, base: Optional[List[int]]) -> List[Tuple[int, int]]:
+    if base is None:
+        return [(i, j) for i in range(k) for j in range(i + 1, k)]
+    seen = set()
+    out = []
+    for b in base:
+        for j in range(k):
+            if j == b or frozenset((b, j)) in seen:
+                continue
+            seen.add(frozenset((b, j)))
+            out.append((b, j))
+    return out
+
+
+def _compare_values(
+    runs: List[str],
+    measures: List[str],
+    query_ids: List[str],
+    values: np.ndarray,
+    missing: Dict[str, List[str]],
+    baseline: Any,
+    test: str,
+    correction: str,
+    alpha: float,
+    B: int,
+    seed: int,
+    ci: float,
+    topics: str,
+    metadata: Dict[str, Any],
+    missing_rule: str,
+) -> Comparison:
+    import pandas as pd
+
+    notes: List[str] = []
+    k = len(runs)
+    short = {r: q for r, q in missing.items() if q}
+    if topics == "intersection":
+        drop = set(q for qs in missing.values() for q in qs)
+        keep = np.array([q not in drop for q in query_ids], dtype=bool)
+        if drop:
+            msg = (
+                f"topics=intersection: {len(drop)} topic(s) some run lacks are left out "
+                f"(trec_eval without -c); every qrels topic counts by default"
+            )
+            warnings.warn(msg, stacklevel=3)
+            notes.append(msg)
+        values = values[:, :, keep]
+        query_ids = [q for q, ok in zip(query_ids, keep) if ok]
+    elif short:
+        what = "scored 0 (DEFAULT) on them" if missing_rule == "default" else "given 0 there"
+        for r, qs in short.items():
+            notes.append(f"run {r} lacks {len(qs)} of the {len(query_ids)} topics, {what}")
+    n = len(query_ids)
+    if n < 2:
+        raise ValueError(f"a comparison needs at least 2 topics, got {n}")
+    base = _baseline_indices(baseline, runs)
+    design = _design(k, base)
+    a = np.array([i for i, _ in design], dtype=np.int64)
+    b = np.array([j for _, j in design], dtype=np.int64)
+    m = len(design)
+    params: Dict[str, Any] = {
+        "test": test,
+        "correction": "none" if test in SIMULTANEOUS else correction,
+        "alpha": alpha,
+        "B": None,
+        "seed": seed,
+        "ci": ci,
+        "topics": topics,
+        "design": "baseline" if base is not None else "all pairs",
+        "family": f"the {m} pairs of one measure",
+    }
+    if test in SIMULTANEOUS and correction not in ("none", "holm"):
+        notes.append(f"{test}: the test is simultaneous over all pairs; correction {correction} not applied")
+    rng = np.random.default_rng(seed)
+    signs: Optional[np.ndarray] = None
+    exact = False
+    if test == "perm":
+        need = alpha / m if correction != "none" else alpha
+        if 1.0 / (B + 1.0) > need and 2 ** min(n, 63) > B:
+            newB = int(math.ceil(10 * (m if correction != "none" else 1) / alpha))
+            notes.append(
+                f"B raised from {B:,} to {newB:,}: the smallest p, 1/(B+1), must be able to survive "
+                f"the correction of {m} tests at alpha {alpha:g}"
+            )
+            B = newB
+        signs, exact = stats.sign_flips(n, B, rng)
+        params["B"] = len(signs) if exact else B
+        if exact and 2.0 / len(signs) > need:
+            notes.append(
+                f"with {n} topics the exact sign-flip test's smallest p is 2/2^{n} = "
+                f"{2.0 / len(signs):.4g}: no pair can be significant at this level"
+            )
+    perms = None
+    ranges = np.zeros(0)
+    if test == "rtukey":
+        if 1.0 / (B + 1.0) > alpha and math.factorial(k) ** n > B:
+            newB = int(math.ceil(10 / alpha))
+            notes.append(f"B raised from {B:,} to {newB:,}: the smallest p, 1/(B+1), must be below alpha")
+            B = newB
+        perms, exact = stats.topic_permutations(k, n, B, rng)
+        params["B"] = len(perms) if exact else B
+    params["exact"] = exact
+    params["simultaneous_ci"] = test in SIMULTANEOUS or (correction != "none" and m > 1)
+    frames = []
+    anova: Dict[str, Dict[str, float]] = {}
+    means: Dict[str, Dict[str, float]] = {}
+    for mi, mname in enumerate(measures):
+        X = values[mi]
+        mean = X.mean(axis=1)
+        means[mname] = {r: float(v) for r, v in zip(runs, mean)}
+        d = X[b] - X[a]
+        delta = stats.tidy(mean[b] - mean[a])
+        # delta itself unrounded but exactly 0 when it rounds to 0 (identical runs)
+        delta = np.where(delta == 0, 0.0, mean[b] - mean[a])
+        td = stats.tidy(d)
+        wins = (td > 0).sum(axis=1)
+        losses = (td < 0).sum(axis=1)
+        ties = n - wins - losses
+        sd = d.std(axis=1, ddof=1)
+        zero = (td == 0).all(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            dz = np.where(zero, 0.0, d.mean(axis=1) / np.where(stats.tidy(sd) == 0, 0.0, sd))
+        effect = dz
+        if test == "t":
+            res = stats.paired_t(d)
+        elif test == "wilcoxon":
+            res = stats.paired_wilcoxon(d)
+        elif test == "perm":
+            assert signs is not None
+            res = stats.sign_flip(d, signs, exact)
+        elif test == "tukey":
+            res, av = stats.tukey_hsd(X, a, b)
+            anova[mname] = {
+                "V_E": av.V_E,
+                "F": av.F,
+                "df_runs": av.df_runs,
+                "df_error": av.df_error,
+                "p": av.p,
+            }
+            with np.errstate(divide="ignore", invalid="ignore"):
+                effect = np.where(delta == 0, 0.0, delta / math.sqrt(av.V_E))
+        else:
+            assert perms is not None
+            # runs in name order, so that the draws do not depend on the order the runs came in
+            ranges = stats.max_range(X[np.argsort(np.array(runs, dtype=object), kind="stable")], perms)
+            res = stats.randomised_tukey(X, a, b, ranges, exact)
+            av = stats.anova_two_way(X)
+            anova[mname] = {
+                "V_E": av.V_E,
+                "F": av.F,
+                "df_runs": av.df_runs,
+                "df_error": av.df_error,
+                "p": av.p,
+            }
+            with np.errstate(divide="ignore", invalid="ignore"):
+                effect = np.where(delta == 0, 0.0, delta / math.sqrt(av.V_E))
+        if test in SIMULTANEOUS:
+            p_adj, reject = res.p.copy(), res.p <= alpha
+            if test == "tukey":
+                half = stats.tukey_half_width(stats.anova_two_way(X), k, n, ci)
+            else:
+                half = float(np.quantile(ranges, ci, method="higher"))
+            lo = np.where(delta == 0, 0.0, delta - half)
+            hi = np.where(delta == 0, 0.0, delta + half)
+        else:
+            p_adj, reject = stats.correct(res.p, alpha, correction)
+            level = stats.interval_level(ci, correction, m, int(reject.sum()))
+            lo, hi = stats.t_interval(d, level)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            pct = np.where(mean[a] != 0, 100.0 * delta / mean[a], np.nan)
+        frames.append(
+            pd.DataFrame(
+                {
+                    "measure": mname,
+                    "run_a": [runs[i] for i in a],
+                    "run_b": [runs[j] for j in b],
+                    "n": n,
+                    "mean_a": mean[a],
+                    "mean_b": mean[b],
+                    "delta": delta,
+                    "delta_pct": pct,
+                    "ci_low": lo,
+                    "ci_high": hi,
+                    "effect": effect,
+                    "statistic": res.statistic,
+                    "df": res.df,
+                    "p": res.p,
+                    "p_adj": p_adj,
+                    "reject": reject.astype(bool),
+                    "wins": wins.astype(np.int64),
+                    "ties": ties.astype(np.int64),
+                    "losses": losses.astype(np.int64),
+                }
+            )
+        )
+    pairs = pd.concat(frames, ignore_index=True)[list(COLUMNS)]
+    return Comparison(
+        runs=runs,
+        measures=measures,
+        query_ids=query_ids,
+        means=means,
+        pairs=pairs,
+        baseline=[runs[i] for i in base] if base is not None else None,
+        missing=missing,
+        params=params,
+        notes=notes,
+        anova=anova,
+        metadata=metadata,
+    )

@@ -1,0 +1,199 @@
+"""The package's floors (issue #19): layers that import only the layers below them, no import
+cycle, no module over 700 lines, argparse only in ``cli/``, private modules kept inside their
+subpackage, and the old public module paths still importable.
+
+The imports are read from the source with :mod:`ast`, lazy imports inside functions included;
+imports under ``if TYPE_CHECKING:`` are not run and do not count.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from pathlib import Path
+from typing import Dict, List, Set, Tuple
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "ir_measures_pres"
+ROOT = "ir_measures_pres"
+
+#: each subpackage's floor: a module may import its own floor and the floors below it
+FLOORS = {"data": 0, "measures": 1, "engine": 2, "plots": 3, "stats": 4, "meta": 5, "cli": 6}
+#: the modules directly in the package (public names and register(), old paths, hooks) are the
+#: front door, on the command line's floor: ``cli`` reads ``__version__`` there
+TOP = 6
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES: Dict[str, Path] = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def is_package(name: str) -> bool:
+    return MODULES[name].name == "__init__.py"
+
+
+def _type_checking_nodes(tree: ast.AST) -> Set[int]:
+    """ids of the nodes under ``if TYPE_CHECKING:``."""
+    skipped: Set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for stmt in node.body:
+                skipped.update(id(n) for n in ast.walk(stmt))
+    return skipped
+
+
+def imports_of(name: str) -> List[Tuple[str, int]]:
+    """(module of the package, line) for each import in ``name``'s source."""
+    path = MODULES[name]
+    tree = ast.parse(path.read_text(), str(path))
+    skipped = _type_checking_nodes(tree)
+    here = name.split(".") if is_package(name) else name.split(".")[:-1]
+    found: List[Tuple[str, int]] = []
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = here[: len(here) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            # ``from X import y`` imports the module X.y when there is one, else a name of X
+            targets = [
+                f"{source}.{a.name}" if f"{source}.{a.name}" in MODULES else source for a in node.names
+            ]
+        else:
+            continue
+        for target in targets:
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target.startswith(ROOT) and target != name:
+                found.append((target, node.lineno))
+    return found
+
+
+GRAPH = {name: imports_of(name) for name in MODULES}
+
+
+def floor_of(name: str) -> int:
+    parts = name.split(".")
+    if len(parts) == 1 or (len(parts) == 2 and not is_package(name) and parts[1] not in FLOORS):
+        return TOP
+    return FLOORS[parts[1]]
+
+
+def test_the_floors_are_the_subpackages() -> None:
+    subpackages = {
+        n.split(".")[1] for n in MODULES if n.count(".") >= 1 and is_package(".".join(n.split(".")[:2]))
+    }
+    assert subpackages == set(FLOORS)
+
+
+def test_no_import_cycle() -> None:
+    state: Dict[str, int] = {}  # 1: on the path, 2: done
+    path: List[str] = []
+
+    def visit(name: str) -> None:
+        state[name] = 1
+        path.append(name)
+        for target, line in GRAPH[name]:
+            if state.get(target) == 1:
+                cycle = path[path.index(target) :] + [target]
+                pytest.fail(f"import cycle: {' -> '.join(cycle)} ({MODULES[name].name}:{line})")
+            if target not in state:
+                visit(target)
+        path.pop()
+        state[name] = 2
+
+    for name in MODULES:
+        if name not in state:
+            visit(name)
+
+
+def test_each_floor_imports_only_the_floors_below() -> None:
+    upward = [
+        f"{name} imports {target} (line {line})"
+        for name, edges in GRAPH.items()
+        if not name.endswith("__main__")  # ``python -m`` entry points start a command
+        for target, line in edges
+        if floor_of(target) > floor_of(name)
+    ]
+    assert upward == []
+
+
+def test_private_modules_stay_in_their_subpackage() -> None:
+    outside = [
+        f"{name} imports {target} (line {line})"
+        for name, edges in GRAPH.items()
+        for target, line in edges
+        if target.rpartition(".")[2].startswith("_")
+        and target.count(".") >= 2
+        and not name.startswith(target.rpartition(".")[0] + ".")
+        and name != target.rpartition(".")[0]
+    ]
+    assert outside == []
+
+
+def test_no_module_over_700_lines() -> None:
+    long = {name: n for name, p in MODULES.items() if (n := len(p.read_text().splitlines())) > 700}
+    assert long == {}
+
+
+def test_at_most_ten_modules_directly_in_the_package() -> None:
+    top = sorted(p.name for p in PACKAGE.glob("*.py"))
+    assert len(top) <= 10, top
+
+
+def test_argparse_only_in_cli() -> None:
+    users = []
+    for name, path in MODULES.items():
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Import) and any(a.name == "argparse" for a in node.names)) or (
+                isinstance(node, ast.ImportFrom) and node.module == "argparse"
+            ):
+                users.append(name)
+    assert users and all(u.startswith(f"{ROOT}.cli.") or u == f"{ROOT}.cli" for u in users), users
+
+
+@pytest.mark.parametrize(
+    "module,names",
+    [
+        ("ir_measures_pres.readers", ["read_qrels", "read_run", "FileOrderColumns", "TrecFormatError"]),
+        ("ir_measures_pres.io", ["read_qrels", "read_run", "ids_as_str", "TrecFormatWarning"]),
+        ("ir_measures_pres.catalogue", ["MEASURES", "parse_measures", "trec_names", "MeasureNameError"]),
+        ("ir_measures_pres.comparison", ["compare", "compare_scores", "Comparison"]),
+        ("ir_measures_pres.stats", ["wilcoxon", "kendall_tau", "require", "paired_t", "correct"]),
+        ("ir_measures_pres.cli", ["main"]),
+        ("ir_measures_pres.pyterrier", ["AVAILABLE", "ERROR"]),
+        ("ir_measures_pres._entry_points", ["provider"]),
+        ("ir_measures_pres.demo", ["main"]),
+    ],
+)
+def test_old_public_paths_still_import(module: str, names: List[str]) -> None:
+    loaded = importlib.import_module(module)
+    assert all(hasattr(loaded, n) for n in names)
+
+
+def test_public_names_unchanged() -> None:
+    import ir_measures_pres
+    import ir_measures_pres.meta
+
+    expected_top = {
+        "PRES", "R_norm", "Rnorm", "QMeasure", "Q_measure", "OMeasure", "O_measure", "PMeasure",
+        "P_measure", "PPlusMeasure", "P_plus", "Bpref10", "Bpref_10", "MEASURES", "MeasureNameError",
+        "register", "PresProvider", "MeasureParameterError", "InputError", "__version__", "compare",
+        "compare_scores", "Comparison",
+    }  # fmt: skip
+    assert set(ir_measures_pres.__all__) == expected_top
+    assert all(getattr(ir_measures_pres, n) is not None for n in expected_top)
+    assert all(getattr(ir_measures_pres.meta, n) is not None for n in ir_measures_pres.meta.__all__)
