@@ -1,4 +1,4 @@
-"""``python -m ir_measures_pres``: the ``ir_measures_pres`` command (see :mod:`ir_measures_pres.cli.evaluate`)."""
+"""``python -m ir_measures_pres``: the ``ir_measures_pres`` command (:mod:`ir_measures_pres.cli.evaluate`)."""
 
 import sys
 
