@@ -184,3 +184,19 @@ def test_python_dash_m(collection, tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "R@10" in proc.stdout
     assert "f-qrels" in proc.stderr  # progress goes to stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[], ["compare"], ["tar"], ["robustness"], ["agreement"], ["discriminative-power"], ["sensitivity"]],
+)
+def test_help_shows_percent_signs_as_written(command):
+    """argparse %-formats help strings but not descriptions: a '%%' written in a description
+    reached the user as '%%' (issue #20, item 13)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "ir_measures_pres", *command, "--help"], capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "%%" not in proc.stdout
+    if command == ["sensitivity"]:
+        assert "swap rate <= 5 % and" in " ".join(proc.stdout.split())

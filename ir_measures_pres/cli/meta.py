@@ -166,7 +166,7 @@ def build_parser() -> ArgumentParser:
         "sensitivity",
         help="swap-method sensitivity: difference required and sensitivity per measure",
         description="Voorhees & Buckley's swap method (Sakai's bootstrap variant by default): "
-        "the difference required for a swap rate <= 5 %% and the share of run-pair comparisons "
+        "the difference required for a swap rate <= 5 % and the share of run-pair comparisons "
         "at least that large, per measure, mean +- sd over --repeats repetitions.",
     )
     _common(p)
