@@ -18,7 +18,6 @@ every format (and the plot) into DIR. Exit status: 0 on success, 1 on bad input,
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -103,26 +102,6 @@ def _run_files(args: argparse.Namespace) -> List[Path]:
     return run_files(args.runs, args.exclude)
 
 
-def resolve_qrels(qrels: str) -> Any:
-    """A qrels path, or the qrels of an ir_datasets id when no such file exists (ir_measures' CLI
-    rule: a file first). Errors say what ir_measures' CLI says."""
-    if qrels == "-" or os.path.exists(qrels):
-        return qrels
-    try:
-        import ir_datasets
-    except ImportError:
-        raise FileNotFoundError(
-            f"{qrels} not found. (Skipping ir_datasets lookup. To use this feature, install ir_datasets.)"
-        ) from None
-    try:
-        ds = ir_datasets.load(qrels)
-    except KeyError:
-        raise FileNotFoundError(f"{qrels} not found. (checked file and ir_datasets)") from None
-    if not ds.has_qrels():
-        raise ValueError(f"ir_datasets ID {qrels} found but does not provide qrels.")
-    return list(ds.qrels_iter())
-
-
 def _compare(args: argparse.Namespace) -> Any:
     from ..measures.catalogue import parse_measures
     from ..stats.comparison import compare, compare_scores
@@ -143,7 +122,9 @@ def _compare(args: argparse.Namespace) -> Any:
             names=args.names,
         )
     measures = parse_measures(args.measures)  # a usage error, before any file is read
-    qrels = resolve_qrels(args.qrels)
+    from ..data.datasets import qrels_source
+
+    qrels = qrels_source(args.qrels)
     files = _run_files(args)
     return compare(
         qrels,
@@ -189,4 +170,4 @@ def main(argv: Sequence[str], out: Any = None) -> int:
     return 0
 
 
-__all__ = ["main", "build_parser", "resolve_qrels"]
+__all__ = ["main", "build_parser"]

@@ -312,6 +312,8 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     measures, provider, run files) is made before a file is read; errors are raised for
     :func:`guarded`. Several runs share the qrels and the prepared evaluators; a run that cannot
     be read is reported (file and line) and the others are still evaluated (exit status 1)."""
+    from ..data.datasets import qrels_source
+    from ..data.inputs import as_columns
     from ..data.readers import read_qrels
     from ..data.runfiles import list_run_files
     from ..measures.catalogue import parse_measures
@@ -340,7 +342,11 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     names = _run_names(runs)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
-    qrels = read_qrels(args.qrels, doc_ids="bytes")
+    source = qrels_source(args.qrels)
+    if isinstance(source, str):
+        qrels = read_qrels(source, doc_ids="bytes")
+    else:  # an ir_datasets id: its Qrel tuples, checked as every in-memory input is
+        qrels = as_columns(source, "tuples", "relevance", "qrels")
     jobs = jobs_of(args.jobs)
     # a single run may have its pytrec_eval batches forked; with several, the runs are (and a
     # worker forks no further; in the one-process path a read-ahead thread is alive: no fork)

@@ -226,13 +226,14 @@ def _show(title: str, df: Any, out: Any) -> None:
 
 
 def _run(args: argparse.Namespace, out: Any) -> None:
+    from ..data.datasets import qrels_source
     from ..engine.scores import Core
     from ..measures.catalogue import parse_measures
 
     measures = parse_measures(args.measures)  # a usage error, before any file is read
     runs = _runs(args)
     plot_format = None if args.plot_format == "none" else args.plot_format
-    core = Core(args.qrels, runs, measures, progress=not args.quiet)
+    core = Core(qrels_source(args.qrels), runs, measures, progress=not args.quiet)
     res: Any
     results: List[Any]
     if args.command == "robustness":

@@ -1,0 +1,40 @@
+"""Qrels named on a command line: a file, or an ir_datasets id.
+
+ir_measures' command-line rule: a path that exists (or ``-``, standard input) is a file; any
+other name is looked up in ir_datasets (an optional dependency), whose qrels come back as
+ir_measures ``Qrel`` tuples. Whatever goes wrong in the look-up (not installed, unknown id, a
+dataset without qrels, a download that fails offline) is an :class:`~.inputs.InputError` that
+names ir_datasets (in ir_measures' CLI's words where it has them): the user's input could not
+be had, the package did not fail (exit status 1, not 70).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, List, Union
+
+from .inputs import InputError
+
+
+def qrels_source(name: str) -> Union[str, List[Any]]:
+    """``name`` when it is a file (or ``-``), else the qrels of the ir_datasets id ``name``."""
+    if name == "-" or os.path.exists(name):
+        return name
+    try:
+        import ir_datasets
+    except ImportError:
+        raise InputError(
+            f"{name} not found. (Skipping ir_datasets lookup. To use this feature, install ir_datasets.)"
+        ) from None
+    try:
+        dataset = ir_datasets.load(name)
+    except KeyError:
+        raise InputError(f"{name} not found. (checked file and ir_datasets)") from None
+    if not dataset.has_qrels():
+        raise InputError(f"ir_datasets ID {name} found but does not provide qrels.")
+    try:
+        return list(dataset.qrels_iter())
+    except Exception as error:  # noqa: BLE001 - offline, a broken download: the input, not a bug
+        raise InputError(
+            f"{name}: ir_datasets could not provide the qrels ({type(error).__name__}: {error})"
+        ) from None
