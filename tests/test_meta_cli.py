@@ -183,7 +183,52 @@ def test_python_dash_m(collection, tmp_path):
     )
     assert proc.returncode == 0, proc.stderr
     assert "R@10" in proc.stdout
-    assert "f-qrels" in proc.stderr  # progress goes to stderr
+    assert proc.stderr == ""  # stderr is a pipe here, not a terminal: no progress bar
+
+
+def _terminal_stderr(argv, tmp_path):
+    """Run the command with a pseudo-terminal as stderr (stdout to a file); what it wrote there."""
+    import fcntl
+    import os
+    import pty
+    import struct
+    import termios
+
+    primary, secondary = pty.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))  # tqdm needs a width
+    with open(tmp_path / "stdout", "wb") as out:
+        proc = subprocess.run(argv, stdout=out, stderr=secondary, check=False)
+    os.close(secondary)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:  # EIO: the terminal's other side is closed and drained
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(primary)
+    return proc.returncode, b"".join(chunks)
+
+
+@pytest.mark.parametrize("command", ["robustness", "compare"])
+def test_progress_bars_only_on_a_terminal(command, collection, tmp_path):
+    """Issue #20, item 4: stderr redirected to a file gets no tqdm frames; a terminal does, and
+    -q/--quiet turns them off there."""
+    args = [sys.executable, "-m", "ir_measures_pres", command, str(collection / "qrels.txt")]
+    args += [str(collection / "runs"), "-m", "R@10"]
+    if command == "robustness":
+        args += ["--fractions", "0.5", "--samples", "1"]
+    log = tmp_path / "stderr.log"
+    with open(log, "wb") as err:
+        proc = subprocess.run(args, stdout=subprocess.DEVNULL, stderr=err, check=False)
+    assert proc.returncode == 0
+    assert b"\r" not in log.read_bytes() and b"it/s" not in log.read_bytes()
+    code, shown = _terminal_stderr(args, tmp_path)
+    assert code == 0 and b"\r" in shown
+    code, shown = _terminal_stderr(args + ["--quiet"], tmp_path)
+    assert code == 0 and b"\r" not in shown
 
 
 @pytest.mark.parametrize(
@@ -200,3 +245,13 @@ def test_help_shows_percent_signs_as_written(command):
     assert "%%" not in proc.stdout
     if command == ["sensitivity"]:
         assert "swap rate <= 5 % and" in " ".join(proc.stdout.split())
+
+
+def test_python_functions_show_no_bar_off_a_terminal(collection, capsys):
+    """The Python functions default to progress=None: a bar only when stderr is a terminal (it is
+    not under pytest), so notebooks' and scripts' logs stay clean (issue #20, item 4)."""
+    qrels, runs = str(collection / "qrels.txt"), str(collection / "runs")
+    robustness(qrels, runs, "R@10", fractions=[0.5], samples=1)
+    agreement(qrels, runs, "R@10 AP")
+    discriminative_power(qrels, runs, "R@10", B=20, repeats=1)
+    assert capsys.readouterr().err == ""

@@ -139,7 +139,7 @@ def _compare(args: argparse.Namespace) -> Any:
         ci=args.ci,
         topics=args.topics,
         names=args.names,
-        progress=not args.quiet,
+        progress=False if args.quiet else None,
     )
 
 

@@ -446,20 +446,11 @@ def _score_in_workers(
 
 
 def _progress(total: int) -> Any:
-    """A progress bar over several runs on a terminal (tqdm; nothing when standard error is not
-    a terminal, nor for one run: then tqdm is not even imported)."""
-    import contextlib
+    """A bar over several runs, on a terminal only (:func:`~ir_measures_pres.data.progress.progress_bar`);
+    none for one run."""
+    from ..data.progress import progress_bar
 
-    if total < 2 or not (sys.stderr is not None and sys.stderr.isatty()):
-        return contextlib.nullcontext(_NoBar())
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="run", leave=False, file=sys.stderr)
-
-
-class _NoBar:
-    def update(self, n: int = 1) -> None:
-        pass
+    return progress_bar(total, show=None if total > 1 else False, unit="run")
 
 
 def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:

@@ -233,7 +233,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
     measures = parse_measures(args.measures)  # a usage error, before any file is read
     runs = _runs(args)
     plot_format = None if args.plot_format == "none" else args.plot_format
-    core = Core(qrels_source(args.qrels), runs, measures, progress=not args.quiet)
+    core = Core(qrels_source(args.qrels), runs, measures, progress=False if args.quiet else None)
     res: Any
     results: List[Any]
     if args.command == "robustness":
@@ -244,7 +244,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             samples=args.samples,
             seed=args.seed,
             rel=args.rel,
-            progress=not args.quiet,
+            progress=False if args.quiet else None,
             core=core,
         )
         _show("lowest Kendall's tau per fraction", robustness_table(res, "min_tau").reset_index(), out)
@@ -264,7 +264,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
 
         res = agreement(
             confidence=args.confidence,
-            progress=not args.quiet,
+            progress=False if args.quiet else None,
             core=core,
             method=args.wilcoxon_method,
         )
@@ -304,7 +304,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             max_swap_rate=args.max_swap_rate,
             repeats=args.repeats,
             seed=args.seed,
-            progress=not args.quiet,
+            progress=False if args.quiet else None,
             core=core,
         )
         _show(
@@ -324,7 +324,12 @@ def _run(args: argparse.Namespace, out: Any) -> None:
         require("pandas")
         scores = core.scores()
         res = discriminative_power_from_scores(
-            scores, args.B, args.alpha, args.seed, progress=not args.quiet, repeats=args.repeats
+            scores,
+            args.B,
+            args.alpha,
+            args.seed,
+            progress=False if args.quiet else None,
+            repeats=args.repeats,
         )
         _show(
             f"discriminative power (paired bootstrap, B={args.B}, alpha={args.alpha}"
@@ -340,7 +345,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
                 args.fuzziness,
                 bucket_width=args.bucket_width,
                 seed=args.seed,
-                progress=not args.quiet,
+                progress=False if args.quiet else None,
             )
             _show(
                 f"split-half stability ({args.splits} splits, fuzziness {args.fuzziness})", stab.summary, out

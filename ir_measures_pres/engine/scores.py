@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
-from tqdm import tqdm
 
 from ..data.arrays import ids_as_str, offsets_from_counts, segment_ids
 from ..data.inputs import as_latin1, is_utf8
+from ..data.progress import progress_bar
 from ..data.qrels import ABSENT, Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..data.runfiles import list_run_files, run_name
@@ -203,7 +203,7 @@ class Core:
     lines where ``keep`` is False removed (those documents become unjudged).
     """
 
-    def __init__(self, qrels: Any, runs: Any, measures: MeasureSpec, progress: bool = True) -> None:
+    def __init__(self, qrels: Any, runs: Any, measures: MeasureSpec, progress: Optional[bool] = None) -> None:
         self.measures = parse_measures(measures)
         self.measure_labels = [str(m) for m in self.measures]
         self.progress = progress
@@ -247,7 +247,7 @@ class Core:
         # ranking is the same (same queries), and its labels say which line judges each document.
         table = np.append(self.line_labels, ABSENT)
         keep_docs = bool(self.fallback_measures)  # document ids are needed only by the fallback
-        with tqdm(total=len(pairs), desc="ranking runs", leave=False, disable=not progress) as bar:
+        with progress_bar(len(pairs), "ranking runs", progress) as bar:
             for name, run in pairs:
                 if isinstance(run, (str, os.PathLike)):
                     run = read_run(run)
@@ -382,6 +382,6 @@ def _latin1_dict(nested: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]
     return {as_latin1(q): {as_latin1(d): v for d, v in docs.items()} for q, docs in nested.items()}
 
 
-def evaluate(qrels: Any, runs: Any, measures: MeasureSpec, progress: bool = True) -> Scores:
+def evaluate(qrels: Any, runs: Any, measures: MeasureSpec, progress: Optional[bool] = None) -> Scores:
     """Per-query scores of every run with every measure (runs ranked once, trec_eval order)."""
     return Core(qrels, runs, measures, progress=progress).scores()

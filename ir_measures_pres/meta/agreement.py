@@ -21,8 +21,8 @@ from itertools import combinations
 from typing import Any, List, Optional
 
 import numpy as np
-from tqdm import tqdm
 
+from ..data.progress import progress_bar
 from ..stats.significance import DECIMALS, ZERO_METHOD, kendall_tau, require, wilcoxon
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult
@@ -98,7 +98,7 @@ def agreement(
     measures: Optional[MeasureSpec] = None,
     confidence: float = 0.95,
     zero_method: str = ZERO_METHOD,
-    progress: bool = True,
+    progress: Optional[bool] = None,
     core: Optional[Core] = None,
     method: str = "auto",
 ) -> AgreementResult:
@@ -118,7 +118,7 @@ def agreement_from_scores(
     scores: Scores,
     confidence: float = 0.95,
     zero_method: str = ZERO_METHOD,
-    progress: bool = True,
+    progress: Optional[bool] = None,
     method: str = "auto",
 ) -> AgreementResult:
     """:func:`agreement` on per-query scores already computed (e.g. :func:`._core.evaluate`).
@@ -148,7 +148,7 @@ def agreement_from_scores(
     pairs = list(iter_pairs(len(runs)))
     outcome = np.empty((len(names), len(pairs)), dtype=object)
     pair_rows = []
-    with tqdm(total=len(pairs) * len(names), desc="Wilcoxon tests", leave=False, disable=not progress) as bar:
+    with progress_bar(len(pairs) * len(names), "Wilcoxon tests", progress) as bar:
         for k, (i, j) in enumerate(pairs):
             for m in range(len(names)):
                 stat, p, direction = wilcoxon(

@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence
 
 import numpy as np
-from tqdm import tqdm
 
+from ..data.progress import progress_bar
 from ..stats.significance import bootstrap_counts, bootstrap_test, require, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best
@@ -175,7 +175,7 @@ def discriminative_power(
     B: int = 1000,
     alpha: float = 0.05,
     seed: Optional[int] = 0,
-    progress: bool = True,
+    progress: Optional[bool] = None,
     core: Optional[Core] = None,
     unshifted: bool = False,
     repeats: int = 1,
@@ -199,7 +199,7 @@ def discriminative_power_from_scores(
     B: int = 1000,
     alpha: float = 0.05,
     seed: Optional[int] = 0,
-    progress: bool = True,
+    progress: Optional[bool] = None,
     bootstrap_index: Optional[np.ndarray] = None,
     unshifted: bool = False,
     repeats: int = 1,
@@ -241,7 +241,7 @@ def discriminative_power_from_scores(
     rows = []
     rep_rows = []
     total = len(scores.measures) * repeats
-    with tqdm(total=total, desc="bootstrap", leave=False, disable=not progress) as bar:
+    with progress_bar(total, "bootstrap", progress) as bar:
         for r, fixed in enumerate(draws):
             counts = fixed if fixed is not None else bootstrap_counts(n, B, repeat_rng(seed, r))[1]
             for m, name in enumerate(scores.measures):
@@ -336,7 +336,7 @@ def stability(
     fuzziness_grid: Sequence[float] = DEFAULT_FUZZINESS_GRID,
     bucket_width: float = 0.01,
     seed: Optional[int] = 0,
-    progress: bool = True,
+    progress: Optional[bool] = None,
     core: Optional[Core] = None,
 ) -> StabilityResult:
     """Buckley-Voorhees split-half error rate and Voorhees-Buckley swap rates, per measure."""
@@ -362,7 +362,7 @@ def stability_from_scores(
     fuzziness_grid: Sequence[float] = DEFAULT_FUZZINESS_GRID,
     bucket_width: float = 0.01,
     seed: Optional[int] = 0,
-    progress: bool = True,
+    progress: Optional[bool] = None,
     halves: Optional[Sequence[Any]] = None,
 ) -> StabilityResult:
     """:func:`stability` on per-query scores. ``halves`` (a list of (topics A, topics B) index
@@ -391,7 +391,7 @@ def stability_from_scores(
     ai = np.array([i for i, _ in pairs], dtype=np.int64)
     bi = np.array([j for _, j in pairs], dtype=np.int64)
     err_rows, bucket_rows = [], []
-    with tqdm(total=len(scores.measures), desc="split halves", leave=False, disable=not progress) as bar:
+    with progress_bar(len(scores.measures), "split halves", progress) as bar:
         for m, name in enumerate(scores.measures):
             # means[s, h, r]: mean of run r over half h of split s
             means = np.stack(

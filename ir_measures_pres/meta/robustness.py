@@ -18,8 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence
 
-from tqdm import tqdm
-
+from ..data.progress import progress_bar
 from ._core import Core, MeasureSpec, measure_parts
 from ._output import PaperTable, SavedResult, best
 from ._stats import kendall_tau, require
@@ -87,7 +86,7 @@ def robustness(
     samples: int = 3,
     seed: Optional[int] = 0,
     rel: int = 1,
-    progress: bool = True,
+    progress: Optional[bool] = None,
     core: Optional[Core] = None,
 ) -> RobustnessResult:
     """Kendall's tau between system rankings under the full qrels and under f-qrels.
@@ -134,7 +133,7 @@ def robustness(
         for i, m in enumerate(labels)
         for j, name in enumerate(core.run_names)
     ]
-    with tqdm(total=len(fractions) * samples, desc="f-qrels", leave=False, disable=not progress) as bar:
+    with progress_bar(len(fractions) * samples, "f-qrels", progress) as bar:
         for f in fractions:
             for s in range(1, samples + 1):
                 keep = f_qrels_mask(core.line_qidx, core.line_labels, n_q, f, sample_rng(seed, f, s), rel)

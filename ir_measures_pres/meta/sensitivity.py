@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any, List, Optional
 
 import numpy as np
-from tqdm import tqdm
 
+from ..data.progress import progress_bar
 from ..stats.significance import require, swap_bins, swap_samples, swap_sensitivity
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best
@@ -127,7 +127,7 @@ def sensitivity(
     max_swap_rate: float = 0.05,
     repeats: int = 3,
     seed: Optional[int] = 0,
-    progress: bool = True,
+    progress: Optional[bool] = None,
     core: Optional[Core] = None,
 ) -> SensitivityResult:
     """Difference required and sensitivity of each measure by the swap method.
@@ -153,7 +153,7 @@ def sensitivity_from_scores(
     max_swap_rate: float = 0.05,
     repeats: int = 3,
     seed: Optional[int] = 0,
-    progress: bool = True,
+    progress: Optional[bool] = None,
     samples: Optional[Any] = None,
 ) -> SensitivityResult:
     """:func:`sensitivity` on per-query scores. ``samples`` fixes the draws instead: a list (one
@@ -184,7 +184,7 @@ def sensitivity_from_scores(
     b_idx = np.array([j for _, j in pairs], dtype=np.int64)
     rep_rows, bin_rows = [], []
     c = 0
-    with tqdm(total=repeats, desc="swap method", leave=False, disable=not progress) as bar:
+    with progress_bar(repeats, "swap method", progress) as bar:
         for r, fixed in enumerate(draws):
             if fixed is None:
                 first, second, c = swap_samples(n, B, repeat_rng(seed, r), sampling, size)

@@ -443,7 +443,7 @@ def compare(
     topics: str = "qrels",
     names: Optional[Sequence[str]] = None,
     exclude: Sequence[str] = (),
-    progress: bool = False,
+    progress: Optional[bool] = None,
 ) -> Comparison:
     """Compare runs with paired significance tests (see the module docstring for the decisions).
 
