@@ -117,3 +117,17 @@ def test_an_unknown_id_and_a_missing_ir_datasets_say_so(
         "ir_measures_pres: error: no/such/id not found. "
         "(Skipping ir_datasets lookup. To use this feature, install ir_datasets.)\n"
     )
+
+
+@pytest.mark.parametrize("command", [[], ["compare"], ["agreement"]])
+def test_runs_folder_given_as_qrels_says_so(command: List[str], capsys: Any, tmp_path: Path) -> None:
+    """``compare RUNS_DIR QRELS`` (swapped) said 'needs at least 2 runs, got 1' (issue #20,
+    item 12): the folder in the qrels' place is named."""
+    (tmp_path / "a").write_text(Path(RUN).read_text())
+    tail = ["-m", "AP"] if command else ["AP"]
+    code, out, err = _command([*command, str(tmp_path), QRELS, *tail], capsys)
+    assert code == 1 and out == ""
+    assert err == (
+        f"ir_measures_pres: error: {tmp_path}: a folder, where the qrels file was expected "
+        "(the qrels come first: QRELS RUN ...)\n"
+    )

@@ -17,7 +17,12 @@ from .inputs import InputError
 
 
 def qrels_source(name: str) -> Union[str, List[Any]]:
-    """``name`` when it is a file (or ``-``), else the qrels of the ir_datasets id ``name``."""
+    """``name`` when it is a file (or ``-``), else the qrels of the ir_datasets id ``name``. A
+    folder is refused: it is the runs, given before the qrels."""
+    if os.path.isdir(name):
+        raise InputError(
+            f"{name}: a folder, where the qrels file was expected (the qrels come first: QRELS RUN ...)"
+        )
     if name == "-" or os.path.exists(name):
         return name
     try:
