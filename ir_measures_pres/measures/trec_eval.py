@@ -78,13 +78,18 @@ _TREC_EVAL_ORDER = (
 ).split()
 
 
+#: attribute set on the PyTerrier wrapper of :mod:`.trec_names`; its value is the wrapped
+#: function. Here, below both that module and the catalogue, so that the catalogue finds the
+#: original without importing the module that imports it
+WRAPPED_MARK = "__ir_measures_pres_wrapped__"
+
+
 def original_parse_trec_measure() -> Callable[[str], List[Any]]:
     """ir_measures' own ``parse_trec_measure``, without our PyTerrier wrapper around it."""
     import ir_measures.util
 
-    from .trec_names import unwrapped
-
-    return unwrapped(ir_measures.util.parse_trec_measure)
+    function = ir_measures.util.parse_trec_measure
+    return getattr(function, WRAPPED_MARK, function)
 
 
 def _nicknames() -> Any:
@@ -193,6 +198,7 @@ def trec_eval_name(measure: Any) -> str:
 __all__ = [
     "TREC_EVAL_NAMES",
     "TREC_EVAL_ONLY",
+    "WRAPPED_MARK",
     "original_parse_trec_measure",
     "is_trec_eval_name",
     "parse_trec_eval",
