@@ -15,7 +15,8 @@ A token is read as, in this order:
    (that function takes ``P_10abc`` for ``P_10``): ``map``, ``P.10``, ``P_10``, ``P_5,10``,
    ``ndcg_cut.10``, ``recall.1000``, ``bpref``, a bare ``P`` (trec_eval's default cutoffs), and
    the nicknames ``official`` / ``all_trec``, whose measures come in the order trec_eval prints
-   them;
+   them (this syntax, and trec_eval's output names of the standard measures, are in
+   :mod:`ir_measures_pres.measures.trec_eval`);
 3. **trec-style names of this package's measures**, the names ``--format trec`` prints
    (:class:`TrecStyle` of each entry): ``PRES_1000``, ``PRES_est_100``, ``Rnorm_N1000``,
    ``Rnorm_N1000_cut_100``, ``Rnorm_bollmann_N1000``, ``Q-measure``, ``Q-measure_cut_10`` (also
@@ -35,12 +36,10 @@ the entry.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import functools
 import math
 import re
-import sys
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
@@ -87,6 +86,15 @@ from .tar import (
     compute_tar_utility,
     compute_threshold,
     compute_wss,
+)
+from .trec_eval import (
+    TREC_EVAL_NAMES,
+    TREC_EVAL_ONLY,
+    canonical_name,
+    defaults_except,
+    is_trec_eval_name,
+    parse_trec_eval,
+    trec_eval_name,
 )
 
 # --------------------------------------------------------------------------------------------
@@ -344,8 +352,8 @@ def _parse_token(token: str) -> List[Any]:
             return [_validated(token, measure)]
         except _Problem as problem:  # e.g. 'P' (no cutoff): maybe a trec_eval name
             invalid = problem
-    if token in _TREC_EVAL_ONLY:
-        raise _Problem(f"unsupported trec_eval measure {token!r}: {_TREC_EVAL_ONLY[token]}")
+    if token in TREC_EVAL_ONLY:
+        raise _Problem(f"unsupported trec_eval measure {token!r}: {TREC_EVAL_ONLY[token]}")
     trec = _parse_trec_eval(token) if invalid is None or token in TREC_EVAL_NAMES else None
     if trec is None:
         trec = _parse_trec_style(token)
@@ -372,7 +380,7 @@ def _out_of_range(measure: Any) -> Optional[str]:
     """What is wrong with a parameter value that ir_measures' own check lets through but its
     backends cannot take (``P@0`` aborts pytrec_eval with a C assertion, ``AP(rel=0)`` raises
     inside it, ``IPrec@1.5`` prints a number for a recall level that does not exist), or None.
-    Our own measures check their parameters themselves (:mod:`._base`)."""
+    Our own measures check their parameters themselves (:mod:`.base`)."""
     if entry_of(measure) is not None:
         return None
     from .base import MAX_COUNT
@@ -415,95 +423,18 @@ def _describe(error: BaseException) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# trec_eval names
+# trec_eval names (:mod:`.trec_eval`)
 # --------------------------------------------------------------------------------------------
-
-#: trec_eval's measure names: the keys of ``ir_measures.parse_trec_measure``'s table (a local
-#: dict, so copied here), for strict matching and suggestions
-TREC_EVAL_NAMES: Tuple[str, ...] = (
-    "ndcg",
-    "P",
-    "map_cut",
-    "Rndcg",
-    "num_nonrel_judged_ret",
-    "set_map",
-    "11pt_avg",
-    "relative_P",
-    "gm_map",
-    "binG",
-    "set_P",
-    "infAP",
-    "bpref",
-    "num_rel_ret",
-    "ndcg_rel",
-    "recip_rank",
-    "recall",
-    "set_recall",
-    "utility",
-    "set_relative_P",
-    "num_ret",
-    "num_rel",
-    "ndcg_cut",
-    "Rprec",
-    "Rprec_mult",
-    "relstring",
-    "gm_bpref",
-    "num_q",
-    "map",
-    "G",
-    "success",
-    "set_F",
-    "iprec_at_recall",
-)
-#: trec_eval names outside ir_measures' table, and why no provider computes them
-_TREC_EVAL_ONLY: Dict[str, str] = {
-    "runid": "trec_eval prints the run's tag there, which is not a measure (the tag is not kept)",
-}
-#: a whole trec_eval name: base, then optionally ``.p`` / ``_p`` / ``.p1,p2`` (numbers)
-_TREC_EVAL_TOKEN = re.compile(
-    "(?:" + "|".join(map(re.escape, TREC_EVAL_NAMES)) + r")(?:[._]\d+(?:\.\d+)?(?:,\d+(?:\.\d+)?)*)?"
-)
-#: the order in which trec_eval prints its measures (out.test.a), for nicknames such as 'official'
-_TREC_EVAL_ORDER = (
-    "num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P recall infAP "
-    "gm_bpref Rprec_mult utility 11pt_avg binG G ndcg ndcg_rel Rndcg ndcg_cut map_cut relative_P success "
-    "set_P set_relative_P set_recall set_map set_F num_nonrel_judged_ret"
-).split()
-
-
-def _original_parse_trec_measure() -> Callable[[str], List[Any]]:
-    """ir_measures' own ``parse_trec_measure``, without our PyTerrier wrapper around it."""
-    import ir_measures.util
-
-    from .trec_names import unwrapped
-
-    return unwrapped(ir_measures.util.parse_trec_measure)
 
 
 def _parse_trec_eval(token: str) -> Optional[List[Any]]:
     """The measures of a trec_eval name or nickname, or None when ``token`` is not one."""
-    import pytrec_eval
-
-    nicknames = getattr(pytrec_eval, "supported_nicknames", {})
-    if token not in nicknames and not _TREC_EVAL_TOKEN.fullmatch(token):
+    if not is_trec_eval_name(token):
         return None
     try:
-        # parse_trec_measure prints the nickname members it skips: keep stdout for results
-        with contextlib.redirect_stdout(sys.stderr):
-            measures = _original_parse_trec_measure()(token)
+        return parse_trec_eval(token)
     except (ValueError, TypeError, KeyError) as error:  # e.g. 'gm_map': no provider computes it
         raise _Problem(f"unsupported trec_eval measure {token!r}: {_describe(error)}") from None
-    if token in nicknames:
-        return sorted(measures, key=_trec_eval_rank)  # as trec_eval prints them
-    return list(measures)
-
-
-def _trec_eval_rank(measure: Any) -> Tuple[int, float]:
-    name = trec_name(measure)
-    found = re.fullmatch(r"(.*?)(?:_(\d+(?:\.\d+)?))?", name)
-    base, number = (found.group(1), found.group(2)) if found else (name, None)
-    rank = _TREC_EVAL_ORDER.index(base) if base in _TREC_EVAL_ORDER else len(_TREC_EVAL_ORDER)
-    return rank, float(number) if number else -1.0
 
 
 # --------------------------------------------------------------------------------------------
@@ -581,42 +512,6 @@ def _lacks_number(token: str, base: str, entry: Entry, params: Dict[str, Any], c
 # output names (--format trec)
 # --------------------------------------------------------------------------------------------
 
-# standard measure NAME -> (trec name without parameter, trec name with its @-parameter)
-_STANDARD_TREC_NAMES = {
-    "AP": ("map", "map_cut_{}"),
-    "P": (None, "P_{}"),
-    "R": (None, "recall_{}"),
-    "nDCG": ("ndcg", "ndcg_cut_{}"),
-    "RR": ("recip_rank", None),
-    "Bpref": ("bpref", None),
-    "Rprec": ("Rprec", None),
-    "infAP": ("infAP", None),
-    "NumRel": ("num_rel", None),
-    "NumQ": ("num_q", None),
-    "SetR": ("set_recall", None),
-    "SetAP": ("set_map", None),
-    "Success": (None, "success_{}"),
-}
-
-
-def _defaults_except(measure: Any, *allowed: Optional[str]) -> bool:
-    """True when every parameter of ``measure`` other than ``allowed`` is left at its default."""
-    from ir_measures.measures.base import _NOT_PROVIDED
-
-    for name, value in getattr(measure, "params", {}).items():
-        if name in allowed:
-            continue
-        info = measure.SUPPORTED_PARAMS.get(name)
-        default = getattr(info, "default", _NOT_PROVIDED)
-        if default is _NOT_PROVIDED or type(value) is not type(default) or value != default:
-            return False
-    return True
-
-
-def canonical_name(measure: Any) -> str:
-    """ir_measures' canonical form, without blanks (so it stays one token)."""
-    return re.sub(r"\s+", "", str(measure))
-
 
 def trec_name(measure: Any) -> str:
     """The name ``--format trec`` prints for ``measure``, which :func:`parse_measures` reads back.
@@ -627,36 +522,16 @@ def trec_name(measure: Any) -> str:
     ``QMeasure(beta=0.5)@10``): a parameter trec_eval would set by a flag (``-l``, ``-J``)
     stays visible, so nothing is mislabelled.
     """
-    name = getattr(measure, "NAME", None)
-    params = getattr(measure, "params", {})
-    at = getattr(measure, "AT_PARAM", "cutoff")
-    cut = params.get(at)
     entry = entry_of(measure)
     if entry is not None and entry.trec is not None:
         return _trec_style_name(measure, entry.trec) or canonical_name(measure)
-    if name in _STANDARD_TREC_NAMES and _defaults_except(measure, at):
-        plain, with_cut = _STANDARD_TREC_NAMES[name]
-        pattern = plain if cut is None else with_cut
-        if pattern is not None:
-            return pattern.format(cut)
-    elif name == "NumRet":
-        if "rel" not in params:
-            return "num_ret"
-        if params["rel"] == 1:
-            return "num_rel_ret"
-    elif name == "SetP" and _defaults_except(measure, "relative"):
-        return "set_relative_P" if params.get("relative") else "set_P"
-    elif name == "SetF" and _defaults_except(measure):
-        return "set_F"
-    elif name == "IPrec" and cut is not None and _defaults_except(measure, at):
-        return f"iprec_at_recall_{cut:.2f}"
-    return canonical_name(measure)
+    return trec_eval_name(measure)
 
 
 def _trec_style_name(measure: Any, style: TrecStyle) -> Optional[str]:
     at = measure.AT_PARAM
     number = style.number.param if style.number is not None else None
-    if not _defaults_except(measure, at if style.at != "none" else None, style.by, number):
+    if not defaults_except(measure, at if style.at != "none" else None, style.by, number):
         return None
     base = dict(style.bases).get(measure[style.by] if style.by is not None else None)
     if base is None:

@@ -23,7 +23,10 @@ package by itself, so code writing ``'nDCG@10'`` works only where the package is
 the issue weighed that below a name that works in our command line and fails in PyTerrier.
 
 :func:`install` is idempotent: the wrapper is marked, and a second call (or a reload of this
-package) wraps nothing again.
+package) wraps nothing again. The mark is defined in :mod:`ir_measures_pres.measures.trec_eval`,
+where the catalogue reads the original function through it
+(:func:`~ir_measures_pres.measures.trec_eval.original_parse_trec_measure`): this module imports
+the catalogue, never the other way round.
 """
 
 from __future__ import annotations
@@ -33,18 +36,13 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-#: attribute set on our wrapper; its value is the wrapped function
-_MARK = "__ir_measures_pres_wrapped__"
+from .trec_eval import WRAPPED_MARK as _MARK  # set on our wrapper; its value is the wrapped function
+
 #: set while the catalogue reads a string for the wrapper: a wrapper that another plugin put
 #: around ours may lead the catalogue back here, and must then get the original's answer
 _FALLING_BACK: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "ir_measures_pres_falling_back", default=False
 )
-
-
-def unwrapped(function: Callable[[str], list[Any]]) -> Callable[[str], list[Any]]:
-    """``function`` without our wrapper (itself when it carries none)."""
-    return getattr(function, _MARK, function)
 
 
 def _wrap(original: Callable[[str], list[Any]]) -> Callable[[str], list[Any]]:
