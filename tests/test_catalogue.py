@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -412,3 +413,47 @@ def test_the_provider_puts_a_set_in_a_fixed_order() -> None:
 def test_the_package_exports_the_error() -> None:
     assert ir_measures_pres.MeasureNameError is MeasureNameError
     assert issubclass(MeasureNameError, ValueError)
+
+
+@pytest.mark.parametrize(
+    "token,message",
+    [
+        (
+            "nDCG@1O",
+            "invalid measure 'nDCG@1O': the value after '@' must be a number, found '1O'; "
+            "did you mean nDCG@10?",
+        ),
+        (
+            "PRES@l000",
+            "invalid measure 'PRES@l000': the value after '@' must be a number, found 'l000'; "
+            "did you mean PRES@1000?",
+        ),
+        ("AP@", "invalid measure 'AP@': nothing after '@' (e.g. AP@10)"),
+        ("PRES@-1", "invalid measure 'PRES@-1': the value after '@' cannot be negative, found '-1'"),
+        (
+            "QMeasure(beta=O.5)",
+            "invalid measure 'QMeasure(beta=O.5)': parameter 'beta': 'O.5' is not a value (a number, 'text', "
+            "True/False or {...}); did you mean QMeasure(beta=0.5)?",
+        ),
+        (
+            "RR(rel=x)@10",
+            "invalid measure 'RR(rel=x)@10': parameter 'rel': 'x' is not a value "
+            "(a number, 'text', True/False or {...})",
+        ),
+        (
+            "QMeasure(beta=0.5",
+            "invalid measure 'QMeasure(beta=0.5': the parameters must be in brackets, found '(beta=0.5'",
+        ),
+        ("map_cut.1O", "unknown measure 'map_cut.1O' (did you mean map_cut.10 or map_cut?)"),
+        ("Q-measure@10", "unknown measure 'Q-measure@10' (did you mean QMeasure@10 or Q_measure@10?)"),
+    ],
+)
+def test_syntax_errors_name_the_token_and_the_likely_fix(token: str, message: str) -> None:
+    """Our words instead of Python's parser's ('invalid decimal literal', 'values must be str,
+    float, int, bool, etc.'), and a suggestion only when it parses (issue #20, item 11)."""
+    with pytest.raises(MeasureNameError) as caught:
+        parse_measures(token)
+    assert str(caught.value) == message
+    for suggestion in re.findall(r"did you mean ([^?]*)\?", message):
+        for name in suggestion.split(" or "):
+            assert parse_measures(name)

@@ -260,8 +260,9 @@ def test_unknown_measure_suggests_close_names() -> None:
     assert done.stderr.decode().splitlines() == [
         "ir_measures_pres: error: unknown measure 'Bpref-10' (did you mean Bpref10 or Bpref_10 or Bpref?)",
         "ir_measures_pres: error: unknown measure 'Q-measure@10' "
-        "(did you mean QMeasure@10 or Q_measure@10 or P-measure@10?)",
-        "ir_measures_pres: error: unknown measure 'ndgc@10' (did you mean ndcg@10?)",
+        "(did you mean QMeasure@10 or Q_measure@10?)",  # P-measure@10 does not parse (#20 item 11)
+        # ndcg@10 (a trec_eval name with '@') does not parse; nDCG@10 and its alias NDCG@10 do
+        "ir_measures_pres: error: unknown measure 'ndgc@10' (did you mean nDCG@10 or NDCG@10?)",
         "ir_measures_pres: error: unknown measure 'P_10abc'",
     ]
     assert suggest("Bpref-10")[0] == "Bpref10"
@@ -339,11 +340,10 @@ def test_malformed_qrels_and_missing_file(tmp_path: Path) -> None:
         1,
         f"ir_measures_pres: error: {bad}:2: expected an integer in column 4 (relevance), found '0.5'\n",
     )
+    # a missing qrels file may be an ir_datasets id: ir_measures' CLI's words (tests/test_datasets.py)
     done = cli(str(tmp_path / "absent"), str(TE / "results.test"), "map")
-    assert (done.returncode, done.stderr.decode()) == (
-        1,
-        f"ir_measures_pres: error: {tmp_path / 'absent'}: No such file or directory\n",
-    )
+    assert done.returncode == 1
+    assert done.stderr.decode().startswith(f"ir_measures_pres: error: {tmp_path / 'absent'} not found. (")
 
 
 def test_duplicates_warn_on_stderr_and_the_evaluation_goes_on() -> None:

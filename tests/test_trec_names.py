@@ -152,7 +152,7 @@ def test_strings_the_original_rejects_and_the_catalogue_reads(name: str, expecte
         # as docs/cli.md shows them
         (
             "Q-measure@10",
-            "unknown measure 'Q-measure@10' (did you mean QMeasure@10 or Q_measure@10 or P-measure@10?)",
+            "unknown measure 'Q-measure@10' (did you mean QMeasure@10 or Q_measure@10?)",
         ),
         ("", "no measure given"),
     ],
