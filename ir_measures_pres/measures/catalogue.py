@@ -47,6 +47,7 @@ import numpy as np
 
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
+from ._syntax import digits_for_letters, syntax_problem
 from .base import PluginMeasure
 from .blended_ratio import (
     OMeasure,
@@ -347,7 +348,9 @@ def _parse_token(token: str, suggesting: bool = True) -> List[Any]:
         name = found.group() if found else ""
         rest = token[len(name) :]
         if name in ir_measures.measures.registry and (not rest or rest[0] in "(@"):
-            invalid = _Problem(f"invalid measure {token!r}: {_syntax_problem(name, rest, error)}")
+            invalid = _Problem(
+                f"invalid measure {token!r}: {syntax_problem(name, rest, _describe(error), _parses)}"
+            )
     else:
         try:
             return [_validated(token, measure)]
@@ -363,63 +366,10 @@ def _parse_token(token: str, suggesting: bool = True) -> List[Any]:
     if invalid is not None:
         raise invalid
     hint = suggest(token) if suggesting else []
-    fixed = _digits_for_letters(token)
+    fixed = digits_for_letters(token)
     if suggesting and fixed != token and _parses(fixed):
         hint = [fixed] + [h for h in hint if h != fixed][:2]
     raise _Problem(f"unknown measure {token!r}" + (f" (did you mean {' or '.join(hint)}?)" if hint else ""))
-
-
-#: characters typed for digits: letter O for zero, l and I for one
-_LOOK_ALIKE = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1"})
-#: a number where one is expected (after '@', '=', '.', ...), possibly with look-alike letters
-_NUMBER_LIKE = re.compile(r"(?:(?<=[@=:{,.(_ ])|^)[0-9OolI][0-9OolI.]*(?![A-Za-z_])")
-
-
-def _digits_for_letters(text: str) -> str:
-    """``text`` with look-alike letters read as digits inside its numbers (``nDCG@1O`` ->
-    ``nDCG@10``, ``beta=O.5`` -> ``beta=0.5``), names untouched."""
-    return _NUMBER_LIKE.sub(lambda m: m.group().translate(_LOOK_ALIKE), text)
-
-
-def _syntax_problem(name: str, rest: str, error: BaseException) -> str:
-    """What is wrong with ``rest``, the ``(...)@...`` part after a known measure ``name``, in
-    the user's terms instead of Python's parser's ('invalid decimal literal'): the part that is
-    not a value, and the token with look-alike letters read as digits when that parses."""
-    params, at, cut = rest.partition("@")
-    problem = ""
-    if at and not re.fullmatch(r"\d+(\.\d+)?", cut):
-        if not cut:
-            problem = f"nothing after '@' (e.g. {name}{params}@10)"
-        elif re.fullmatch(r"-\d+(\.\d+)?", cut):
-            problem = f"the value after '@' cannot be negative, found {cut!r}"
-        else:
-            problem = f"the value after '@' must be a number, found {cut!r}"
-    elif params and not (params.startswith("(") and params.endswith(")")):
-        problem = f"the parameters must be in brackets, found {params!r}"
-    elif params:
-        for pair in params[1:-1].split(","):
-            key, eq, value = (part.strip() for part in pair.partition("="))
-            if eq and not _is_literal(value):
-                problem = (
-                    f"parameter {key!r}: {value!r} is not a value (a number, 'text', True/False or {{...}})"
-                )
-                break
-    if not problem:
-        return _describe(error)
-    fixed = name + _digits_for_letters(rest)
-    if fixed != name + rest and _parses(fixed):
-        problem += f"; did you mean {fixed}?"
-    return problem
-
-
-def _is_literal(text: str) -> bool:
-    import ast
-
-    try:
-        ast.literal_eval(text)
-    except (ValueError, SyntaxError, TypeError):
-        return False
-    return True
 
 
 def _parses(token: str) -> bool:
