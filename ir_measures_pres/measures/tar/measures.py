@@ -30,10 +30,10 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import cumsum_within, offsets_from_counts, segment_ids
-from ..data.inputs import InputError
-from ..data.qrels import ABSENT, Qrels
-from .base import REL_PARAM, MeasureParameterError, PluginMeasure
+from ...data.arrays import cumsum_within, offsets_from_counts, segment_ids
+from ...data.inputs import InputError
+from ...data.qrels import ABSENT, Qrels
+from ..base import REL_PARAM, MeasureParameterError, PluginMeasure
 
 __all__ = [
     "CODES_2017",
@@ -223,7 +223,7 @@ class _Lines:
 
 def from_file_order(qrels: Qrels, cols: Any, rel: int = 1, task: int = 2) -> ScreeningLists:
     """Screening lists of a run read with ``read_run(..., order="file")``."""
-    from ..data.ranking import _labels
+    from ...data.ranking import _labels
 
     names = list(cols.query_names)
     counts = np.bincount(np.asarray(cols.query_codes, dtype=np.int64), minlength=len(names))
