@@ -6,6 +6,7 @@ measures and the differences between tools and papers. This module re-exports th
 rest of the package and its users import from ``ir_measures_pres.measures.tar``.
 """
 
+from ...data.column2 import attach_column2  # noqa: F401 - its old home
 from .measures import (  # noqa: F401 - re-exported for importers of measures.tar
     CODES_2017,
     TASK1_LEVELS,
@@ -24,7 +25,6 @@ from .measures import (  # noqa: F401 - re-exported for importers of measures.ta
     TarLoss,
     TarUtility,
     Threshold,
-    attach_column2,
     candidate_counts,
     codes_2017,
     compute_last_rel,

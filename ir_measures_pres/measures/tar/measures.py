@@ -17,7 +17,7 @@ The rules the tools apply to their input, and which this module applies in the s
 * N' = max(N, number of lines shown): a run that shows more than the candidate set.
 
 Everything is vectorised over all lines of all topics at once (per-topic offsets, as
-:mod:`._ranking`); no Python code runs per document.
+:mod:`ir_measures_pres.data.ranking`); no Python code runs per document.
 """
 
 from __future__ import annotations
@@ -31,8 +31,10 @@ import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ...data.arrays import cumsum_within, offsets_from_counts, segment_ids
+from ...data.column2 import KeptLines
 from ...data.inputs import InputError
 from ...data.qrels import ABSENT, Qrels
+from ...data.ranking import document_labels
 from ..base import REL_PARAM, MeasureParameterError, PluginMeasure
 
 __all__ = [
@@ -197,7 +199,7 @@ def screening_lists(
     else:
         kept = None
     if lines is not None:
-        line_numbers = _Lines(lines, kept)
+        line_numbers = KeptLines(lines, kept)
     return ScreeningLists(
         list(query_ids),
         offsets,
@@ -210,21 +212,8 @@ def screening_lists(
     )
 
 
-class _Lines:
-    """Line number of a kept line (for messages), through the reader's own map."""
-
-    def __init__(self, lines: Any, kept: Optional[np.ndarray]) -> None:
-        self.lines = lines
-        self.kept = kept
-
-    def __getitem__(self, i: int) -> int:
-        return int(self.lines[int(i) if self.kept is None else int(self.kept[i])])
-
-
 def from_file_order(qrels: Qrels, cols: Any, rel: int = 1, task: int = 2) -> ScreeningLists:
     """Screening lists of a run read with ``read_run(..., order="file")``."""
-    from ...data.ranking import _labels
-
     names = list(cols.query_names)
     counts = np.bincount(np.asarray(cols.query_codes, dtype=np.int64), minlength=len(names))
     offsets = offsets_from_counts(counts)
@@ -238,7 +227,7 @@ def from_file_order(qrels: Qrels, cols: Any, rel: int = 1, task: int = 2) -> Scr
     elif known.any():
         line_known = np.repeat(known, counts)
         sub_offsets = offsets_from_counts(counts[known])
-        labels[line_known] = _labels(qrels, qpos[known], sub_offsets, docs[line_known])
+        labels[line_known] = document_labels(qrels, qpos[known], sub_offsets, docs[line_known])
     return screening_lists(
         qrels, names, offsets, labels, cols.column2, rel, task, cols.lines, getattr(cols, "source", "")
     )
@@ -298,9 +287,9 @@ def _labels_by_topic(
 
 
 def from_ranked(ranked: Any, rel: int = 1, task: int = 2) -> ScreeningLists:
-    """Screening lists of a :class:`~._ranking.RankedRun`: the ranking is the screening order
-    (file order when the run was read with ``order="file"``, whose column 2 then comes along,
-    see :func:`attach_column2`)."""
+    """Screening lists of a :class:`~ir_measures_pres.data.ranking.RankedRun`: the ranking is the
+    screening order (file order when the run was read with ``order="file"``, whose column 2 then
+    comes along, see :func:`~ir_measures_pres.data.column2.attach_column2`)."""
     key = ("tar_lists", rel, task)
     if key not in ranked._cache:
         qids = [ranked.qrels.query_ids[i] for i in ranked.qpos.tolist()]
@@ -309,41 +298,6 @@ def from_ranked(ranked: Any, rel: int = 1, task: int = 2) -> ScreeningLists:
             ranked.qrels, qids, ranked.offsets, ranked.labels, column2, rel, task, lines, source
         )
     return ranked._cache[key]
-
-
-def attach_column2(run: Any, ranked: Any) -> None:
-    """Carry column 2 of a screening run over to its ranking: a
-    :class:`~.readers.FileOrderColumns` (``column2``) or a DataFrame with an ``iteration``
-    column (ir_measures' name for column 2; ``FileOrderColumns.frame()`` makes one). The
-    ranking must be the row order (topics contiguous, scores decreasing within each, as
-    ``read_run(..., order="file")`` makes them); otherwise nothing is attached, and a measure
-    that needs column 2 says that it is missing."""
-    column2 = getattr(run, "column2", None)
-    lines, source = None, getattr(run, "source", "")
-    if column2 is not None:
-        qids = np.asarray(run.query_ids, dtype=object)
-        scores = np.asarray(run.values, dtype=np.float64)
-        lines = run.lines
-    elif hasattr(run, "columns") and "iteration" in getattr(run, "columns", ()):
-        column2 = run["iteration"].astype(str).to_numpy(dtype=object)
-        qids = run["query_id"].astype(str).to_numpy(dtype=object)
-        scores = run["score"].to_numpy(dtype=np.float64)
-    else:
-        return
-    if not len(qids):
-        return
-    same = qids[1:] == qids[:-1]
-    if (same & ~(scores[1:] < scores[:-1])).any():  # not in decreasing score order
-        return
-    heads = np.concatenate(([0], np.flatnonzero(~same) + 1))
-    if len(set(qids[heads].tolist())) != len(heads):  # a topic split in two
-        return
-    known = np.fromiter((q in ranked.qrels.index for q in qids[heads].tolist()), dtype=bool, count=len(heads))
-    keep = np.repeat(known, np.diff(np.append(heads, len(qids))))
-    if int(keep.sum()) != len(ranked.labels):
-        return
-    kept = np.flatnonzero(keep)
-    ranked._cache["column2"] = (column2[keep], None if lines is None else _Lines(lines, kept), source)
 
 
 # --------------------------------------------------------------------------------------------
