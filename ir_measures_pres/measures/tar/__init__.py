@@ -1,16 +1,22 @@
 """Technology-assisted review (TAR) measures of the CLEF eHealth TAR labs (2017-2019).
 
-The package computes every per-topic figure of the organisers' tools (github.com/CLEF-TAR/tar)
-on *screening lists*, and registers the TAR measures with ir_measures; docs/tar.md gives the
-measures and the differences between tools and papers. This module re-exports the names the
-rest of the package and its users import from ``ir_measures_pres.measures.tar``.
+A TAR run lists, per topic, the candidate documents in the order they were screened; the
+organisers' tool (``tar_eval.py`` in 2017, ``tar_eval_2018.py`` in 2018 and 2019, repository
+github.com/CLEF-TAR/tar) reads that order from the file. This package computes every per-topic
+figure of both tools on *screening lists*: per topic block, the lines in file order with the
+qrels value of their document and their column 2 (2017 interaction code, 2018 threshold flag).
+docs/tar.md gives the measures and the differences between tools and papers.
+
+* :mod:`.screening`: the screening lists (the tools' input rules), column 2's codes and flags;
+* :mod:`.tools`: the 2017 and 2018 tools' per-topic figures (``tar2017``, ``tar2018``);
+* :mod:`.measures`: the measures registered with ir_measures and their ``compute_*`` kernels.
+
+The names the rest of the package and its users import from ``ir_measures_pres.measures.tar``
+are re-exported here.
 """
 
 from ...data.column2 import attach_column2  # noqa: F401 - its old home
 from .measures import (  # noqa: F401 - re-exported for importers of measures.tar
-    CODES_2017,
-    TASK1_LEVELS,
-    TASK1_N,
     TASK_PARAM,
     WSS,
     LastRel,
@@ -20,13 +26,10 @@ from .measures import (  # noqa: F401 - re-exported for importers of measures.ta
     NumShown,
     RecallAtThreshold,
     RecallPct,
-    ScreeningLists,
     TarCost,
     TarLoss,
     TarUtility,
     Threshold,
-    candidate_counts,
-    codes_2017,
     compute_last_rel,
     compute_norm_area,
     compute_num_candidates,
@@ -39,11 +42,21 @@ from .measures import (  # noqa: F401 - re-exported for importers of measures.ta
     compute_tar_utility,
     compute_threshold,
     compute_wss,
+)
+from .screening import (  # noqa: F401 - re-exported for importers of measures.tar
+    CODES_2017,
+    TASK1_N,
+    ScreeningLists,
+    candidate_counts,
+    codes_2017,
     flags_2018,
     from_file_order,
     from_ranked,
-    recall_2018_kernel,
     screening_lists,
+)
+from .tools import (  # noqa: F401 - re-exported for importers of measures.tar
+    TASK1_LEVELS,
+    recall_2018_kernel,
     seen_lines,
     tar2017,
     tar2018,
