@@ -139,7 +139,7 @@ def integral_labels(values: Any, where: Callable[[int], str]) -> np.ndarray:
 def finite_scores(values: Any, where: Callable[[int], str]) -> np.ndarray:
     """Run scores as float64, checked: finite numbers (text, ``None``, NaN and infinities are an
     :class:`InputError` naming ``where(i)``). Scores beyond float32's range are allowed: the
-    ranking compares them as pytrec_eval does (see :func:`._ranking.ranking_scores`)."""
+    ranking compares them as pytrec_eval does (see :func:`.ranking.ranking_scores`)."""
     arr = np.asarray(values)
     if arr.dtype.kind not in "iufb":
         if arr.dtype.kind == "O":

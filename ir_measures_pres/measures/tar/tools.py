@@ -55,7 +55,7 @@ def tar2017(
 ) -> Dict[str, np.ndarray]:
     """Every per-topic figure of the 2017 tool, one array per output (one value per block).
 
-    ``codes`` as :func:`codes_2017` gives them (None: every line shown, no feedback: the run
+    ``codes`` as :func:`~.screening.codes_2017` gives them (None: every line shown, no feedback: the run
     has no column 2, e.g. a ranking). Besides the printed outputs it returns ``cgat`` (the
     ten checkpoint gains) and the flags ``wss_100_int``, ``wss_95_int``, ``total_cost_int``,
     ``total_cost_weighted_int`` where the tool's value is the integer 0 (printed ``0``).
@@ -216,7 +216,7 @@ def tar2018(
 def wss_kernel(
     lists: ScreeningLists, recall: float, rel: int, rule: str, shown: Optional[np.ndarray] = None
 ) -> np.ndarray:
-    """WSS at ``recall`` per block (see :class:`_WSS`); 0 where the target is not reached."""
+    """WSS at ``recall`` per block (see :class:`~.measures._WSS`); 0 where the target is not reached."""
     value, reached = wss_where_reached(lists, recall, rel, rule, shown)
     return np.where(reached, value, 0.0)
 
