@@ -1,7 +1,7 @@
 """The ``tar`` command against the official CLEF TAR tool, side by side (spec tar.md §6.7).
 
 Evaluates the 20 CLEF TAR 2017 runs of tests/data/clef-tar-2017 against both binary qrels
-(abstract and content level): ours in one call (``tar_cli.evaluate_many``: each file read once,
+(abstract and content level): ours in one call (``engine.tar.evaluate_many``: each file read once,
 the 40 outputs formatted as the ``tar`` command prints them), the official ``tar_eval.py`` once
 per file (40 processes), as its users run it. The ``tar`` command itself takes one qrels per
 call: two calls (one per qrels, 20 runs each) are timed too.
@@ -44,7 +44,9 @@ def ours(runs: List[Path], jobs: int = 1) -> Tuple[float, Dict[Tuple[str, str], 
     """Seconds for one call evaluating every run against both qrels (each file read once, the
     tool's lines formatted; ``jobs`` processes), and the output per (qrels, run)."""
     sys.path.insert(0, str(REPO))
-    from ir_measures_pres.cli.tar import _write, evaluate_many, value_2017
+    from ir_measures_pres.cli.tar import _write
+    from ir_measures_pres.engine.tar import evaluate_many
+    from ir_measures_pres.measures.tar.lines import value_2017
 
     start = time.perf_counter()
     results = evaluate_many(list(QRELS.values()), runs, edition="2017", jobs=jobs)

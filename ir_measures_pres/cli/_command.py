@@ -18,9 +18,10 @@ import math
 import os
 import sys
 import traceback
-from typing import Callable, List, Sequence, Tuple, Type, Union
+from typing import Callable, List, Sequence, Tuple, Union
 
-from ..data.inputs import InputError
+# what an input error is, and its text, are facts about inputs (kept importable from here)
+from ..data.inputs import INPUT_ERRORS, input_error_text
 
 PROG = "ir_measures_pres"
 
@@ -28,9 +29,6 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 #: exit statuses
 USAGE, INPUT, INTERRUPTED, BUG = 2, 1, 130, 70
-
-#: what goes wrong with a user's input (a file, a line, a value), not with this package: exit 1
-INPUT_ERRORS: Tuple[Type[BaseException], ...] = (InputError, OSError, EOFError, ValueError)
 
 
 class UsageError(Exception):
@@ -146,15 +144,9 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         return BUG
 
 
-def input_error_text(error: BaseException) -> str:
-    """What was wrong with an input: a file and its line, or a missing file."""
-    if isinstance(error, OSError) and error.filename is not None:
-        return f"{error.filename}: {error.strerror or error}"
-    return str(error) or type(error).__name__
-
-
 def report_input_error(error: BaseException) -> int:
-    """Say what was wrong with an input (:func:`input_error_text`); returns 1."""
+    """Say what was wrong with an input (:func:`~ir_measures_pres.data.inputs.input_error_text`);
+    returns 1."""
     say(input_error_text(error))
     return INPUT
 

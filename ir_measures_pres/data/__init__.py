@@ -2,8 +2,9 @@
 
 The strict TREC readers (:mod:`.readers`), the validation boundary that turns any input
 ir_measures accepts into checked columns (:mod:`.inputs`), qrels grouped by query
-(:mod:`.qrels`), the package's one ranking rule (:mod:`.ranking`), duplicate lines
-(:mod:`.duplicates`), per-query offset arrays (:mod:`.arrays`), run-file listing
-(:mod:`.runfiles`), forked workers (:mod:`.forks`) and optional dependencies (:mod:`.extras`).
-It imports nothing else of the package. ``sample/`` holds the quick start's collection.
+(:mod:`.qrels`), the package's one ranking rule (:mod:`.ranking`), column 2 of TAR screening
+runs (:mod:`.column2`), duplicate lines (:mod:`.duplicates`), per-query offset arrays
+(:mod:`.arrays`), run-file listing (:mod:`.runfiles`), forked workers (:mod:`.forks`) and
+optional dependencies (:mod:`.extras`). It imports nothing else of the package. ``sample/``
+holds the quick start's collection.
 """

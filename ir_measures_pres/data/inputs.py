@@ -8,17 +8,28 @@ grouped by query. Relevance values are checked to be integral here, once, for ev
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Type
 
 import numpy as np
 
 from .arrays import ids_as_str, offsets_from_counts
 
-__all__ = ["Columns", "InputError", "as_columns", "predict_kind"]
+__all__ = ["Columns", "INPUT_ERRORS", "InputError", "as_columns", "input_error_text", "predict_kind"]
 
 
 class InputError(ValueError):
     """Qrels or run input that cannot be evaluated without guessing."""
+
+
+#: what goes wrong with a user's input (a file, a line, a value), not with this package: exit 1
+INPUT_ERRORS: Tuple[Type[BaseException], ...] = (InputError, OSError, EOFError, ValueError)
+
+
+def input_error_text(error: BaseException) -> str:
+    """What was wrong with an input: a file and its line, or a missing file."""
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.filename}: {error.strerror or error}"
+    return str(error) or type(error).__name__
 
 
 # --------------------------------------------------------------------------------------------
@@ -128,7 +139,7 @@ def integral_labels(values: Any, where: Callable[[int], str]) -> np.ndarray:
 def finite_scores(values: Any, where: Callable[[int], str]) -> np.ndarray:
     """Run scores as float64, checked: finite numbers (text, ``None``, NaN and infinities are an
     :class:`InputError` naming ``where(i)``). Scores beyond float32's range are allowed: the
-    ranking compares them as pytrec_eval does (see :func:`._ranking.ranking_scores`)."""
+    ranking compares them as pytrec_eval does (see :func:`.ranking.ranking_scores`)."""
     arr = np.asarray(values)
     if arr.dtype.kind not in "iufb":
         if arr.dtype.kind == "O":

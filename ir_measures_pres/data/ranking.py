@@ -25,6 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from .arrays import cumsum_within, ids_as_str, offsets_from_counts, segment_ids, segment_of
+from .column2 import attach_column2
 from .duplicates import find_duplicates
 from .inputs import (
     Columns,
@@ -40,7 +41,7 @@ from .inputs import (
 )
 from .qrels import ABSENT, Qrels
 
-__all__ = ["JudgedList", "RankedRun", "rank_run", "ranking_scores"]
+__all__ = ["JudgedList", "RankedRun", "document_labels", "rank_run", "ranking_scores"]
 
 
 @dataclass
@@ -163,7 +164,7 @@ class RankedRun:
             docs = docs[segment_ids(self.offsets, keep)]
             offsets = offsets_from_counts(self.lengths[keep])
             new_pos = new_pos[keep]
-        return RankedRun(qrels, new_pos, offsets, _labels(qrels, new_pos, offsets, docs), docs)
+        return RankedRun(qrels, new_pos, offsets, document_labels(qrels, new_pos, offsets, docs), docs)
 
 
 @dataclass
@@ -301,8 +302,6 @@ def rank_run(run: Any, qrels: Qrels) -> RankedRun:
     ranked = _rank_columns(as_columns(run, kind, "score", "run"), qrels)
     # a TAR screening run: column 2 (interaction codes, threshold flags) comes along (docs/tar.md)
     if getattr(run, "column2", None) is not None or "iteration" in getattr(run, "columns", ()):
-        from ..measures.tar import attach_column2
-
         attach_column2(run, ranked)
     return ranked
 
@@ -388,10 +387,10 @@ def _finish(
     qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray, scores: np.ndarray
 ) -> RankedRun:
     docs = take(docs, _rank_segments(scores, docs.__getitem__, offsets))
-    return RankedRun(qrels, qpos, offsets, _labels(qrels, qpos, offsets, docs), docs)
+    return RankedRun(qrels, qpos, offsets, document_labels(qrels, qpos, offsets, docs), docs)
 
 
-def _labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray) -> np.ndarray:
+def document_labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray) -> np.ndarray:
     """The qrels label of every ranked document (``ABSENT`` when not judged for its query)."""
     if docs.dtype.kind == "S":
         index = qrels.doc_index()

@@ -2,6 +2,7 @@
 
 :mod:`.provider` is the ir_measures provider of the package's measures, :mod:`.backend` feeds the
 standard measures to pytrec_eval, :mod:`.evaluation` combines both for a stream of runs (the main
-command), and :mod:`.scores` scores many runs into a :class:`~.scores.Scores` table (runs x
-measures x topics) for ``compare``, the meta-evaluation and the statistics.
+command), :mod:`.scores` scores many runs into a :class:`~.scores.Scores` table (runs x
+measures x topics) for ``compare``, the meta-evaluation and the statistics, and :mod:`.tar`
+scores technology-assisted review runs as the CLEF TAR tools do (the ``tar`` command).
 """

@@ -1,0 +1,102 @@
+"""The ``tar`` command's scoring of runs, as the CLEF TAR tools score them: each run read in file
+order (its line order is the screening order), its screening lists built against each qrels,
+and the tool's rows (per evaluated topic, then ALL) and notices made (:class:`Evaluation`, from
+the lines of :mod:`ir_measures_pres.measures.tar.lines`); many runs scored side by side in forked
+processes (:func:`scored_runs`, :func:`evaluate_many`). :mod:`ir_measures_pres.cli.tar` writes
+the rows out.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..data.forks import forked_map
+from ..data.inputs import INPUT_ERRORS, InputError, input_error_text
+from ..data.qrels import Qrels
+from ..data.readers import read_qrels, read_run
+from ..measures.tar.lines import aggregate, lines_2017, lines_2018
+from ..measures.tar.screening import codes_2017, flags_2018, from_file_order
+
+
+class Evaluation:
+    """The tool's output for one run: per evaluated topic its lines, then ALL; and the notices."""
+
+    def __init__(self, edition: str, task: int, rel: int) -> None:
+        self.edition = edition
+        self.task = task
+        self.rel = rel
+
+    def run(self, qrels: Any, cols: Any) -> Tuple[List[Tuple[str, str, Any]], List[Tuple[int, str]]]:
+        """(rows (topic, name, value), notices (row index before which it goes, text))."""
+        lists = from_file_order(qrels, cols, rel=self.rel, task=self.task)
+        if self.edition == "2017":
+            figures = lines_2017(lists, codes_2017(lists, "the 2017 TAR measures"), self.rel)
+        else:
+            figures = lines_2018(lists, flags_2018(lists, "the 2018 TAR measures"), self.task, self.rel)
+        evaluated = np.flatnonzero(lists.n_rel > 0).tolist()
+        rows: List[Tuple[str, str, Any]] = []
+        notices: List[Tuple[int, str]] = []
+        dups: Dict[str, List[str]] = {}
+        for q, d, _ in getattr(cols, "duplicates", ()):
+            dups.setdefault(q, []).append(d)
+        position = {b: j for j, b in enumerate(evaluated)}
+        for b, qid in enumerate(lists.query_ids):
+            if b not in position:
+                notices.append((len(rows), f"Skipping topic: {qid}"))
+                continue
+            for d in dups.get(qid, ()):
+                notices.append((len(rows), f"{qid} Duplicate {d}"))
+            j = position[b]
+            for name, values, _ in figures:
+                rows.append((qid, name, values[j]))
+        k = len(evaluated)
+        for name, values, how in figures:
+            value = (values[k] if len(values) > k else 0.0) if how in ("micro", "given") else None
+            rows.append(("ALL", name, aggregate(values[:k], how) if value is None else value))
+        return rows, notices
+
+
+def evaluate_many(
+    qrels_paths: Sequence[Any],
+    run_paths: Sequence[Any],
+    edition: str = "2018",
+    task: int = 2,
+    rel: int = 1,
+    jobs: int = 1,
+) -> List[List[Tuple[List[Tuple[str, str, Any]], List[Tuple[int, str]]]]]:
+    """The tool's rows and notices for every (qrels, run) pair, each file read once: per qrels,
+    per run, ``(rows, notices)`` as :meth:`Evaluation.run` gives them (format them with
+    :func:`~ir_measures_pres.measures.tar.lines.value_2017` /
+    :func:`~ir_measures_pres.measures.tar.lines.value_2018`); ``jobs`` processes score the runs
+    side by side. Raises :class:`~ir_measures_pres.data.inputs.InputError` on bad input."""
+    evaluation = Evaluation(edition, task, rel)
+    qrels = [Qrels.from_any(read_qrels(path, doc_ids="bytes")) for path in qrels_paths]
+    per_run = list(scored_runs(evaluation, qrels, run_paths, jobs))
+    return [[results[i] for results in per_run] for i in range(len(qrels))]
+
+
+def scored_runs(
+    evaluation: "Evaluation", qrels: Sequence[Any], run_paths: Sequence[Any], jobs: int
+) -> Iterator[Any]:
+    """Per run, in order, its ``(rows, notices)`` against each of ``qrels``: each run read once,
+    the runs scored by ``jobs`` forked processes (:mod:`ir_measures_pres.data.forks`; in this
+    process when a run comes from standard input, which forked processes lack). An input error
+    (file and line) is raised when its run's turn comes."""
+
+    def score(path: Any) -> Tuple[Optional[List[Any]], Optional[str]]:
+        try:
+            with warnings.catch_warnings():
+                # the repeated documents are reported as the tool reports them (notices)
+                warnings.simplefilter("ignore")
+                cols = read_run(path, doc_ids="bytes", order="file")
+            return [evaluation.run(q, cols) for q in qrels], None
+        except INPUT_ERRORS as error:
+            return None, input_error_text(error)  # the text travels back from a fork, as it is
+
+    for results, error in forked_map(score, run_paths, 1 if "-" in run_paths else jobs):
+        if error is not None:
+            raise InputError(error)
+        yield results
