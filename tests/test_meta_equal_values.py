@@ -6,6 +6,7 @@ arithmetic gives them (rounded to 12 places), never against our own output.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import numpy as np
@@ -199,3 +200,20 @@ def test_stability_ties_in_exact_arithmetic_stay_ties(hx, hy, f, ulps):
         sc, fuzziness=float(f), fuzziness_grid=(float(f),), progress=False, halves=HALVES
     )
     assert res.summary["tie_rate"].iloc[0] == 1.0
+
+
+@pytest.mark.parametrize(
+    "hx",
+    [
+        ["0.3"] * 14 + ["0.75"],  # mean 0.33: |d| = 0.03 exactly, the bucket [0.03, 0.04)
+        ["0.3"] * 14 + ["0.749999999925"],  # mean 0.329999999995: |d| below 0.03 at 12 places
+    ],
+)
+def test_stability_buckets_of_d_on_an_edge_and_just_below_it(hx):
+    # bucket k = [k w, (k+1) w) of |d| in exact arithmetic, the rule of the swap method's bins;
+    # the buckets used to add 1e-9 to |d| / w, which put 0.029999999995 in [0.03, 0.04)
+    sc, (mx, my) = _two_halves(hx, ["0.3"] * 15)
+    k = math.floor(abs(mx - my) / Fraction("0.01"))
+    res = stability_from_scores(sc, bucket_width=0.01, progress=False, halves=HALVES)
+    assert res.buckets["bucket_lo"].tolist() == [round(0.01 * k, 10)]
+    assert res.buckets["comparisons"].tolist() == [2]

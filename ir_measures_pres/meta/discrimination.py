@@ -38,8 +38,9 @@ gets its mean score; for each pair of runs the half's difference d = mean(X) - m
   |d| = 1/150 = 0.02 * 1/3) came out one unit below it and was counted as a tie.
 * Voorhees & Buckley (SIGIR 2002) swap rate by difference: each (split, pair) gives two
   comparisons, one per half: the half's |d| falls in a bucket of width ``bucket_width``
-  (default 0.01) and the comparison is a *swap* when the two halves' differences have opposite
-  signs (both non-zero). Swap rate per bucket = swaps / comparisons.
+  (default 0.01; bucket k = [k w, (k+1) w), binned as the swap method bins,
+  :func:`.stats.swap_bins`) and the comparison is a *swap* when the two halves' differences
+  have opposite signs (both non-zero). Swap rate per bucket = swaps / comparisons.
 
 C. Buckley and E. M. Voorhees. Evaluating Evaluation Measure Stability. SIGIR 2000.
 E. M. Voorhees and C. Buckley. The Effect of Topic Set Size on Retrieval Experiment Error. SIGIR 2002.
@@ -53,7 +54,7 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 
 from ..data.progress import progress_bar
-from ..stats.significance import bootstrap_counts, bootstrap_test, require, tidy
+from ..stats.significance import bootstrap_counts, bootstrap_test, require, swap_bins, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best
 from .sampling import new_seed, repeat_rng
@@ -435,14 +436,11 @@ def stability_from_scores(
                         len(halves[0][0]),
                     )
                 )
-            swap = (d[:, 0] * d[:, 1]) < 0  # (splits, pairs)
-            absd = np.abs(d).reshape(-1)  # both halves: two comparisons per (split, pair)
-            sw = np.stack([swap, swap], axis=1).reshape(-1)
-            bucket = np.floor(absd / bucket_width + 1e-9).astype(np.int64)
-            nb = int(bucket.max()) + 1 if len(bucket) else 0
-            comp = np.bincount(bucket, minlength=nb)
-            swaps = np.bincount(bucket, weights=sw.astype(np.float64), minlength=nb)
-            for k in range(nb):
+            # both halves: two comparisons per (split, pair), each binned by its own |d| and a
+            # swap when the other half's d has the opposite sign; the swap method's bins
+            # (stats.swap_bins: d rounded once, a |d| equal to a bucket edge starts that bucket)
+            comp, swaps = swap_bins(ma - mb, (ma - mb)[:, ::-1], bucket_width)
+            for k in range(len(comp)):
                 if comp[k]:
                     bucket_rows.append(
                         (
