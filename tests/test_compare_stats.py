@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
+from fractions import Fraction
 from itertools import permutations, product
 
 import numpy as np
@@ -219,6 +220,44 @@ def test_randomised_tukey_exact_on_k3_n4():
     for row, (i, j) in zip(mc.pairs.itertuples(), [(0, 1), (0, 2), (1, 2)]):
         p = expected[(i, j)]
         assert abs(row.p - p) <= 4 * math.sqrt(p * (1 - p) / 1000) + 2 / 1000
+
+
+def _fraction_rtukey(X):
+    """Exact p of every pair from all (k!)^n within-topic permutations, in exact arithmetic: the
+    scores are the decimals of ``X`` (strings) as Fractions, so the means and ranges are exact."""
+    F = [[Fraction(v) for v in row] for row in X]
+    k, n = len(F), len(F[0])
+    ranges = []
+    for choice in product(list(permutations(range(k))), repeat=n):
+        means = [sum(F[choice[t][i]][t] for t in range(n)) / n for i in range(k)]
+        ranges.append(max(means) - min(means))
+    out = {}
+    for i in range(k):
+        for j in range(i + 1, k):
+            obs = abs(sum(F[j]) / n - sum(F[i]) / n)
+            out[(i, j)] = Fraction(sum(r >= obs for r in ranges), len(ranges))
+    return out
+
+
+@pytest.mark.parametrize(
+    "X",
+    [
+        # every permutation's range is |delta| = 41/300 exactly: p = 1 (it was 0: |delta| was
+        # rounded up to 0.136666666667 and then compared with the unrounded ranges)
+        [["0", "0", "0"], ["0.41", "0", "0"]],
+        # k = 3 runs, means in thirds: p(r0, r2) = 7/9 (it was 6/9: 24 of the 216 permutations,
+        # whose range equals |delta| = 4/15, were left out)
+        [["0.9", "0.2", "0.5"], ["0.2", "0.0", "0.8"], ["0.0", "0.3", "0.5"]],
+    ],
+)
+def test_randomised_tukey_counts_ranges_equal_to_delta_in_exact_arithmetic(X):
+    expected = _fraction_rtukey(X)
+    values = np.array([[float(Fraction(v)) for v in row] for row in X])
+    res = compare_scores(_scores(values), test="rtukey", B=10_000)
+    assert res.params["exact"]
+    for row in res.pairs.itertuples():
+        i, j = int(row.run_a[1:]), int(row.run_b[1:])
+        assert row.p == float(expected[(i, j)]), (i, j)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ split-half outcomes. Scores are binary fractions so that the arithmetic is exact
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -152,6 +153,72 @@ def test_hand_worked_stability():
     # fuzziness 0: only the exact tie
     zero = res.error_ties.set_index("fuzziness").loc[0.0]
     assert (zero.error_rate, zero.tie_rate) == (0.25, 0.25)
+
+
+def naive_stability(tenths, halves, grid, width):
+    """Buckley & Voorhees 2000 and Voorhees & Buckley 2002 written straight from the definitions,
+    in exact arithmetic: ``tenths`` (runs x topics) are integer scores in tenths (P@10-like),
+    every half-set mean is a Fraction. Returns {f: (error rate, proportion of ties)}, the
+    {bucket: (comparisons, swaps)} of |d| in buckets of ``width``, and how many half-set
+    outcomes sit exactly on a threshold (|d| = f * max, not a tie)."""
+    runs = [[Fraction(int(v), 10) for v in row] for row in tenths]
+    pairs = [(i, j) for i in range(len(runs)) for j in range(i + 1, len(runs))]
+    diffs = []  # per split: per half: {pair: (d, max mean)}
+    for a, b in halves:
+        split = []
+        for half in (a, b):
+            means = [sum(r[t] for t in half) / len(half) for r in runs]
+            split.append({(i, j): (means[i] - means[j], max(means[i], means[j])) for i, j in pairs})
+        diffs.append(split)
+    curve, on_threshold = {}, 0
+    for f in grid:
+        gt, lt, eq, total = dict.fromkeys(pairs, 0), dict.fromkeys(pairs, 0), 0, 0
+        for split in diffs:
+            for half in split:
+                for pair, (d, top) in half.items():
+                    total += 1
+                    on_threshold += d != 0 and abs(d) == f * top
+                    if d == 0 or abs(d) < f * top:
+                        eq += 1
+                    elif d > 0:
+                        gt[pair] += 1
+                    else:
+                        lt[pair] += 1
+        curve[f] = (Fraction(sum(min(gt[p], lt[p]) for p in pairs), total), Fraction(eq, total))
+    buckets = {}
+    for one, other in diffs:
+        for pair in pairs:
+            swap = one[pair][0] * other[pair][0] < 0
+            for d in (one[pair][0], other[pair][0]):
+                k = math.floor(abs(d) / width)
+                comparisons, swaps = buckets.get(k, (0, 0))
+                buckets[k] = (comparisons + 1, swaps + swap)
+    return curve, buckets, on_threshold
+
+
+def test_stability_equals_a_naive_loop_in_exact_arithmetic():
+    """Half-set means of 15 P@10-like topics are multiples of 1/150: repeating decimals, so the
+    12-place rounding of a mean goes up for some and down for others, and many differences sit
+    exactly on a threshold f * max (issue #20 item 6: those were counted as ties)."""
+    rng = np.random.default_rng(20)
+    tenths = rng.integers(2, 6, size=(6, 30))
+    s = Scores([f"r{i}" for i in range(6)], ["P@10"], [f"t{i}" for i in range(30)], tenths[None] / 10)
+    halves = []
+    for _ in range(40):
+        perm = rng.permutation(30)
+        halves.append((perm[:15], perm[15:]))
+    grid = [round(0.01 * i, 2) for i in range(21)]
+    curve, buckets, on_threshold = naive_stability(
+        tenths, halves, [Fraction(str(f)) for f in grid], Fraction("0.01")
+    )
+    assert on_threshold > 0  # the case this test is about does occur
+    res = stability_from_scores(s, fuzziness=0.05, fuzziness_grid=grid, halves=halves, progress=False)
+    ours = res.error_ties.set_index("fuzziness")
+    for f in grid:
+        error, ties = curve[Fraction(str(f))]
+        assert (ours.error_rate[f], ours.tie_rate[f]) == (float(error), float(ties)), f
+    got = {round(row.bucket_lo / 0.01): (row.comparisons, row.swaps) for row in res.buckets.itertuples()}
+    assert got == buckets
 
 
 def test_identical_runs_are_stable_ties():

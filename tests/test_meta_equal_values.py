@@ -6,6 +6,9 @@ arithmetic gives them (rounded to 12 places), never against our own output.
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+
 import numpy as np
 import pytest
 
@@ -134,3 +137,83 @@ def test_stability_a_difference_equal_to_the_fuzziness_threshold_is_not_a_tie():
     )
     assert res.summary["tie_rate"].iloc[0] == 0.0
     assert res.summary["error_rate"].iloc[0] == 0.0
+
+
+def _exact_tie(mx: Fraction, my: Fraction, f: Fraction) -> bool:
+    """Buckley & Voorhees' tie on exact means: d = 0 or |d| < f * max (strict)."""
+    return mx == my or abs(mx - my) < f * max(mx, my)
+
+
+def _two_halves(hx, hy):
+    """Scores of runs X and Y over 30 topics whose values are the decimal strings ``hx``, ``hy``
+    (15 each) twice over, so that the split of :data:`HALVES` gives both halves the same means;
+    and those means in exact arithmetic (Fractions of the decimals)."""
+    values = np.array([[float(Fraction(v)) for v in hx * 2], [float(Fraction(v)) for v in hy * 2]])
+    exact = (sum(map(Fraction, hx)) / len(hx), sum(map(Fraction, hy)) / len(hy))
+    return _scores(values, runs=["X", "Y"]), exact
+
+
+HALVES = [(np.arange(15), np.arange(15, 30))]
+
+
+def test_stability_means_49_150_and_1_3_at_f_002_are_a_win_not_a_tie():
+    # issue #20 item 6: half-set means 49/150 and 1/3; |d| = 1/150 = 0.02 * 1/3 exactly, so the
+    # strict rule |d| < f * max says: no tie, Y wins, in both halves: LT = 2, GT = 0, EQ = 0.
+    hx = ["0.3"] * 14 + ["0.7"]  # sum 4.9 -> mean 49/150
+    hy = ["0.4"] * 5 + ["0.3"] * 10  # sum 5 -> mean 1/3
+    sc, (mx, my) = _two_halves(hx, hy)
+    f = Fraction("0.02")
+    assert (mx, my) == (Fraction(49, 150), Fraction(1, 3))
+    assert abs(mx - my) == f * max(mx, my) == Fraction(1, 150)
+    assert not _exact_tie(mx, my, f)
+    # the defect: 49/150 rounds up (0.326666666667), 1/3 down (0.333333333333), so the rounded
+    # means' rounded difference is one unit below the rounded threshold
+    rx, ry = np.round(float(mx), DECIMALS), np.round(float(my), DECIMALS)
+    assert abs(np.round(rx - ry, DECIMALS)) < np.round(0.02 * ry, DECIMALS)
+    res = stability_from_scores(sc, fuzziness=0.02, fuzziness_grid=(0.02,), progress=False, halves=HALVES)
+    assert res.summary["tie_rate"].iloc[0] == 0.0
+    assert res.summary["error_rate"].iloc[0] == 0.0  # Y wins every half: min(GT, LT) = 0
+    # one step of fuzziness wider, the same means are a tie (1/150 < 0.03 * 1/3)
+    assert _exact_tie(mx, my, Fraction("0.03"))
+    wide = stability_from_scores(sc, fuzziness=0.03, fuzziness_grid=(0.03,), progress=False, halves=HALVES)
+    assert wide.summary["tie_rate"].iloc[0] == 1.0
+
+
+@pytest.mark.parametrize(
+    "hx, hy, f, ulps",
+    [
+        # |d| one unit of the 12th place below the threshold 0.02 * 1/3: still a tie
+        (["0.3"] * 14 + ["0.700000000015"], ["0.4"] * 5 + ["0.3"] * 10, "0.02", False),
+        # the same with the runs' roles swapped (the larger mean is X's)
+        (["0.4"] * 5 + ["0.3"] * 10, ["0.3"] * 14 + ["0.700000000015"], "0.02", False),
+        # means equal in exact arithmetic, an ulp apart in floating point: d = 0, a tie at f = 0
+        (["0.1", "0.2"] + ["0.0"] * 13, ["0.3"] + ["0.0"] * 14, "0", True),
+    ],
+)
+def test_stability_ties_in_exact_arithmetic_stay_ties(hx, hy, f, ulps):
+    sc, (mx, my) = _two_halves(hx, hy)
+    assert _exact_tie(mx, my, Fraction(f))
+    if ulps:
+        float_means = sc.values[0][:, :15].mean(axis=1)
+        assert mx == my and float_means[0] != float_means[1]
+    res = stability_from_scores(
+        sc, fuzziness=float(f), fuzziness_grid=(float(f),), progress=False, halves=HALVES
+    )
+    assert res.summary["tie_rate"].iloc[0] == 1.0
+
+
+@pytest.mark.parametrize(
+    "hx",
+    [
+        ["0.3"] * 14 + ["0.75"],  # mean 0.33: |d| = 0.03 exactly, the bucket [0.03, 0.04)
+        ["0.3"] * 14 + ["0.749999999925"],  # mean 0.329999999995: |d| below 0.03 at 12 places
+    ],
+)
+def test_stability_buckets_of_d_on_an_edge_and_just_below_it(hx):
+    # bucket k = [k w, (k+1) w) of |d| in exact arithmetic, the rule of the swap method's bins;
+    # the buckets used to add 1e-9 to |d| / w, which put 0.029999999995 in [0.03, 0.04)
+    sc, (mx, my) = _two_halves(hx, ["0.3"] * 15)
+    k = math.floor(abs(mx - my) / Fraction("0.01"))
+    res = stability_from_scores(sc, bucket_width=0.01, progress=False, halves=HALVES)
+    assert res.buckets["bucket_lo"].tolist() == [round(0.01 * k, 10)]
+    assert res.buckets["comparisons"].tolist() == [2]

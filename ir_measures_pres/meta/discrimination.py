@@ -28,10 +28,19 @@ gets its mean score; for each pair of runs the half's difference d = mean(X) - m
   total. Computed for a grid of fuzziness values (default 0 to 0.2 in steps of 0.01) to draw
   error rate against proportion of ties; the summary reports the chosen f (default 0.05).
   Lower error at the same proportion of ties is better.
+
+  Values equal in exact arithmetic compare equal (spec 3.5), with the rounding to 12 places
+  (:func:`.stats.tidy`) applied once, to the quantity compared, on the unrounded half-set means
+  mX, mY: d = tidy(mX - mY) decides the sign and the zero test, and the pair ties when
+  d = 0 or tidy(|mX - mY| - f * max(mX, mY)) < 0. Rounding the means first and then their
+  difference and the threshold again adds up to one unit of the 12th place per rounding: a
+  difference equal to the threshold in exact arithmetic (means 49/150 and 1/3, f = 0.02:
+  |d| = 1/150 = 0.02 * 1/3) came out one unit below it and was counted as a tie.
 * Voorhees & Buckley (SIGIR 2002) swap rate by difference: each (split, pair) gives two
   comparisons, one per half: the half's |d| falls in a bucket of width ``bucket_width``
-  (default 0.01) and the comparison is a *swap* when the two halves' differences have opposite
-  signs (both non-zero). Swap rate per bucket = swaps / comparisons.
+  (default 0.01; bucket k = [k w, (k+1) w), binned as the swap method bins,
+  :func:`.stats.swap_bins`) and the comparison is a *swap* when the two halves' differences
+  have opposite signs (both non-zero). Swap rate per bucket = swaps / comparisons.
 
 C. Buckley and E. M. Voorhees. Evaluating Evaluation Measure Stability. SIGIR 2000.
 E. M. Voorhees and C. Buckley. The Effect of Topic Set Size on Retrieval Experiment Error. SIGIR 2002.
@@ -45,7 +54,7 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 
 from ..data.progress import progress_bar
-from ..stats.significance import bootstrap_counts, bootstrap_test, require, tidy
+from ..stats.significance import bootstrap_counts, bootstrap_test, require, swap_bins, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best
 from .sampling import new_seed, repeat_rng
@@ -349,10 +358,19 @@ def stability(
     )
 
 
-def _tie(d: np.ndarray, ma: np.ndarray, mb: np.ndarray, f: float) -> np.ndarray:
-    """Ties of the rounded differences ``d``: |d| below the threshold f * max(ma, mb), itself
-    rounded, so that a difference equal to the threshold in exact arithmetic is not a tie."""
-    return (np.abs(d) < tidy(f * np.maximum(ma, mb))) | (d == 0)
+def _tie(ma: np.ndarray, mb: np.ndarray, d: np.ndarray, f: float) -> np.ndarray:
+    """Ties at fuzziness ``f`` of the half-set means ``ma``, ``mb`` (unrounded) whose rounded
+    difference is ``d`` = tidy(ma - mb):
+
+        tie = (d == 0) | (tidy(|ma - mb| - f * max(ma, mb)) < 0)
+
+    Rounding (12 places, spec 3.5) is applied once, to the quantity compared with 0, so that a
+    difference equal to the threshold in exact arithmetic is not a tie (the rule is strict:
+    |d| < f * max) whatever the ulps of the means, and a difference of 0 is always a tie.
+    Rounding the means, their difference and the threshold one by one instead lets the
+    rounding errors add up: means 49/150 and 1/3 at f = 0.02 (|d| = 1/150 = 0.02 * 1/3
+    exactly) gave |d| = 0.006666666666 against a threshold of 0.006666666667, a false tie."""
+    return (d == 0) | (tidy(np.abs(ma - mb) - f * np.maximum(ma, mb)) < 0)
 
 
 def stability_from_scores(
@@ -397,14 +415,14 @@ def stability_from_scores(
             means = np.stack(
                 [np.stack([values[m][:, a].mean(axis=1), values[m][:, b].mean(axis=1)]) for a, b in halves]
             )
-            # rounded (section 3.5): half-set means and differences equal in exact arithmetic
-            # are equal, so ties and swaps are not decided by an ulp
-            means = tidy(means)
+            # the means stay unrounded: each compared quantity is rounded once (section 3.5),
+            # the difference here (its sign, zero test, bucket, swap), the distance to the tie
+            # threshold in _tie
             ma, mb = means[:, :, ai], means[:, :, bi]  # (splits, 2, pairs)
             d = tidy(ma - mb)
             total = d.size  # 2 * splits * pairs half-set outcomes
             for f in grid:
-                tie = _tie(d, ma, mb, f)
+                tie = _tie(ma, mb, d, f)
                 gt = ((d > 0) & ~tie).sum(axis=(0, 1))
                 lt = ((d < 0) & ~tie).sum(axis=(0, 1))
                 eq = tie.sum()
@@ -418,14 +436,11 @@ def stability_from_scores(
                         len(halves[0][0]),
                     )
                 )
-            swap = (d[:, 0] * d[:, 1]) < 0  # (splits, pairs)
-            absd = np.abs(d).reshape(-1)  # both halves: two comparisons per (split, pair)
-            sw = np.stack([swap, swap], axis=1).reshape(-1)
-            bucket = np.floor(absd / bucket_width + 1e-9).astype(np.int64)
-            nb = int(bucket.max()) + 1 if len(bucket) else 0
-            comp = np.bincount(bucket, minlength=nb)
-            swaps = np.bincount(bucket, weights=sw.astype(np.float64), minlength=nb)
-            for k in range(nb):
+            # both halves: two comparisons per (split, pair), each binned by its own |d| and a
+            # swap when the other half's d has the opposite sign; the swap method's bins
+            # (stats.swap_bins: d rounded once, a |d| equal to a bucket edge starts that bucket)
+            comp, swaps = swap_bins(ma - mb, (ma - mb)[:, ::-1], bucket_width)
+            for k in range(len(comp)):
                 if comp[k]:
                     bucket_rows.append(
                         (
