@@ -113,9 +113,13 @@ def test_a_bad_run_is_reported_and_the_others_are_still_evaluated(files: Path) -
     assert done.returncode == 1
     assert done.stdout == "a.run\tAP\t1.0000\nb.run.gz\tAP\t0.1250\n".replace("b.run.gz", "b.run")
     lines = done.stderr.splitlines()
-    assert len(lines) == 2 and "Traceback" not in done.stderr
+    assert len(lines) == 3 and "Traceback" not in done.stderr
     assert lines[0].startswith(PREFIX + "bad.run:1:") and "'high'" in lines[0]
-    assert lines[1] == PREFIX + "1 of 3 runs could not be evaluated (see above); the others are in the output"
+    # b.run has no line for q2: said, not scored 0 silently (issue #20, item 2)
+    assert (
+        lines[1] == "ir_measures_pres: warning: run b.run lacks 1 of the 2 topics, scored 0 (DEFAULT) on them"
+    )
+    assert lines[2] == PREFIX + "1 of 3 runs could not be evaluated (see above); the others are in the output"
 
 
 @pytest.mark.parametrize(
@@ -190,9 +194,13 @@ def test_runs_scored_in_forked_workers_give_the_same_bytes_as_one_process(
     assert (forked.returncode, forked.stdout, forked.stderr) == (one.returncode, one.stdout, one.stderr)
     assert one.returncode == 1 and "Traceback" not in one.stderr
     errors = one.stderr.splitlines()
-    assert len(errors) == 3
+    assert len(errors) == 4
     assert errors[0].startswith(PREFIX + "bad.run:2:") and "'high'" in errors[0]
     assert "dup.run: 1 duplicate (query, document) result line(s) dropped" in errors[1]
     assert (
-        errors[2] == PREFIX + "1 of 4 runs could not be evaluated (see above); the others are in the output"
+        errors[2]
+        == "ir_measures_pres: warning: run b.run lacks 1 of the 2 topics, scored 0 (DEFAULT) on them"
+    )
+    assert (
+        errors[3] == PREFIX + "1 of 4 runs could not be evaluated (see above); the others are in the output"
     )

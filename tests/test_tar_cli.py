@@ -46,6 +46,18 @@ def test_all_23_official_outputs_are_there() -> None:
     assert len(OFFICIAL) == 23
 
 
+#: the package's own warning (not the tool's) for the one run that lacks qrels topics (issue #20)
+LACKS = {
+    "iiit.run1": "ir_measures_pres: warning: run iiit.run1 lacks 3 of the 30 topics, "
+    "left out, as the tool leaves them\n"
+}
+
+
+def runid(run: str) -> str:
+    """The line that opens each run's block when several runs are given (trec_eval's runid)."""
+    return f"ALL\trunid\t{run}\n"
+
+
 @pytest.mark.parametrize("level,run", OFFICIAL)
 def test_official_2017_output_byte_for_byte(level: str, run: str) -> None:
     """With --notices stdout the output is the tool's, notices where the tool prints them."""
@@ -53,7 +65,7 @@ def test_official_2017_output_byte_for_byte(level: str, run: str) -> None:
     code, out, err = run_tar(
         "--edition", "2017", "--notices", "stdout", QRELS[level], TAR / "runs" / f"{run}.gz"
     )
-    assert code == 0 and err == ""
+    assert code == 0 and err == LACKS.get(run, "")
     assert out == expected
 
 
@@ -66,11 +78,26 @@ def test_notices_go_to_stderr_by_default(level: str, run: str) -> None:
     assert err == "".join(line for line in expected if is_notice(line))
 
 
-def test_several_runs_print_one_after_the_other() -> None:
+def test_several_runs_print_one_after_the_other(tmp_path: Path) -> None:
+    """Each run's block opens with its name (issue #20, item 10: they were not told apart)."""
     runs = ["waterloo.A-thresh-normal", "iiit.run1"]
-    expected = "".join((TAR / "official_tar_eval" / "abstract" / f"{r}.results").read_text() for r in runs)
-    code, out, _ = run_tar("--edition", "2017", QRELS["abstract"], *(TAR / "runs" / f"{r}.gz" for r in runs))
+    expected = "".join(
+        runid(r) + (TAR / "official_tar_eval" / "abstract" / f"{r}.results").read_text() for r in runs
+    )
+    code, out, err = run_tar(
+        "--edition", "2017", QRELS["abstract"], *(TAR / "runs" / f"{r}.gz" for r in runs)
+    )
     assert code == 0 and out == expected
+    assert err == LACKS["iiit.run1"]
+    # a folder of runs is its files in name order, labelled the same way
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    for r in runs:
+        (folder / f"{r}.gz").write_bytes((TAR / "runs" / f"{r}.gz").read_bytes())
+    code, out, _ = run_tar("--edition", "2017", QRELS["abstract"], folder)
+    assert code == 0 and out == "".join(
+        runid(r) + (TAR / "official_tar_eval" / "abstract" / f"{r}.results").read_text() for r in sorted(runs)
+    )
 
 
 @pytest.mark.parametrize("fmt", ["tool", "tsv"])
@@ -88,7 +115,7 @@ def test_runs_scored_in_forked_processes_print_what_one_process_prints(fmt: str)
             "--edition", "2017", "--notices", "stdout", "--jobs", "3", QRELS["document"], *paths
         )
         expected = "".join(
-            (TAR / "official_tar_eval" / "document" / f"{r}.results").read_text() for r in runs
+            runid(r) + (TAR / "official_tar_eval" / "document" / f"{r}.results").read_text() for r in runs
         )
         assert code == 0 and out == expected
 
@@ -101,7 +128,7 @@ def test_a_bad_run_among_forked_ones_stops_at_its_turn_naming_its_line(tmp_path:
         code, out, err = run_tar("--edition", "2017", "--jobs", jobs, qrels, good, bad, good)
         assert code == 1 and err.count("\n") == 1 and "bad.txt:2: expected an interaction code" in err
         # the run before it is printed, the one after it is not
-        assert out == run_tar("--edition", "2017", qrels, good)[1]
+        assert out == runid("good.txt") + run_tar("--edition", "2017", qrels, good)[1]
 
 
 def test_tsv_and_jsonl_hold_the_same_rows_unrounded() -> None:

@@ -5,7 +5,8 @@
   ``ir_measures_pres: error: FILE:LINE: what was expected, what was found`` (or the option);
 * no traceback for a user's mistake: ``--debug`` shows it; a bug (any other exception) prints
   one line saying so and exits with 70 (``EX_SOFTWARE``);
-* Ctrl-C exits with 130 and a reader that closes the pipe (``| head``) ends the command quietly.
+* Ctrl-C exits with 130 and a reader that closes the pipe (``| head``) ends the command quietly;
+* warnings, Python's included, are one line each: ``ir_measures_pres: warning: ...`` (:func:`warn`).
 
 The main command, the meta-evaluation subcommands and any later subcommand run through
 :func:`guarded` and build their parsers from :class:`ArgumentParser`.
@@ -17,8 +18,10 @@ import argparse
 import math
 import os
 import sys
+import threading
 import traceback
-from typing import Callable, List, Sequence, Tuple, Union
+import warnings
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 # what an input error is, and its text, are facts about inputs (kept importable from here)
 from ..data.inputs import INPUT_ERRORS, input_error_text
@@ -111,10 +114,36 @@ def say(message: str) -> None:
         sys.stderr.write(f"{PROG}: error: {line}\n")
 
 
+def warn(notices: Iterable[str]) -> None:
+    """Each notice as one warning line on standard error, ``ir_measures_pres: warning: ...``: the
+    one way every command warns."""
+    for notice in notices:
+        sys.stderr.write(f"{PROG}: warning: {notice}\n")
+
+
+#: a thread that works ahead (the main command reads the next run while one is scored) keeps
+#: its warnings here (``notices``), to be shown when its work's turn comes
+held = threading.local()
+
+
+def _show_warning(
+    message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Optional[str] = None
+) -> None:
+    """``warnings.showwarning`` while a command runs: a Python warning (a duplicate line, a run
+    lacking topics) becomes a warning line, not Python's 'file:line: Category: text' and source."""
+    notices = getattr(held, "notices", None)
+    if notices is not None:
+        notices.append(str(message))
+    else:
+        warn([str(message)])
+
+
 def guarded(run: Callable[[], int], debug: bool = False) -> int:
     """Run a command; turn what goes wrong into one line and an exit status (module docstring)."""
     from ..measures.catalogue import MeasureNameError
 
+    previous = warnings.showwarning
+    warnings.showwarning = _show_warning
     try:
         return run()
     except BrokenPipeError:
@@ -142,6 +171,8 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
             raise
         say(f"internal error ({type(error).__name__}: {error}); run again with --debug for the traceback")
         return BUG
+    finally:
+        warnings.showwarning = previous
 
 
 def report_input_error(error: BaseException) -> int:

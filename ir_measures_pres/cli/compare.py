@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import warnings
 from pathlib import Path
 from typing import Any, List, Sequence
 
@@ -150,12 +149,7 @@ def main(argv: Sequence[str], out: Any = None) -> int:
     out = sys.stdout if out is None else out
     args = build_parser().parse_args(list(argv))
     _check(args)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        res = _compare(args)
-    for w in caught:
-        if issubclass(w.category, UserWarning) and "topics=intersection" in str(w.message):
-            sys.stderr.write(f"{PROG}: warning: {w.message}\n")
+    res = _compare(args)
     text = {
         "text": lambda: res.to_text(args.places),
         "md": lambda: res.to_markdown(args.places),

@@ -32,7 +32,6 @@ import io
 import json
 import os
 import sys
-import threading
 import warnings
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
@@ -49,12 +48,14 @@ from ._command import (
     UsageError,
     add_jobs_option,
     guarded,
+    held,
     input_error_text,
     int_option,
     jobs_of,
     report_input_error,
     say,
     split_debug,
+    warn,
 )
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.cli.meta`), ``compare``
@@ -158,18 +159,24 @@ def _version() -> str:
 # --------------------------------------------------------------------------------------------
 
 
+def _missing_topics(qrels: Any, run: Any) -> List[str]:
+    """The qrels topics ``run`` lacks (they score the measure's DEFAULT), in qrels order."""
+    import numpy as np
+
+    names = getattr(run, "query_names", None)  # the readers' distinct query ids: no pass over lines
+    in_run = set(names if names is not None else np.asarray(run.query_ids).tolist())
+    qrels_qids = getattr(qrels, "query_names", None) or list(dict.fromkeys(qrels.query_ids.tolist()))
+    return [q for q in qrels_qids if q not in in_run]
+
+
 def _trec_corrections(measures: Sequence[Any], qrels: Any, run: Any) -> Dict[Tuple[Any, str], float]:
     """trec_eval -c values of num_q and num_rel for qrels queries the run lacks (ir_measures
     gives those the DEFAULT 0; trec_eval -c counts the query and its relevant documents)."""
-    import numpy as np
 
     wanted = [m for m in measures if getattr(m, "NAME", None) in ("NumQ", "NumRel")]
     if not wanted:
         return {}
-    names = getattr(run, "query_names", None)  # the readers' distinct query ids: no pass over lines
-    in_run = set(names if names is not None else np.asarray(run.query_ids).tolist())
-    qrels_qids = list(dict.fromkeys(qrels.query_ids.tolist()))
-    missing = [q for q in qrels_qids if q not in in_run]
+    missing = _missing_topics(qrels, run)
     fixes: Dict[Tuple[Any, str], float] = {}
     for m in wanted:
         if m.NAME == "NumQ":
@@ -288,25 +295,6 @@ def _write_trec(
 # --------------------------------------------------------------------------------------------
 
 
-#: a thread reading a run ahead keeps its warnings here (``notices``), to be shown in run order
-_held = threading.local()
-
-
-def _show_warning(
-    message: Any, category: Any, filename: str, lineno: int, file: Any = None, line: Optional[str] = None
-) -> None:
-    notices = getattr(_held, "notices", None)
-    if notices is not None:
-        notices.append(str(message))
-    else:
-        _say_warnings([str(message)])
-
-
-def _say_warnings(notices: Iterable[str]) -> None:
-    for notice in notices:
-        sys.stderr.write(f"{PROG}: warning: {notice}\n")
-
-
 def run_cli(argv: Sequence[str], out: Any = None) -> int:
     """Evaluate (no subcommand); returns the exit status. Every check of the command line (options,
     measures, provider, run files) is made before a file is read; errors are raised for
@@ -382,16 +370,27 @@ def _score_here(
     (one run): an input error is raised (exit 1); with several runs it is reported and the
     others are still scored."""
     failed = 0
+    labels = _run_names(runs)
     with _progress(len(runs)) as bar:
         for k, loaded in enumerate(_read_ahead(evaluation, runs)):
             try:
                 run, ranked, notices, error = loaded.result()
-                _say_warnings(notices)
+                warn(notices)
                 if error is not None:
                     raise error
                 results = evaluation.iter_calc(run, ranked)
                 name = None if names is None else names[k]
-                _write_run(args, evaluation.measures, evaluation.qrels, run, results, name, query_order, out)
+                _write_run(
+                    args,
+                    evaluation.measures,
+                    evaluation.qrels,
+                    run,
+                    results,
+                    name,
+                    query_order,
+                    out,
+                    label=labels[k],
+                )
             except BrokenPipeError:
                 raise
             except INPUT_ERRORS as error:
@@ -420,23 +419,35 @@ def _score_in_workers(
     def score(item: Tuple[str, str]) -> Tuple[str, List[str], Optional[str]]:
         path, name = item
         rows = io.StringIO()
+        notes: List[str] = []
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
                 run = read_run(path, doc_ids="bytes")
                 results = evaluation.iter_calc(run)
-                _write_run(args, evaluation.measures, evaluation.qrels, run, results, name, query_order, rows)
+                _write_run(
+                    args,
+                    evaluation.measures,
+                    evaluation.qrels,
+                    run,
+                    results,
+                    name,
+                    query_order,
+                    rows,
+                    label=name,
+                    notices=notes,
+                )
                 error = None
             except INPUT_ERRORS as problem:
                 error = input_error_text(problem)
-        return rows.getvalue(), [str(w.message) for w in caught], error
+        return rows.getvalue(), [str(w.message) for w in caught] + notes, error
 
     evaluation.warm()  # the qrels' hash index made once, before the fork
     scored = forked_map(score, list(zip(runs, names)), jobs)
     failed = 0
     with _progress(len(runs)) as bar:
         for rows, notices, error in scored:
-            _say_warnings(notices)
+            warn(notices)
             if error is not None:
                 say(error)
                 failed += 1
@@ -465,14 +476,14 @@ def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:
 
     def load(path: str) -> Tuple[Any, Any, List[str], Optional[BaseException]]:
         notices: List[str] = []
-        _held.notices = notices
+        held.notices = notices
         try:
             run = read_run(path, doc_ids="bytes")
             return run, evaluation.rank(run), notices, None
         except INPUT_ERRORS as error:
             return None, None, notices, error
         finally:
-            _held.notices = None
+            held.notices = None
 
     if len(runs) == 1:  # nothing to overlap
         done: Future = Future()
@@ -500,8 +511,19 @@ def _write_run(
     name: Optional[str],
     query_order: Sequence[str],
     out: Any,
+    label: Optional[str] = None,
+    notices: Optional[List[str]] = None,
 ) -> None:
-    """Write one run's rows (``name``: the run column, None for one run)."""
+    """Write one run's rows (``name``: the run column, None for one run); warn first when the
+    run lacks qrels topics (a run of another collection would otherwise score 0 silently),
+    naming it ``label`` (its file name); ``notices``: where the warning goes (a forked worker
+    sends its warnings back), else straight to stderr."""
+    from ..engine.scores import lacking_topics
+
+    missing = _missing_topics(qrels, run)
+    if missing:
+        note = lacking_topics(label or name or "run", len(missing), len(query_order))
+        warn([note]) if notices is None else notices.append(note)
     if args.output_format == "trec":
         fixes = _trec_corrections(measures, qrels, run)
         tag = None if name is None else (run.tag or name)
@@ -598,12 +620,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .meta import run as meta_run
 
         return guarded(lambda: meta_run(argv), debug)
-    previous = warnings.showwarning
-    warnings.showwarning = _show_warning
-    try:
-        return guarded(lambda: run_cli(argv), debug)
-    finally:
-        warnings.showwarning = previous
+    return guarded(lambda: run_cli(argv), debug)
 
 
 if __name__ == "__main__":  # pragma: no cover

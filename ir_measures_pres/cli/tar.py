@@ -23,12 +23,13 @@ what was expected, what was found``), 2 for a usage error.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..engine.tar import Evaluation, scored_runs
 from ..measures.tar.lines import value_2017, value_2018
-from ._command import PROG, ArgumentParser, add_jobs_option, guarded, jobs_of, split_debug
+from ._command import PROG, ArgumentParser, add_jobs_option, guarded, jobs_of, split_debug, warn
 
 
 def _parser() -> ArgumentParser:
@@ -38,7 +39,9 @@ def _parser() -> ArgumentParser:
         "(tar_eval.py 2017, tar_eval_2018.py 2018/2019); the run's line order is the screening order.",
     )
     parser.add_argument("qrels", metavar="QRELS", help="qrels file (topic 0 docno value)")
-    parser.add_argument("runs", metavar="RUN", nargs="+", help="run file(s), lines in screening order")
+    parser.add_argument(
+        "runs", metavar="RUN", nargs="+", help="run files or folders of them, lines in screening order"
+    )
     parser.add_argument(
         "--edition", choices=["2017", "2018"], default="2018", help="which tool (default 2018)"
     )
@@ -108,6 +111,8 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     """The ``tar`` subcommand (``argv`` without the word ``tar``); returns the exit status."""
     from ..data.qrels import Qrels
     from ..data.readers import read_qrels
+    from ..data.runfiles import run_files, run_name
+    from ..engine.scores import lacking_topics
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
@@ -121,9 +126,16 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     show = value_2017 if args.edition == "2017" else value_2018
     evaluation = Evaluation(args.edition, task, args.rel)
     qrels = Qrels.from_any(read_qrels(args.qrels, doc_ids="bytes"))
-    scored = scored_runs(evaluation, [qrels], args.runs, jobs_of(args.jobs))
-    for path, [(rows, notices)] in zip(args.runs, scored):
-        _write(out, err, args.fmt, args.notices, path, len(args.runs) > 1, rows, notices, show)
+    runs = [str(p) for r in args.runs for p in (["-"] if r == "-" else run_files([r]))]
+    several = len(runs) > 1 or any(os.path.isdir(r) for r in args.runs)
+    names = ["<stdin>" if r == "-" else run_name(r) for r in runs]
+    scored = scored_runs(evaluation, [qrels], runs, jobs_of(args.jobs))
+    for name, ([(rows, notices)], [missing]) in zip(names, scored):
+        if missing:
+            warn([lacking_topics(name, len(missing), len(qrels.query_ids), "left out")])
+        if several and args.fmt == "tool":
+            out.write(f"ALL\trunid\t{name}\n")  # trec_eval's 'runid all NAME' line, in the tool's order
+        _write(out, err, args.fmt, args.notices, name, several, rows, notices, show)
     return 0
 
 

@@ -196,14 +196,22 @@ class Scores:
 
 
 class Core:
-    """Runs ranked once against the full qrels, evaluable against reduced copies of it.
+    """Runs ranked once against the full qrels, evaluable against reduced copies of it. A run
+    that lacks qrels topics is warned of (:func:`lacking_topics`) unless ``warn_missing`` is False.
 
     ``keep`` masks, wherever a method takes one, are boolean arrays over :attr:`line_labels`
     (one entry per qrels line, queries in qrels order): a reduced qrels is the full one with the
     lines where ``keep`` is False removed (those documents become unjudged).
     """
 
-    def __init__(self, qrels: Any, runs: Any, measures: MeasureSpec, progress: Optional[bool] = None) -> None:
+    def __init__(
+        self,
+        qrels: Any,
+        runs: Any,
+        measures: MeasureSpec,
+        progress: Optional[bool] = None,
+        warn_missing: bool = True,
+    ) -> None:
         self.measures = parse_measures(measures)
         self.measure_labels = [str(m) for m in self.measures]
         self.progress = progress
@@ -267,6 +275,19 @@ class Core:
                 self._lines.append(lines)
                 bar.update()
         self._run_dicts: Optional[List[Dict[str, Dict[str, float]]]] = None
+        if warn_missing:  # compare words it itself: its topics rule decides what they get
+            for name, missing in self.missing_topics().items():
+                if missing:
+                    warnings.warn(lacking_topics(name, len(missing), len(self.query_ids)), stacklevel=2)
+
+    def missing_topics(self) -> Dict[str, List[str]]:
+        """Per run, the qrels topics it lacks (they score the measure's DEFAULT), in qrels order."""
+        out = {}
+        for name, ranked in zip(self.run_names, self.ranked):
+            present = np.zeros(len(self.query_ids), dtype=bool)
+            present[np.asarray(ranked.qpos, dtype=np.int64)] = True
+            out[name] = [q for q, ok in zip(self.query_ids, present.tolist()) if not ok]
+        return out
 
     # -- measures ---------------------------------------------------------------------------
 
@@ -375,6 +396,21 @@ class Core:
                 dicts.append(d)
             self._run_dicts = dicts
         return self._run_dicts
+
+
+#: what a topic a run lacks gets, per rule: the measure's DEFAULT (every qrels topic counts, as
+#: trec_eval -c, ir_measures and PyTerrier), 0 (per-topic scores read from files), or nothing
+MISSING_RULES = {
+    "default": "scored 0 (DEFAULT) on them",
+    "zero": "given 0 there",
+    "left out": "left out, as the tool leaves them",
+}
+
+
+def lacking_topics(run: str, missing: int, topics: int, rule: str = "default") -> str:
+    """The one sentence every command and ``compare``'s notes use for a run that lacks qrels
+    topics (a run of another collection lacks them all and would otherwise score 0 silently)."""
+    return f"run {run} lacks {missing} of the {topics} topics, {MISSING_RULES[rule]}"
 
 
 def _latin1_dict(nested: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:

@@ -74,29 +74,32 @@ def evaluate_many(
     side by side. Raises :class:`~ir_measures_pres.data.inputs.InputError` on bad input."""
     evaluation = Evaluation(edition, task, rel)
     qrels = [Qrels.from_any(read_qrels(path, doc_ids="bytes")) for path in qrels_paths]
-    per_run = list(scored_runs(evaluation, qrels, run_paths, jobs))
+    per_run = [results for results, _ in scored_runs(evaluation, qrels, run_paths, jobs)]
     return [[results[i] for results in per_run] for i in range(len(qrels))]
 
 
 def scored_runs(
     evaluation: "Evaluation", qrels: Sequence[Any], run_paths: Sequence[Any], jobs: int
 ) -> Iterator[Any]:
-    """Per run, in order, its ``(rows, notices)`` against each of ``qrels``: each run read once,
+    """Per run, in order, its ``(rows, notices)`` against each of ``qrels`` and, against each, the
+    qrels topics the run lacks (the tool leaves them out of ALL): each run read once,
     the runs scored by ``jobs`` forked processes (:mod:`ir_measures_pres.data.forks`; in this
     process when a run comes from standard input, which forked processes lack). An input error
     (file and line) is raised when its run's turn comes."""
 
-    def score(path: Any) -> Tuple[Optional[List[Any]], Optional[str]]:
+    def score(path: Any) -> Tuple[Optional[List[Any]], Optional[List[List[str]]], Optional[str]]:
         try:
             with warnings.catch_warnings():
                 # the repeated documents are reported as the tool reports them (notices)
                 warnings.simplefilter("ignore")
                 cols = read_run(path, doc_ids="bytes", order="file")
-            return [evaluation.run(q, cols) for q in qrels], None
+            topics = set(cols.query_names if cols.query_names is not None else cols.query_ids.tolist())
+            missing = [[t for t in q.query_ids if t not in topics] for q in qrels]
+            return [evaluation.run(q, cols) for q in qrels], missing, None
         except INPUT_ERRORS as error:
-            return None, input_error_text(error)  # the text travels back from a fork, as it is
+            return None, None, input_error_text(error)  # the text travels back from a fork, as it is
 
-    for results, error in forked_map(score, run_paths, 1 if "-" in run_paths else jobs):
+    for results, missing, error in forked_map(score, run_paths, 1 if "-" in run_paths else jobs):
         if error is not None:
             raise InputError(error)
-        yield results
+        yield results, missing

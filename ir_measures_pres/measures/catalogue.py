@@ -616,11 +616,10 @@ def suggest(token: str) -> List[str]:
     by_lower: Dict[str, List[str]] = {}
     for c in candidates:
         by_lower.setdefault(c.lower(), []).append(c)
-    close = difflib.get_close_matches(base, candidates, n=3, cutoff=0.75)
-    close += [
-        c
-        for low in difflib.get_close_matches(base.lower(), list(by_lower), n=3, cutoff=0.75)
-        for c in by_lower[low]
+    # a close name, and the same name in other cases (ndcg, a trec_eval name, does not take '@';
+    # nDCG does)
+    close = [
+        v for c in difflib.get_close_matches(base, candidates, n=3, cutoff=0.75) for v in by_lower[c.lower()]
     ]
     out: List[str] = []
     for c in same + close:

@@ -49,6 +49,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .. import stats
+from ..engine.scores import lacking_topics
 
 TESTS = ("t", "wilcoxon", "perm", "tukey", "rtukey")
 TEST_NAMES = {
@@ -475,16 +476,17 @@ def compare(
         pairs = [(nm, r) for nm, (_, r) in zip(names, pairs)]
     if len(pairs) < 2:
         raise ValueError(f"a comparison needs at least 2 runs, got {len(pairs)}")
-    core = Core(qrels, pairs, parsed, progress=progress)
+    # what reading and ranking warn of (duplicate lines, topics a run lacks) goes into the notes
+    # too, so that a table or JSON file carries it, and is warned of as ever
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        core = Core(qrels, pairs, parsed, progress=progress, warn_missing=False)
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     values = core.evaluate()
-    nq = len(core.query_ids)
-    missing = {}
-    for name, ranked in zip(core.run_names, core.ranked):
-        present = np.zeros(nq, dtype=bool)
-        present[np.asarray(ranked.qpos, dtype=np.int64)] = True
-        missing[name] = [q for q, ok in zip(core.query_ids, present) if not ok]
+    missing = core.missing_topics()
     metadata = _metadata(qrels, pairs)
-    return _compare_values(
+    res = _compare_values(
         list(core.run_names),
         [str(m) for m in parsed],
         list(core.query_ids),
@@ -501,6 +503,8 @@ def compare(
         metadata=metadata,
         missing_rule="default",
     )
+    res.notes[:0] = [str(w.message) for w in caught]
+    return res
 
 
 def compare_scores(
@@ -786,9 +790,9 @@ def _compare_values(
         values = values[:, :, keep]
         query_ids = [q for q, ok in zip(query_ids, keep) if ok]
     elif short:
-        what = "scored 0 (DEFAULT) on them" if missing_rule == "default" else "given 0 there"
         for r, qs in short.items():
-            notes.append(f"run {r} lacks {len(qs)} of the {len(query_ids)} topics, {what}")
+            notes.append(lacking_topics(r, len(qs), len(query_ids), missing_rule))
+            warnings.warn(notes[-1], stacklevel=3)
     n = len(query_ids)
     if n < 2:
         raise ValueError(f"a comparison needs at least 2 topics, got {n}")
