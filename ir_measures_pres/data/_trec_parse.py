@@ -1,14 +1,14 @@
 """The block parser of the TREC readers (:mod:`.readers`): one block of whole lines in, its
 entries out, with no Python code run per line.
 
-:class:`_Reader` holds one file's reading: ``parse`` splits a block with numpy over its raw bytes
+:class:`Reader` holds one file's reading: ``parse`` splits a block with numpy over its raw bytes
 (token boundaries, per-line column counts, comment and blank lines, the line checks that raise
 :class:`TrecFormatError`), cuts the needed columns out as fixed-width arrays (:class:`_Cutter`)
 and parses the numbers (:func:`_parse_decimal`, exact for decimals of at most 15 digits; numpy's C
 conversion for the other spellings); it reads nothing of the reader's state but its settings, so
 blocks are parsed side by side, and ``number`` then completes them in file order (query id
 codes, the run tag, the first line that is not valid UTF-8). Also here: the two file kinds
-(:data:`_RUN`, :data:`_QRELS`) and the errors, which :mod:`.readers` exports. Private to
+(:data:`RUN`, :data:`QRELS`) and the errors, which :mod:`.readers` exports. Private to
 ``data/``: the public readers are :func:`~.readers.read_qrels` and :func:`~.readers.read_run`.
 """
 
@@ -76,7 +76,9 @@ class TrecFormatWarning(UserWarning):
 
 
 @dataclass(frozen=True)
-class _Kind:
+class Kind:
+    """A file kind (:data:`RUN`, :data:`QRELS`): its columns and where a line's value is."""
+
     label: str  # "run" / "qrels"
     columns: str  # the column names, for messages
     min_tokens: int
@@ -86,8 +88,8 @@ class _Kind:
     integer: bool
 
 
-_RUN = _Kind("run", _RUN_COLUMNS, 6, None, 4, "score", False)
-_QRELS = _Kind("qrels", _QRELS_COLUMNS, 4, 4, 3, "relevance", True)
+RUN = Kind("run", _RUN_COLUMNS, 6, None, 4, "score", False)
+QRELS = Kind("qrels", _QRELS_COLUMNS, 4, 4, 3, "relevance", True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -96,7 +98,7 @@ _QRELS = _Kind("qrels", _QRELS_COLUMNS, 4, 4, 3, "relevance", True)
 
 
 @dataclass
-class _Block:
+class Block:
     """What one block of lines gives: per entry (result or judgement line) its fields."""
 
     qid_codes: Optional[np.ndarray]  # int32 code of the query id (the reader's dictionary)
@@ -106,7 +108,7 @@ class _Block:
     entry_lines: Optional[np.ndarray]  # local line index of each entry (None: entry i is line i)
     skipped: int  # comment and blank lines
     col2: Optional[np.ndarray] = None  # column 2 as str (file-order reading only)
-    # what the parse leaves to the in-order step (:meth:`_Reader.number`): the block's distinct
+    # what the parse leaves to the in-order step (:meth:`Reader.number`): the block's distinct
     # query ids in order of first appearance, the index into them of each run of equal ids and
     # the runs' lengths; the first entry's tag; the first line whose ids are not valid UTF-8
     query_names: Optional[List[str]] = None
@@ -116,8 +118,12 @@ class _Block:
     non_utf8_line: Optional[int] = None
 
 
-class _Reader:
-    def __init__(self, kind: _Kind, name: str, as_bytes: bool = False, col2: bool = False) -> None:
+class Reader:
+    """One file's reading: its settings (kind, display name, bytes ids, column 2) and what its
+    blocks add up to (query id codes, first tag, first line not valid UTF-8). :meth:`parse`
+    takes one block, in any thread; :meth:`number` completes the parsed blocks in file order."""
+
+    def __init__(self, kind: Kind, name: str, as_bytes: bool = False, col2: bool = False) -> None:
         self.col2 = col2
         self.kind = kind
         self.name = name
@@ -143,7 +149,7 @@ class _Reader:
 
     # -- one block -----------------------------------------------------------------------------
 
-    def parse(self, chunk: bytes, first_line: int) -> Tuple[_Block, int]:
+    def parse(self, chunk: bytes, first_line: int) -> Tuple[Block, int]:
         """Parse one block of whole lines; returns the block and its number of lines.
 
         Reads nothing of the reader's state but its settings, so blocks can be parsed side by
@@ -213,7 +219,7 @@ class _Reader:
             f = first if entry_lines is None else first[entry_lines]
         skipped = len(nl) - len(f)
         if not len(f):
-            return _Block(
+            return Block(
                 None,
                 np.zeros(0, "S1" if self.as_bytes else object),
                 np.zeros(0, np.int64 if kind.integer else np.float64),
@@ -274,13 +280,13 @@ class _Reader:
             non_utf8_line = self._find_non_utf8(chunk, starts, ends, f, first_line, local_line)
         # column 2 as bytes (a handful of distinct codes: decoded once per distinct value later)
         col2 = cut.bytes_array(starts[f + 1], ends[f + 1]) if self.col2 else None
-        block = _Block(
+        block = Block(
             None, docs, values, first_line, entry_lines, skipped, col2, query_names, head_query, head_length
         )
         block.tag, block.non_utf8_line = tag, non_utf8_line
         return block, len(nl)
 
-    def number(self, block: _Block) -> None:
+    def number(self, block: Block) -> None:
         """Complete a parsed block, blocks taken in file order: the reader's codes for its query
         ids (a new id gets the next code, so codes follow the order of first appearance in the
         file and a file whose queries are contiguous has non-decreasing codes), the file's first

@@ -75,7 +75,7 @@ from typing import IO, Any, Deque, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ._trec_parse import _QRELS, _RUN, TrecFormatError, TrecFormatWarning, _Block, _Kind, _Reader
+from ._trec_parse import QRELS, RUN, Block, Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str, usable_cpus
 from .duplicates import find_duplicates
 from .forks import in_worker
@@ -111,7 +111,7 @@ def read_qrels(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str =
     array of ``str``, the default) or ``"bytes"`` (numpy ``'S'`` array of the raw UTF-8 bytes,
     see the module docstring).
     """
-    return _read(source, _QRELS, _doc_mode(doc_ids))
+    return _read(source, QRELS, _doc_mode(doc_ids))
 
 
 def read_run(
@@ -138,8 +138,8 @@ def read_run(
     if order not in ("score", "file"):
         raise ValueError(f"order must be 'score' or 'file', not {order!r}")
     if order == "file":
-        return _read(source, _RUN, _doc_mode(doc_ids), file_order=True)
-    return _read(source, _RUN, _doc_mode(doc_ids))
+        return _read(source, RUN, _doc_mode(doc_ids), file_order=True)
+    return _read(source, RUN, _doc_mode(doc_ids))
 
 
 @dataclass
@@ -252,10 +252,10 @@ def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
 # --------------------------------------------------------------------------------------------
 
 
-def _read(source: Any, kind: _Kind, as_bytes: bool = False, file_order: bool = False) -> Columns:
+def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = False) -> Columns:
     stream, name, to_close = _open(source)
-    reader = _Reader(kind, name, as_bytes, col2=file_order)
-    blocks: List[_Block] = []
+    reader = Reader(kind, name, as_bytes, col2=file_order)
+    blocks: List[Block] = []
     try:
         blocks.extend(_parsed_in_order(reader, _blocks(stream, name)))
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
@@ -278,7 +278,7 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False, file_order: bool = F
         raise TrecFormatError(name, None, f"{kind.label} lines ({kind.columns})", found)
     line_map = _LineMap(blocks)
     if as_bytes and any(b.docs.dtype == object for b in blocks):
-        # an id wider than _MAX_WIDTH bytes: a fixed-width array would be too big; str for all
+        # an id wider than _trec_parse._MAX_WIDTH bytes: a fixed-width array would be too big; str for all
         for b in blocks:
             b.docs = ids_as_str(b.docs)
     # join the blocks' arrays one field at a time, dropping each block's copy at once (peak memory)
@@ -305,7 +305,7 @@ def _read(source: Any, kind: _Kind, as_bytes: bool = False, file_order: bool = F
     )
 
 
-def _parsed_in_order(reader: _Reader, chunks: Iterator[bytes]) -> Iterator[_Block]:
+def _parsed_in_order(reader: Reader, chunks: Iterator[bytes]) -> Iterator[Block]:
     """The blocks of a file parsed side by side by :data:`PARSE_THREADS` threads (the parse is
     numpy over large arrays, which runs without the GIL), completed and yielded in file order.
 
@@ -316,7 +316,7 @@ def _parsed_in_order(reader: _Reader, chunks: Iterator[bytes]) -> Iterator[_Bloc
     second = next(chunks, None) if first is not None else None
     line = 1
 
-    def finish(parsed: Tuple[_Block, int]) -> _Block:
+    def finish(parsed: Tuple[Block, int]) -> Block:
         nonlocal line
         block, nlines = parsed
         block.first_line += line - 1
@@ -352,14 +352,14 @@ def _parsed_in_order(reader: _Reader, chunks: Iterator[bytes]) -> Iterator[_Bloc
             yield finish(_parsed(pending.popleft(), moved))
 
 
-def _parsed(future: "Future[Tuple[_Block, int]]", moved: Any) -> Tuple[_Block, int]:
+def _parsed(future: "Future[Tuple[Block, int]]", moved: Any) -> Tuple[Block, int]:
     try:
         return future.result()
     except TrecFormatError as error:
         raise moved(error) from None
 
 
-def _join(blocks: List[_Block], field: str) -> np.ndarray:
+def _join(blocks: List[Block], field: str) -> np.ndarray:
     parts = [getattr(b, field) for b in blocks]
     for b in blocks:
         setattr(b, field, None)
@@ -371,7 +371,7 @@ def _join(blocks: List[_Block], field: str) -> np.ndarray:
 class _LineMap:
     """Entry index -> line number, from the blocks (cheap: no per-entry array kept)."""
 
-    def __init__(self, blocks: List[_Block]) -> None:
+    def __init__(self, blocks: List[Block]) -> None:
         self.starts: List[int] = []
         self.lengths: List[int] = []
         self.blocks = blocks
@@ -391,7 +391,7 @@ class _LineMap:
 
 
 def _last_wins(
-    codes: np.ndarray, docs: np.ndarray, qnames: List[str], kind: _Kind, name: str, line_of: _LineMap
+    codes: np.ndarray, docs: np.ndarray, qnames: List[str], kind: Kind, name: str, line_of: _LineMap
 ) -> Optional[np.ndarray]:
     """Mask keeping the last line of each duplicate (query, doc), or None when there is none.
 
@@ -419,7 +419,7 @@ def _last_wins(
 
 
 def _file_order(
-    codes: np.ndarray, docs: np.ndarray, col2: np.ndarray, reader: _Reader, name: str, line_of: _LineMap
+    codes: np.ndarray, docs: np.ndarray, col2: np.ndarray, reader: Reader, name: str, line_of: _LineMap
 ) -> "FileOrderColumns":
     """The file-order reading of a run (see :func:`read_run`): contiguous topics, first line of a
     repeated document kept, positions as scores."""
