@@ -7,9 +7,10 @@ entries out, with no Python code run per line.
 and parses the numbers (:func:`_parse_decimal`, exact for decimals of at most 15 digits; numpy's C
 conversion for the other spellings); it reads nothing of the reader's state but its settings, so
 blocks are parsed side by side, and ``number`` then completes them in file order (query id
-codes, the run tag, the first line that is not valid UTF-8). Also here: the two file kinds
-(:data:`RUN`, :data:`QRELS`) and the errors, which :mod:`.readers` exports. Private to
-``data/``: the public readers are :func:`~.readers.read_qrels` and :func:`~.readers.read_run`.
+codes, the run tag, the first line that is not valid UTF-8). A :class:`Kind` says what a line of
+one kind of file holds (:mod:`.readers` defines the run and qrels kinds). Also here: the errors,
+which :mod:`.readers` exports. Private to ``data/``: the public readers are
+:func:`~.readers.read_qrels` and :func:`~.readers.read_run`.
 """
 
 from __future__ import annotations
@@ -34,9 +35,6 @@ _MAX_INT_DIGITS = 18
 _POW10 = 10.0 ** np.arange(_MAX_FRACTION_DIGITS + 1)
 # _WORD_MASKS[k]: the first k bytes of a little-endian 8-byte word
 _WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
-
-_RUN_COLUMNS = "qid iter docno rank score tag"
-_QRELS_COLUMNS = "qid iter docno relevance"
 
 
 # --------------------------------------------------------------------------------------------
@@ -77,7 +75,7 @@ class TrecFormatWarning(UserWarning):
 
 @dataclass(frozen=True)
 class Kind:
-    """A file kind (:data:`RUN`, :data:`QRELS`): its columns and where a line's value is."""
+    """A kind of file (the run and the qrels of :mod:`.readers`): its columns and where a line's value is."""
 
     label: str  # "run" / "qrels"
     columns: str  # the column names, for messages
@@ -86,10 +84,6 @@ class Kind:
     value_col: int  # 0-based token index of the value
     value_name: str
     integer: bool
-
-
-RUN = Kind("run", _RUN_COLUMNS, 6, None, 4, "score", False)
-QRELS = Kind("qrels", _QRELS_COLUMNS, 4, 4, 3, "relevance", True)
 
 
 # --------------------------------------------------------------------------------------------

@@ -75,7 +75,7 @@ from typing import IO, Any, Deque, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ._trec_parse import QRELS, RUN, Block, Kind, Reader, TrecFormatError, TrecFormatWarning
+from ._trec_parse import Block, Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str, usable_cpus
 from .duplicates import find_duplicates
 from .forks import in_worker
@@ -96,6 +96,11 @@ BLOCK_SIZE = 1 << 20
 PARSE_THREADS = usable_cpus()
 
 _BOM = b"\xef\xbb\xbf"
+_RUN_COLUMNS = "qid iter docno rank score tag"
+_QRELS_COLUMNS = "qid iter docno relevance"
+# the two kinds of file: columns, tokens per line, where the value is and whether it is an integer
+_RUN = Kind("run", _RUN_COLUMNS, 6, None, 4, "score", False)
+_QRELS = Kind("qrels", _QRELS_COLUMNS, 4, 4, 3, "relevance", True)
 
 
 # --------------------------------------------------------------------------------------------
@@ -111,7 +116,7 @@ def read_qrels(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str =
     array of ``str``, the default) or ``"bytes"`` (numpy ``'S'`` array of the raw UTF-8 bytes,
     see the module docstring).
     """
-    return _read(source, QRELS, _doc_mode(doc_ids))
+    return _read(source, _QRELS, _doc_mode(doc_ids))
 
 
 def read_run(
@@ -138,8 +143,8 @@ def read_run(
     if order not in ("score", "file"):
         raise ValueError(f"order must be 'score' or 'file', not {order!r}")
     if order == "file":
-        return _read(source, RUN, _doc_mode(doc_ids), file_order=True)
-    return _read(source, RUN, _doc_mode(doc_ids))
+        return _read(source, _RUN, _doc_mode(doc_ids), file_order=True)
+    return _read(source, _RUN, _doc_mode(doc_ids))
 
 
 @dataclass
