@@ -4,7 +4,7 @@
 topic gets the measure's DEFAULT, 0, as trec_eval ``-c``, ir_measures and PyTerrier do), through
 the meta-evaluation's evaluation core (:class:`~ir_measures_pres.engine.scores.Core`: runs ranked
 once, trec_eval's tie order, pytrec_eval-equal native kernels or ir_measures), then tests the
-pairs with :mod:`ir_measures_pres.stats`, the package's one statistics module.
+pairs with :mod:`ir_measures_pres.stats.significance`, the package's statistics.
 :func:`compare_scores` does the same on per-topic scores computed elsewhere (``trec_eval -q``
 output, a ``pt.Experiment(perquery=True)`` frame, a long table).
 
@@ -32,24 +32,29 @@ Yekutieli's false-coverage-rate level 1 - R (1 - ci)/m; Tukey: delta +- q_{ci; k
 sqrt(V_E/n); randomised Tukey: delta +- the ci-quantile of the randomised range. Wins, ties and
 losses count topics where run_b is above, level with, below run_a (differences rounded to 12
 places, as every zero test and tie: values equal mathematically compare equal).
+
+Where the code is: here the result (:class:`Comparison`), the parameters, the entry points and the
+tests of every pair (:func:`_compare_values`); the tables a :class:`Comparison` prints (text,
+Markdown, LaTeX, CSV, JSON) in :mod:`.tables`; the reading of per-topic score tables and the
+inputs' metadata in :mod:`._inputs`.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import hashlib
-import json
 import math
 import os
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
 from .. import stats
 from ..engine.scores import lacking_topics
+from . import _inputs, tables
+from .tables import COLUMNS
 
 TESTS = ("t", "wilcoxon", "perm", "tukey", "rtukey")
 TEST_NAMES = {
@@ -68,28 +73,6 @@ CORRECTION_NAMES = {
     "sidak": "Sidak correction",
     "holm-sidak": "Holm-Sidak correction",
 }
-#: the long table's columns, in this order (CSV and JSON)
-COLUMNS = (
-    "measure",
-    "run_a",
-    "run_b",
-    "n",
-    "mean_a",
-    "mean_b",
-    "delta",
-    "delta_pct",
-    "ci_low",
-    "ci_high",
-    "effect",
-    "statistic",
-    "df",
-    "p",
-    "p_adj",
-    "reject",
-    "wins",
-    "ties",
-    "losses",
-)
 SIMULTANEOUS = ("tukey", "rtukey")
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -161,168 +144,33 @@ class Comparison:
         )
         return "; ".join(parts) + f"; means over {topics}."
 
-    # -- tables ------------------------------------------------------------------------------
-
-    def _marks(self) -> Dict[Tuple[str, str], Tuple[List[int], int]]:
-        """(measure, run) -> (1-based indices of the runs it is significantly better than,
-        +1/-1/0: significantly above / below the baseline (the first one it is tested with))."""
-        index = {r: i + 1 for i, r in enumerate(self.runs)}
-        better: Dict[Tuple[str, str], List[int]] = {}
-        vs_base: Dict[Tuple[str, str], int] = {}
-        base = set(self.baseline or [])
-        for row in self.pairs.itertuples(index=False):
-            if not row.reject or row.delta == 0:
-                continue
-            winner, loser = (row.run_b, row.run_a) if row.delta > 0 else (row.run_a, row.run_b)
-            better.setdefault((row.measure, winner), []).append(index[loser])
-            if row.run_a in base and row.run_b not in base:
-                vs_base.setdefault((row.measure, row.run_b), 1 if row.delta > 0 else -1)
-        keys = set(better) | set(vs_base)
-        return {k: (sorted(better.get(k, [])), vs_base.get(k, 0)) for k in keys}
-
-    def _ranks(self, measure: str) -> Dict[str, int]:
-        """run -> 1 (best, ties included), 2 (second best), 0 (other); means rounded first."""
-        vals = {r: float(stats.tidy(np.array([self.means[measure][r]]))[0]) for r in self.runs}
-        distinct = sorted(set(vals.values()), reverse=True)
-        top = distinct[:2]
-        return {r: (top.index(v) + 1 if v in top else 0) for r, v in vals.items()}
-
-    def _cells(self, places: int, style: str) -> Tuple[List[str], List[List[str]]]:
-        marks = self._marks()
-        header = ["#", "run"] + list(self.measures)
-        rows = []
-        ranks = {m: self._ranks(m) for m in self.measures}
-        base = set(self.baseline or [])
-        for i, r in enumerate(self.runs):
-            name = r + (" (baseline)" if r in base else "")
-            cells = [str(i + 1), _latex_escape(name) if style == "latex" else name]
-            for m in self.measures:
-                v = f"{self.means[m][r]:.{places}f}"
-                better, sign = marks.get((m, r), ([], 0))
-                rank = ranks[m][r]
-                if style == "latex":
-                    if rank == 1:
-                        v = f"\\textbf{{{v}}}"
-                    elif rank == 2:
-                        v = f"\\underline{{{v}}}"
-                    if self.baseline:
-                        v += "$^{\\dagger}$" if sign > 0 else ("$^{\\ddagger}$" if sign < 0 else "")
-                    elif better:
-                        v += "$^{" + ",".join(map(str, better)) + "}$"
-                else:
-                    if rank == 1:
-                        v = f"**{v}**" if style == "md" else f"{v}*"
-                    if self.baseline:
-                        v += " ▲" if sign > 0 else (" ▼" if sign < 0 else "")
-                    elif better:
-                        v += " [" + ",".join(map(str, better)) + "]"
-                cells.append(v)
-            rows.append(cells)
-        return header, rows
-
-    def _legend(self) -> str:
-        if self.baseline:
-            sig = "▲/▼: significantly above/below the baseline " + ", ".join(self.baseline)
-        else:
-            sig = "[i,j]: significantly better than runs i and j"
-        return f"{sig} ({self.description()[:-1]}); best mean marked."
+    # -- tables (made by :mod:`.tables`) ------------------------------------------------------
 
     def to_text(self, places: int = 4) -> str:
         """A plain-text table of means (best marked ``*``) with significance marks, the notes and
         the tested pairs."""
-        header, rows = self._cells(places, "text")
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
-        lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
-        lines.append("  ".join("-" * w for w in widths))
-        lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
-        out = "\n".join(lines) + "\n\n" + self._legend().replace("best mean marked", "best mean marked *")
-        out += "\n" + self._notes_text()
-        return out + "\n" + self._pairs_text(places)
-
-    def _notes_text(self) -> str:
-        lines = [f"note: {n}" for n in self.notes]
-        return "\n".join(lines) + ("\n" if lines else "")
-
-    def _pairs_text(self, places: int) -> str:
-        df = self.pairs
-        cols = ["measure", "run_a", "run_b", "delta", "ci_low", "ci_high", "effect", "p", "p_adj", "reject"]
-        cols += ["wins", "ties", "losses"]
-        return df[cols].to_string(index=False, float_format=lambda v: f"{v:.{places}f}") + "\n"
+        return tables.to_text(self, places)
 
     def to_markdown(self, places: int = 4) -> str:
         """A Markdown table of means (best in bold) with significance marks and a legend."""
-        header, rows = self._cells(places, "md")
-        lines = [
-            "| " + " | ".join(header) + " |",
-            "|" + "|".join(["---:", ":---"] + ["---:"] * len(self.measures)) + "|",
-        ]
-        lines += ["| " + " | ".join(r) + " |" for r in rows]
-        notes = "".join(f"\n\nNote: {n}" for n in self.notes)
-        return "\n".join(lines) + "\n\n" + self._legend() + notes + "\n"
+        return tables.to_markdown(self, places)
 
     def caption(self) -> str:
         """The LaTeX caption: what is shown and how it was tested."""
-        ms = ", ".join(self.measures)
-        if self.baseline:
-            sig = (
-                f"$\\dagger$/$\\ddagger$: significant gain/loss against the baseline "
-                f"{', '.join(_latex_escape(b) for b in self.baseline)}"
-            )
-        else:
-            sig = "superscripts: the runs (by number) a run is significantly better than"
-        desc = _latex_escape(self.description()).replace("alpha", "$\\alpha$")
-        return f"Mean {_latex_escape(ms)}; best in bold, second underlined; {sig}. Tested by the {desc}"
+        return tables.caption(self)
 
     def to_latex(self, places: int = 4, label: str = "tab:comparison") -> str:
         """A booktabs table (no vertical rules): every tied best in bold, the second underlined,
         significance marks, and a caption saying how the runs were tested."""
-        header, rows = self._cells(places, "latex")
-        cols = "r l " + " ".join("r" for _ in self.measures)
-        lines = [
-            "\\begin{table}[t]",
-            "\\centering",
-            f"\\caption{{{self.caption()}}}",
-            f"\\label{{{label}}}",
-            f"\\begin{{tabular}}{{{cols}}}",
-            "\\toprule",
-            " & ".join(["\\#", "Run"] + [_latex_escape(m) for m in self.measures]) + " \\\\",
-            "\\midrule",
-        ]
-        lines += [" & ".join(r) + " \\\\" for r in rows]
-        lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
-        return "\n".join(lines) + "\n"
+        return tables.to_latex(self, places, label)
 
     def to_csv(self, path: Optional[PathLike] = None) -> str:
         """The long table (exactly :data:`COLUMNS`) as CSV; written to ``path`` when given."""
-        text = self.pairs[list(COLUMNS)].to_csv(index=False, lineterminator="\n", float_format="%.17g")
-        if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
-        return text
+        return tables.to_csv(self, path)
 
     def to_json(self, path: Optional[PathLike] = None) -> str:
         """``{"metadata": {...}, "pairs": [rows with exactly COLUMNS]}``; written to ``path``."""
-        rows = []
-        for rec in self.pairs[list(COLUMNS)].to_dict(orient="records"):
-            rows.append({k: _json_value(v) for k, v in rec.items()})
-        meta = dict(self.metadata)
-        meta.update(
-            {
-                "parameters": self.params,
-                "description": self.description(),
-                "runs": self.runs,
-                "measures": self.measures,
-                "baseline": self.baseline,
-                "topics": self.n,
-                "missing_topics": self.missing,
-                "means": self.means,
-                "notes": self.notes,
-                "anova": self.anova,
-            }
-        )
-        text = json.dumps({"metadata": _json_clean(meta), "pairs": rows}, indent=1) + "\n"
-        if path is not None:
-            Path(path).write_text(text, encoding="utf-8")
-        return text
+        return tables.to_json(self, path)
 
     def plot(self, kind: str = "auto", path: Optional[PathLike] = None, **kwargs: Any) -> Any:
         """A forest plot of delta +- interval (``"forest"``; the default with a baseline) or a
@@ -364,41 +212,6 @@ class Comparison:
 
     def __str__(self) -> str:
         return self.to_text()
-
-
-def _latex_escape(text: str) -> str:
-    out = []
-    for ch in str(text):
-        if ch in "&%$#_{}":
-            out.append("\\" + ch)
-        elif ch == "~":
-            out.append("\\textasciitilde{}")
-        elif ch == "^":
-            out.append("\\textasciicircum{}")
-        elif ch == "\\":
-            out.append("\\textbackslash{}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _json_value(v: Any) -> Any:
-    if isinstance(v, (np.bool_, bool)):
-        return bool(v)
-    if isinstance(v, (np.integer,)):
-        return int(v)
-    if isinstance(v, (float, np.floating)):
-        f = float(v)
-        return f if math.isfinite(f) else None
-    return v
-
-
-def _json_clean(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {str(k): _json_clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_json_clean(v) for v in obj]
-    return _json_value(obj)
 
 
 # --------------------------------------------------------------------------------------------
@@ -485,7 +298,7 @@ def compare(
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     values = core.evaluate()
     missing = core.missing_topics()
-    metadata = _metadata(qrels, pairs)
+    metadata = _inputs.metadata(qrels, pairs)
     res = _compare_values(
         list(core.run_names),
         [str(m) for m in parsed],
@@ -538,7 +351,7 @@ def compare_scores(
     """
     check_parameters(test, correction, alpha, B, seed, ci, topics)
     _require()
-    table = _score_table(scores)  # {run: {measure: {qid: value}}}
+    table = _inputs.score_table(scores)  # {run: {measure: {qid: value}}}
     runs = list(table)
     if names is not None:
         names = [str(x) for x in names]
@@ -580,7 +393,7 @@ def compare_scores(
         seed=seed,
         ci=ci,
         topics=topics,
-        metadata=_metadata(
+        metadata=_inputs.metadata(
             None, [(r, scores if isinstance(scores, (str, os.PathLike)) else None) for r in runs]
         ),
         missing_rule="zero",
@@ -590,126 +403,6 @@ def compare_scores(
 def _require() -> None:
     for module in ("pandas", "scipy", "statsmodels"):
         stats.require(module)
-
-
-def _score_table(scores: Any) -> Dict[str, Dict[str, Dict[str, float]]]:
-    from ..data.runfiles import run_name
-    from ..engine.scores import Scores
-
-    if isinstance(scores, Scores):
-        return {
-            r: {
-                m: dict(zip(scores.query_ids, scores.values[i, j].tolist()))
-                for i, m in enumerate(scores.measures)
-            }
-            for j, r in enumerate(scores.runs)
-        }
-    if isinstance(scores, (str, os.PathLike)):
-        scores = [scores]
-    if isinstance(scores, Mapping):
-        first = next(iter(scores.values()), None)
-        if isinstance(first, Mapping):
-            return {
-                str(r): {str(m): {str(q): float(v) for q, v in d.items()} for m, d in ms.items()}
-                for r, ms in scores.items()
-            }
-        return {str(r): _read_trec_eval_q(p) for r, p in scores.items()}
-    if hasattr(scores, "columns"):
-        return _frame_table(scores)
-    out: Dict[str, Dict[str, Dict[str, float]]] = {}
-    for p in scores:
-        name = run_name(p)
-        if name in out:
-            raise ValueError(f"two score files have the same name: {name}")
-        out[name] = _read_trec_eval_q(p)
-    return out
-
-
-def _frame_table(df: Any) -> Dict[str, Dict[str, Dict[str, float]]]:
-    cols = set(df.columns)
-
-    def pick(options: Sequence[str], what: str) -> str:
-        for c in options:
-            if c in cols:
-                return c
-        raise ValueError(
-            f"the score table has no {what} column (one of {list(options)}); it has {sorted(cols)}"
-        )
-
-    run = pick(("name", "run", "system"), "run")
-    qid = pick(("qid", "query_id"), "query id")
-    measure = pick(("measure",), "measure")
-    value = pick(("value",), "value")
-    out: Dict[str, Dict[str, Dict[str, float]]] = {}
-    for r, m, q, v in zip(df[run].tolist(), df[measure].tolist(), df[qid].tolist(), df[value].tolist()):
-        if str(q) == "all":
-            continue
-        d = out.setdefault(str(r), {}).setdefault(str(m), {})
-        if str(q) in d:
-            raise ValueError(f"two scores for run {r}, measure {m}, query {q}")
-        d[str(q)] = float(v)
-    return out
-
-
-def _read_trec_eval_q(path: PathLike) -> Dict[str, Dict[str, float]]:
-    import gzip
-
-    p = Path(path)
-    opener: Any = gzip.open if p.name.endswith(".gz") else open
-    out: Dict[str, Dict[str, float]] = {}
-    with opener(p, "rt", encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            parts = line.split()
-            if not parts:
-                continue
-            if len(parts) != 3:
-                raise ValueError(
-                    f"{p}:{lineno}: expected 'measure qid value' (trec_eval -q), got {line.strip()!r}"
-                )
-            m, q, v = parts
-            if q == "all":
-                continue
-            try:
-                value = float(v)
-            except ValueError:
-                continue  # runid and other text rows
-            d = out.setdefault(m, {})
-            if q in d:
-                raise ValueError(f"{p}:{lineno}: a second value of {m} for query {q}")
-            d[q] = value
-    if not out:
-        raise ValueError(f"{p}: no per-query scores (run trec_eval with -q)")
-    return out
-
-
-def _metadata(qrels: Any, runs: Sequence[Tuple[str, Any]]) -> Dict[str, Any]:
-    import platform
-    from importlib import metadata as im
-
-    versions: Dict[str, Optional[str]] = {"python": platform.python_version()}
-    for pkg in ("ir_measures_pres", "ir_measures", "pytrec-eval-terrier", "numpy", "scipy", "statsmodels"):
-        try:
-            versions[pkg] = im.version(pkg)
-        except im.PackageNotFoundError:
-            versions[pkg] = None
-    return {
-        "versions": versions,
-        "sha256": {
-            "qrels": _sha256(qrels),
-            "runs": {name: _sha256(r) for name, r in runs},
-        },
-    }
-
-
-def _sha256(obj: Any) -> Optional[str]:
-    """SHA-256 of a file's bytes; None for an in-memory object."""
-    if isinstance(obj, (str, os.PathLike)) and Path(obj).is_file():
-        h = hashlib.sha256()
-        with open(obj, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-        return h.hexdigest()
-    return None
 
 
 # --------------------------------------------------------------------------------------------

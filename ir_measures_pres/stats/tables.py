@@ -1,0 +1,273 @@
+"""The tables of a :class:`~ir_measures_pres.stats.comparison.Comparison`: plain text, Markdown,
+LaTeX (booktabs, with its caption and escaping), CSV and JSON.
+
+Each function takes the comparison ``res`` and is what its method of the same name returns
+(``res.to_latex()`` is ``to_latex(res)``). A table of means marks the best mean of each measure
+(LaTeX: every tied best in bold, the second underlined) and the significant pairs: with a
+baseline, above/below it; without, the runs (by number) a run is significantly better than.
+CSV and JSON hold the long table of the pairs, exactly :data:`COLUMNS`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
+
+import numpy as np
+
+from .significance import tidy
+
+if TYPE_CHECKING:
+    import os
+
+    from .comparison import Comparison
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: the long table's columns, in this order (CSV and JSON)
+COLUMNS = (
+    "measure",
+    "run_a",
+    "run_b",
+    "n",
+    "mean_a",
+    "mean_b",
+    "delta",
+    "delta_pct",
+    "ci_low",
+    "ci_high",
+    "effect",
+    "statistic",
+    "df",
+    "p",
+    "p_adj",
+    "reject",
+    "wins",
+    "ties",
+    "losses",
+)
+
+
+# --------------------------------------------------------------------------------------------
+# the tables
+# --------------------------------------------------------------------------------------------
+
+
+def to_text(res: Comparison, places: int = 4) -> str:
+    """A plain-text table of means (best marked ``*``) with significance marks, the notes and
+    the tested pairs."""
+    header, rows = _cells(res, places, "text")
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths))]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows]
+    out = "\n".join(lines) + "\n\n" + _legend(res).replace("best mean marked", "best mean marked *")
+    out += "\n" + _notes_text(res)
+    return out + "\n" + _pairs_text(res, places)
+
+
+def to_markdown(res: Comparison, places: int = 4) -> str:
+    """A Markdown table of means (best in bold) with significance marks and a legend."""
+    header, rows = _cells(res, places, "md")
+    lines = [
+        "| " + " | ".join(header) + " |",
+        "|" + "|".join(["---:", ":---"] + ["---:"] * len(res.measures)) + "|",
+    ]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    notes = "".join(f"\n\nNote: {n}" for n in res.notes)
+    return "\n".join(lines) + "\n\n" + _legend(res) + notes + "\n"
+
+
+def caption(res: Comparison) -> str:
+    """The LaTeX caption: what is shown and how it was tested."""
+    ms = ", ".join(res.measures)
+    if res.baseline:
+        sig = (
+            f"$\\dagger$/$\\ddagger$: significant gain/loss against the baseline "
+            f"{', '.join(_latex_escape(b) for b in res.baseline)}"
+        )
+    else:
+        sig = "superscripts: the runs (by number) a run is significantly better than"
+    desc = _latex_escape(res.description()).replace("alpha", "$\\alpha$")
+    return f"Mean {_latex_escape(ms)}; best in bold, second underlined; {sig}. Tested by the {desc}"
+
+
+def to_latex(res: Comparison, places: int = 4, label: str = "tab:comparison") -> str:
+    """A booktabs table (no vertical rules): every tied best in bold, the second underlined,
+    significance marks, and a caption saying how the runs were tested."""
+    header, rows = _cells(res, places, "latex")
+    cols = "r l " + " ".join("r" for _ in res.measures)
+    lines = [
+        "\\begin{table}[t]",
+        "\\centering",
+        f"\\caption{{{caption(res)}}}",
+        f"\\label{{{label}}}",
+        f"\\begin{{tabular}}{{{cols}}}",
+        "\\toprule",
+        " & ".join(["\\#", "Run"] + [_latex_escape(m) for m in res.measures]) + " \\\\",
+        "\\midrule",
+    ]
+    lines += [" & ".join(r) + " \\\\" for r in rows]
+    lines += ["\\bottomrule", "\\end{tabular}", "\\end{table}"]
+    return "\n".join(lines) + "\n"
+
+
+def to_csv(res: Comparison, path: Optional[PathLike] = None) -> str:
+    """The long table (exactly :data:`COLUMNS`) as CSV; written to ``path`` when given."""
+    text = res.pairs[list(COLUMNS)].to_csv(index=False, lineterminator="\n", float_format="%.17g")
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text
+
+
+def to_json(res: Comparison, path: Optional[PathLike] = None) -> str:
+    """``{"metadata": {...}, "pairs": [rows with exactly COLUMNS]}``; written to ``path``."""
+    rows = []
+    for rec in res.pairs[list(COLUMNS)].to_dict(orient="records"):
+        rows.append({k: _json_value(v) for k, v in rec.items()})
+    meta = dict(res.metadata)
+    meta.update(
+        {
+            "parameters": res.params,
+            "description": res.description(),
+            "runs": res.runs,
+            "measures": res.measures,
+            "baseline": res.baseline,
+            "topics": res.n,
+            "missing_topics": res.missing,
+            "means": res.means,
+            "notes": res.notes,
+            "anova": res.anova,
+        }
+    )
+    text = json.dumps({"metadata": _json_clean(meta), "pairs": rows}, indent=1) + "\n"
+    if path is not None:
+        Path(path).write_text(text, encoding="utf-8")
+    return text
+
+
+# --------------------------------------------------------------------------------------------
+# the table of means, cell by cell, and what goes around it
+# --------------------------------------------------------------------------------------------
+
+
+def _cells(res: Comparison, places: int, style: str) -> Tuple[List[str], List[List[str]]]:
+    marks = _marks(res)
+    header = ["#", "run"] + list(res.measures)
+    rows = []
+    ranks = {m: _ranks(res, m) for m in res.measures}
+    base = set(res.baseline or [])
+    for i, r in enumerate(res.runs):
+        name = r + (" (baseline)" if r in base else "")
+        cells = [str(i + 1), _latex_escape(name) if style == "latex" else name]
+        for m in res.measures:
+            v = f"{res.means[m][r]:.{places}f}"
+            better, sign = marks.get((m, r), ([], 0))
+            rank = ranks[m][r]
+            if style == "latex":
+                if rank == 1:
+                    v = f"\\textbf{{{v}}}"
+                elif rank == 2:
+                    v = f"\\underline{{{v}}}"
+                if res.baseline:
+                    v += "$^{\\dagger}$" if sign > 0 else ("$^{\\ddagger}$" if sign < 0 else "")
+                elif better:
+                    v += "$^{" + ",".join(map(str, better)) + "}$"
+            else:
+                if rank == 1:
+                    v = f"**{v}**" if style == "md" else f"{v}*"
+                if res.baseline:
+                    v += " ▲" if sign > 0 else (" ▼" if sign < 0 else "")
+                elif better:
+                    v += " [" + ",".join(map(str, better)) + "]"
+            cells.append(v)
+        rows.append(cells)
+    return header, rows
+
+
+def _marks(res: Comparison) -> Dict[Tuple[str, str], Tuple[List[int], int]]:
+    """(measure, run) -> (1-based indices of the runs it is significantly better than,
+    +1/-1/0: significantly above / below the baseline (the first one it is tested with))."""
+    index = {r: i + 1 for i, r in enumerate(res.runs)}
+    better: Dict[Tuple[str, str], List[int]] = {}
+    vs_base: Dict[Tuple[str, str], int] = {}
+    base = set(res.baseline or [])
+    for row in res.pairs.itertuples(index=False):
+        if not row.reject or row.delta == 0:
+            continue
+        winner, loser = (row.run_b, row.run_a) if row.delta > 0 else (row.run_a, row.run_b)
+        better.setdefault((row.measure, winner), []).append(index[loser])
+        if row.run_a in base and row.run_b not in base:
+            vs_base.setdefault((row.measure, row.run_b), 1 if row.delta > 0 else -1)
+    keys = set(better) | set(vs_base)
+    return {k: (sorted(better.get(k, [])), vs_base.get(k, 0)) for k in keys}
+
+
+def _ranks(res: Comparison, measure: str) -> Dict[str, int]:
+    """run -> 1 (best, ties included), 2 (second best), 0 (other); means rounded first."""
+    vals = {r: float(tidy(np.array([res.means[measure][r]]))[0]) for r in res.runs}
+    distinct = sorted(set(vals.values()), reverse=True)
+    top = distinct[:2]
+    return {r: (top.index(v) + 1 if v in top else 0) for r, v in vals.items()}
+
+
+def _legend(res: Comparison) -> str:
+    if res.baseline:
+        sig = "▲/▼: significantly above/below the baseline " + ", ".join(res.baseline)
+    else:
+        sig = "[i,j]: significantly better than runs i and j"
+    return f"{sig} ({res.description()[:-1]}); best mean marked."
+
+
+def _notes_text(res: Comparison) -> str:
+    lines = [f"note: {n}" for n in res.notes]
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+def _pairs_text(res: Comparison, places: int) -> str:
+    df = res.pairs
+    cols = ["measure", "run_a", "run_b", "delta", "ci_low", "ci_high", "effect", "p", "p_adj", "reject"]
+    cols += ["wins", "ties", "losses"]
+    return df[cols].to_string(index=False, float_format=lambda v: f"{v:.{places}f}") + "\n"
+
+
+# --------------------------------------------------------------------------------------------
+# escaping (LaTeX) and JSON values
+# --------------------------------------------------------------------------------------------
+
+
+def _latex_escape(text: str) -> str:
+    out = []
+    for ch in str(text):
+        if ch in "&%$#_{}":
+            out.append("\\" + ch)
+        elif ch == "~":
+            out.append("\\textasciitilde{}")
+        elif ch == "^":
+            out.append("\\textasciicircum{}")
+        elif ch == "\\":
+            out.append("\\textbackslash{}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _json_value(v: Any) -> Any:
+    if isinstance(v, (np.bool_, bool)):
+        return bool(v)
+    if isinstance(v, (np.integer,)):
+        return int(v)
+    if isinstance(v, (float, np.floating)):
+        f = float(v)
+        return f if math.isfinite(f) else None
+    return v
+
+
+def _json_clean(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _json_clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_json_clean(v) for v in obj]
+    return _json_value(obj)
