@@ -241,7 +241,10 @@ def _naive_read(data: bytes, run: bool) -> List[Tuple[str, str, float]]:
     """The documented reading, line by line (raises ValueError where the readers must refuse):
     trec_eval's whitespace-split columns (qrels exactly 4, runs at least 6), blank and '#' lines
     skipped, LF or CRLF endings, no NUL byte, integer relevance within C int, finite decimal
-    scores (no '_' digit separators), the last line of a duplicate (query, doc) kept."""
+    scores (no '_' digit separators), the last line of a duplicate (query, doc) kept, a UTF-8
+    byte order mark at the start of the file dropped (docs/conventions.md)."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
     if b"\x00" in data or b"\r" in data.replace(b"\r\n", b""):
         raise ValueError("NUL or lone CR")
     out: Dict[Tuple[str, str], float] = {}
