@@ -529,3 +529,17 @@ def test_trec_robust_2003_official_map() -> None:
     rows = [json.loads(line) for line in done.stdout.decode().splitlines()]
     assert [round(r["value"], 4) for r in rows] == [float(official["rutcor03100"])] * 1
     assert [r["measure"] for r in rows] == ["AP"]  # map and AP are one measure
+
+
+def test_format_names_every_output_format_as_the_other_commands_do() -> None:
+    """Issue #20, item 8: --format tsv|jsonl|trec (the words every command uses); -o, ir_measures'
+    spelling, is the same option; two different formats are a usage error."""
+    base = [str(TE / "qrels.test"), str(TE / "results.test"), "AP P@10", "-q"]
+    for fmt in ("tsv", "jsonl", "trec"):
+        by_format, by_o = cli(*base, "--format", fmt), cli(*base, "-o", fmt)
+        assert by_format.returncode == 0 and by_format.stdout == by_o.stdout
+    assert cli(*base, "--format", "jsonl").stdout.startswith(b'{"query_id": "301", "measure": "AP"')
+    done = cli(*base, "--format", "trec", "-o", "jsonl")
+    assert done.returncode == 2 and b"--format trec and -o jsonl ask for two formats" in done.stderr
+    done = cli(*base, "--format", "markdown")
+    assert done.returncode == 2 and b"expected one of tsv, jsonl, trec, found 'markdown'" in done.stderr

@@ -82,7 +82,7 @@ def test_cli_equals_the_api(sample, capsys):
         (["--correction", "nope"], "unknown correction"),
         (["--test", "z"], "invalid choice"),
         (["-p", "-3"], "places"),
-        (["--plot", "forest"], "needs -o"),
+        (["--plot", "forest"], "needs --output-dir"),
     ],
 )
 def test_usage_errors_exit_2_before_reading_files(args, message, capsys):
@@ -231,3 +231,23 @@ def test_runs_as_dicts_are_not_modified():
     assert res.missing["r1"] == ["2"] and res.n == 2
     assert res.means["AP"] == {"r1": 0.5, "r2": 0.75}
     assert io is not None
+
+
+def test_one_vocabulary_of_options_with_the_old_spellings_kept(sample, capsys, tmp_path):
+    """Issue #20, item 8: --quiet, --output-dir, -B/--resamples and the --format words mean the
+    same in every command (-q is per-query output in the main command, as in trec_eval); the
+    spellings compare had (-q, -o, --output, --B) still work, unlisted, and say the same."""
+    qrels, runs = sample
+    base = [qrels, str(runs), "-m", "AP", "--test", "perm", "--format", "csv"]
+    new = _run([*base, "--quiet", "--resamples", "300", "--output-dir", str(tmp_path / "a")], capsys)
+    old = _run([*base, "-q", "--B", "300", "-o", str(tmp_path / "b")], capsys)
+    assert new[0] == old[0] == 0 and new[1] == old[1]
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == sorted(
+        p.name for p in (tmp_path / "b").iterdir()
+    )
+    assert _run([*base, "-q", "-B", "300"], capsys)[1] == new[1]
+    markdown = _run([qrels, str(runs), "-m", "AP", "--format", "markdown", "--quiet"], capsys)
+    assert markdown == _run([qrels, str(runs), "-m", "AP", "--format", "md", "--quiet"], capsys)
+    help_text = _run(["--help"], capsys)[1]
+    assert "--output-dir" in help_text and "--resamples" in help_text and "--quiet" in help_text
+    assert "--B " not in help_text and "-o DIR" not in help_text and "-q," not in help_text

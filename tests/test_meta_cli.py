@@ -255,3 +255,50 @@ def test_python_functions_show_no_bar_off_a_terminal(collection, capsys):
     agreement(qrels, runs, "R@10 AP")
     discriminative_power(qrels, runs, "R@10", B=20, repeats=1)
     assert capsys.readouterr().err == ""
+
+
+def test_format_applies_to_standard_output_too(collection, capsys, tmp_path):
+    """Issue #20, item 8: --format json (csv, tsv) changed only the files of -o while standard
+    output stayed text; now standard output holds the same tables in that format, md/latex the
+    paper table, and the files come with --output-dir (-o kept, unlisted)."""
+    import json
+
+    qrels, runs = str(collection / "qrels.txt"), str(collection / "runs")
+    args = ["agreement", qrels, runs, "-m", "AP", "R@10", "--quiet"]
+    assert main([*args]) == 0
+    text = capsys.readouterr().out
+    assert main([*args, "--format", "json", "--output-dir", str(tmp_path / "j")]) == 0
+    captured = capsys.readouterr()
+    tables = json.loads(captured.out)  # nothing else on stdout: "wrote ..." goes to stderr
+    assert captured.err.startswith("wrote ") and (tmp_path / "j" / "agreement_tau.json").exists()
+    tau = tables["Kendall's tau between measures"][0]
+    assert (tau["measure_a"], tau["measure_b"]) == ("AP", "R@10") and f"{tau['tau']:.4f}" in text
+    saved = json.loads((tmp_path / "j" / "agreement_tau.json").read_text())
+    assert saved[0]["tau"] == pytest.approx(tau["tau"], abs=1e-12)
+    assert main([*args, "--format", "csv"]) == 0
+    csv_out = capsys.readouterr().out
+    assert csv_out.startswith("# Kendall's tau between measures\nmeasure_a,measure_b,tau,p_value\nAP,R@10,")
+    assert main([*args, "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.startswith("Kendall's τ between the system rankings")
+    assert main([*args, "--format", "latex", "-o", str(tmp_path / "l")]) == 0  # -o: the old spelling
+    assert (
+        capsys.readouterr().out.startswith("\\begin{table}") and (tmp_path / "l" / "agreement.tex").exists()
+    )
+
+
+def test_resamples_has_one_name_and_keeps_the_old_ones(collection, capsys):
+    """-B/--resamples in discriminative-power and sensitivity (and compare); the old
+    --bootstrap-samples / --samples still work, unlisted."""
+    qrels, runs = str(collection / "qrels.txt"), str(collection / "runs")
+    for command, old in (("discriminative-power", "--bootstrap-samples"), ("sensitivity", "--samples")):
+        base = [command, qrels, runs, "-m", "AP", "--repeats", "1", "-q"]
+        if command == "discriminative-power":
+            base += ["--splits", "0"]
+        outputs = []
+        for spelling in ("-B", "--resamples", old):
+            assert main([*base, spelling, "40"]) == 0
+            outputs.append(capsys.readouterr().out)
+        assert outputs[0] == outputs[1] == outputs[2] and "B=40" in outputs[0]
+        assert main([command, "--help"]) == 0
+        shown = capsys.readouterr().out
+        assert "--resamples" in shown and old not in shown

@@ -74,6 +74,70 @@ def add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:
     )
 
 
+# --------------------------------------------------------------------------------------------
+# one vocabulary of options: the same word means the same thing in every command
+# --------------------------------------------------------------------------------------------
+
+#: other spellings users type for a --format word
+FORMAT_ALIASES = {"markdown": "md", "tex": "latex", "txt": "text"}
+
+
+def format_option(words: Sequence[str]) -> Callable[[str], str]:
+    """An argparse ``type`` for ``--format``: one of ``words`` (the package's words: text, tsv,
+    jsonl, json, csv, md, latex, trec, tool), or an alias of one (``markdown`` for ``md``)."""
+
+    def parse(text: str) -> str:
+        word = FORMAT_ALIASES.get(text.lower(), text.lower())
+        if word not in words:
+            raise argparse.ArgumentTypeError(f"expected one of {', '.join(words)}, found {text!r}")
+        return word
+
+    return parse
+
+
+def add_format_option(parser: argparse.ArgumentParser, words: Sequence[str], default: str, what: str) -> None:
+    parser.add_argument(
+        "--format",
+        type=format_option(words),
+        default=default,
+        metavar="{" + ",".join(words) + "}",
+        help=f"{what} (default {default}; markdown = md)",
+    )
+
+
+def add_quiet_option(parser: argparse.ArgumentParser) -> None:
+    """``--quiet``: no progress bar (bars show only on a terminal anyway). ``-q`` is per-query
+    output in the main command, as in ir_measures and trec_eval; here it stays a hidden alias
+    for scripts written before."""
+    parser.add_argument("--quiet", action="store_true", help="no progress bar on stderr")
+    parser.add_argument("-q", action="store_true", dest="quiet", help=argparse.SUPPRESS)
+
+
+def add_output_dir_option(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--output-dir DIR``: where files go. ``-o`` is the output format in the main command (as
+    in ir_measures); ``-o``/``--output`` stay hidden aliases here."""
+    parser.add_argument("--output-dir", metavar="DIR", dest="output", help=what)
+    parser.add_argument("-o", "--output", metavar="DIR", dest="output", help=argparse.SUPPRESS)
+
+
+def add_resamples_option(
+    parser: argparse.ArgumentParser, default: int, what: str, old: Sequence[str] = (), low: int = 1
+) -> None:
+    """``-B N`` / ``--resamples N``: how many resamples an experiment draws (bootstrap samples,
+    randomisation draws, pairs of topic samples); ``old``: earlier spellings, hidden aliases."""
+    parser.add_argument(
+        "-B",
+        "--resamples",
+        type=int_option(low, 10**7),
+        default=default,
+        dest="B",
+        metavar="B",
+        help=f"{what} (default {default})",
+    )
+    for spelling in old:
+        parser.add_argument(spelling, type=int_option(low, 10**7), dest="B", help=argparse.SUPPRESS)
+
+
 def jobs_of(asked: int) -> int:
     """The processes ``--jobs`` asks for (0: one per CPU this process may use, at most 4)."""
     from ..data.arrays import usable_cpus

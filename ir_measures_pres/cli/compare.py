@@ -23,7 +23,15 @@ from pathlib import Path
 from typing import Any, List, Sequence
 
 from ..stats.comparison import TESTS, check_parameters
-from ._command import PROG, ArgumentParser, UsageError
+from ._command import (
+    PROG,
+    ArgumentParser,
+    UsageError,
+    add_format_option,
+    add_output_dir_option,
+    add_quiet_option,
+    add_resamples_option,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,9 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         "any statsmodels multipletests method",
     )
     p.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
-    p.add_argument(
-        "--B", type=int, default=10_000, dest="B", help="randomisation draws (perm, rtukey; 10000)"
-    )
+    add_resamples_option(p, 10_000, "randomisation draws (perm, rtukey)", old=["--B"], low=0)
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--ci", type=float, default=0.95, help="interval confidence (default 0.95)")
     p.add_argument(
@@ -62,24 +68,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--names", nargs="+", help="display names of the runs, in order")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip runs matching GLOB")
-    p.add_argument(
-        "--format",
-        choices=("text", "md", "latex", "csv", "json"),
-        default="text",
-        help="output (default text)",
-    )
-    p.add_argument("-o", "--output", metavar="DIR", help="write every format and the plot into DIR")
+    add_format_option(p, ("text", "md", "latex", "csv", "json"), "text", "what standard output holds")
+    add_output_dir_option(p, "write every format and the plot into DIR")
     p.add_argument("-p", "--places", type=int, default=4, help="decimal places in tables (default 4)")
     p.add_argument(
         "--plot",
         choices=("forest", "matrix", "none"),
         default="none",
-        help="plot written with -o (default none)",
+        help="plot written with --output-dir (default none)",
     )
     p.add_argument(
         "--scores", action="store_true", help="the RUN files are trec_eval -q output (per-topic scores)"
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_quiet_option(p)
     return p
 
 
@@ -92,7 +93,7 @@ def _check(args: argparse.Namespace) -> None:
     if not 0 <= args.places <= 17:
         raise UsageError(f"--places must be in 0..17, got {args.places}")
     if args.plot != "none" and not args.output:
-        raise UsageError("--plot needs -o DIR")
+        raise UsageError("--plot needs --output-dir DIR")
 
 
 def _run_files(args: argparse.Namespace) -> List[Path]:

@@ -2,8 +2,8 @@
 
 Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 
-    ir_measures_pres QRELS RUN [RUN ...] MEASURE [MEASURE ...] [-q] [-n] [-p N] [-o tsv|jsonl|trec]
-                     [--format trec] [--provider NAME] [--jobs N]
+    ir_measures_pres QRELS RUN [RUN ...] MEASURE [MEASURE ...] [-q] [-n] [-p N]
+                     [--format tsv|jsonl|trec] [--provider NAME] [--jobs N]
     ir_measures_pres {robustness,agreement,discriminative-power} ...   (meta-evaluation)
 
 * QRELS and RUN are paths (gzipped or not) or ``-`` for standard input, read by the strict
@@ -19,7 +19,8 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
   ir_measures' default pipeline (pytrec_eval ...) or ``--provider``, with the same data
   converted to dicts (ids decoded to ``str`` only then).
 * Output ``tsv`` (default) and ``jsonl`` are exactly the stock ``ir_measures`` CLI's;
-  ``trec`` (``--format trec``) prints trec_eval's ``measure<TAB>qid<TAB>value`` lines.
+  ``trec`` prints trec_eval's ``measure<TAB>qid<TAB>value`` lines. ``--format`` names them as
+  every command does; ``-o`` (ir_measures' spelling) is the same option.
 
 Exit status: 0 on success, 1 when an input file or the evaluation fails, 2 for a usage error
 (bad option, unknown or invalid measure).
@@ -47,6 +48,7 @@ from ._command import (
     ArgumentParser,
     UsageError,
     add_jobs_option,
+    format_option,
     guarded,
     held,
     input_error_text,
@@ -57,6 +59,9 @@ from ._command import (
     split_debug,
     warn,
 )
+
+#: --format words of this command (ir_measures' -o spells the same)
+OUTPUT_FORMATS = ("tsv", "jsonl", "trec")
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.cli.meta`), ``compare``
 #: (:mod:`ir_measures_pres.cli.compare`) and ``tar`` (:mod:`ir_measures_pres.cli.tar`)
@@ -125,15 +130,18 @@ def _parser() -> ArgumentParser:
     parser.add_argument(
         "--output_format",
         "-o",
-        choices=("tsv", "jsonl", "trec"),
-        default="tsv",
-        help="tsv (ir_measures' format, default), jsonl, or trec (as --format trec)",
+        type=format_option(OUTPUT_FORMATS),
+        default=None,
+        metavar="{tsv,jsonl,trec}",
+        help="tsv (ir_measures' format, default), jsonl, or trec (trec_eval's lines); the same as --format",
     )
     parser.add_argument(
         "--format",
-        dest="trec_format",
-        choices=("trec",),
-        help="trec: trec_eval's output lines 'measure<TAB>qid<TAB>value'",
+        dest="fmt",
+        type=format_option(OUTPUT_FORMATS),
+        metavar="{tsv,jsonl,trec}",
+        help="the output's format, as in every command: tsv (default), jsonl, or trec "
+        "(trec_eval's 'measure<TAB>qid<TAB>value' lines)",
     )
     parser.add_argument(
         "--provider",
@@ -309,10 +317,9 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     out = sys.stdout if out is None else out
     parser = _parser()
     args = parser.parse_args(list(argv))
-    if args.trec_format:
-        if args.output_format not in ("tsv", "trec"):
-            parser.error(f"--format trec cannot be combined with -o {args.output_format}")
-        args.output_format = "trec"
+    if args.fmt is not None and args.output_format not in (None, args.fmt):
+        parser.error(f"--format {args.fmt} and -o {args.output_format} ask for two formats")
+    args.output_format = args.fmt or args.output_format or "tsv"
     if args.no_summary and not args.by_query:
         parser.error("--no_summary (-n) only supported with --by_query (-q)")
     run_args, measure_args = _split_runs(args.items)

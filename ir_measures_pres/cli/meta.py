@@ -17,12 +17,23 @@ included, reported exactly as the main command reports it).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
-from typing import Any, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
-from ._command import ArgumentParser, float_option, int_option
+from ._command import (
+    ArgumentParser,
+    add_format_option,
+    add_output_dir_option,
+    add_quiet_option,
+    add_resamples_option,
+    float_option,
+    int_option,
+)
 
 COMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity")
+#: --format words: what standard output holds (text: plain tables) and the tables' files
+FORMATS = ("text", "csv", "tsv", "json", "md", "latex")
 
 
 def _fractions(text: str) -> List[float]:
@@ -52,17 +63,20 @@ def _common(p: argparse.ArgumentParser) -> None:
         metavar="GLOB",
         help="skip run files whose name matches GLOB (repeatable)",
     )
-    p.add_argument("-o", "--output", metavar="DIR", help="write the tables and the plot into DIR")
-    p.add_argument(
-        "--format", choices=("csv", "tsv", "json"), default="csv", help="table format (default csv)"
+    add_output_dir_option(p, "write the tables, the paper table and the plot into DIR")
+    add_format_option(
+        p,
+        FORMATS,
+        "text",
+        "the tables on standard output, and in DIR (text: csv there); md, latex: the paper table",
     )
     p.add_argument(
         "--plot-format",
         choices=("png", "svg", "none"),
         default="png",
-        help="plot format with -o (default png; none: no plot)",
+        help="plot format with --output-dir (default png; none: no plot)",
     )
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    add_quiet_option(p)
 
 
 def build_parser() -> ArgumentParser:
@@ -121,14 +135,7 @@ def build_parser() -> ArgumentParser:
         "rate against the proportion of ties.",
     )
     _common(p)
-    p.add_argument(
-        "-B",
-        "--bootstrap-samples",
-        type=int_option(1, 10**7),
-        default=1000,
-        dest="B",
-        help="bootstrap samples (default 1000)",
-    )
+    add_resamples_option(p, 1000, "bootstrap samples", old=["--bootstrap-samples"])
     p.add_argument(
         "--alpha",
         type=float_option(0.0, 1.0, True, True),
@@ -170,14 +177,7 @@ def build_parser() -> ArgumentParser:
         "at least that large, per measure, mean +- sd over --repeats repetitions.",
     )
     _common(p)
-    p.add_argument(
-        "-B",
-        "--samples",
-        type=int_option(1, 10**7),
-        default=1000,
-        dest="B",
-        help="pairs of topic samples per repetition (default 1000)",
-    )
+    add_resamples_option(p, 1000, "pairs of topic samples per repetition", old=["--samples"])
     p.add_argument(
         "--sampling",
         choices=("bootstrap", "disjoint"),
@@ -220,9 +220,36 @@ def _runs(args: argparse.Namespace) -> List[Any]:
     return list(run_files(args.runs, args.exclude))
 
 
-def _show(title: str, df: Any, out: Any) -> None:
-    out.write(f"# {title}\n")
-    out.write(df.to_string(index=False, float_format=lambda v: f"{v:.4f}") + "\n\n")
+class _Shown:
+    """Standard output of an experiment in the ``--format`` asked for: each table as plain text
+    (``text``), CSV or TSV under a ``# title`` line, or all of them as one JSON object keyed by
+    title; ``md`` and ``latex`` print the experiments' paper tables instead (what a paper
+    holds; the full tables are in the files of ``--output-dir``)."""
+
+    def __init__(self, fmt: str, out: Any) -> None:
+        self.fmt = fmt
+        self.out = out
+        self.tables: Dict[str, Any] = {}
+
+    def __call__(self, title: str, df: Any) -> None:
+        if self.fmt == "text":
+            self.out.write(f"# {title}\n")
+            self.out.write(df.to_string(index=False, float_format=lambda v: f"{v:.4f}") + "\n\n")
+        elif self.fmt in ("csv", "tsv"):
+            self.out.write(f"# {title}\n")
+            self.out.write(df.to_csv(index=False, sep="," if self.fmt == "csv" else "\t") + "\n")
+        elif self.fmt == "json":
+            self.tables[title] = [
+                {k: None if isinstance(v, float) and v != v else v for k, v in row.items()}
+                for row in df.to_dict(orient="records")
+            ]
+
+    def finish(self, results: List[Any]) -> None:
+        if self.fmt == "json":
+            self.out.write(json.dumps(self.tables, indent=1, default=lambda v: v.item()) + "\n")
+        elif self.fmt in ("md", "latex"):
+            tables = [t for t in (r.paper_table() for r in results) if t is not None]
+            self.out.write("\n".join(t.markdown() if self.fmt == "md" else t.latex() for t in tables))
 
 
 def _run(args: argparse.Namespace, out: Any) -> None:
@@ -231,6 +258,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
     from ..measures.catalogue import parse_measures
 
     measures = parse_measures(args.measures)  # a usage error, before any file is read
+    show = _Shown(args.format, out)
     runs = _runs(args)
     plot_format = None if args.plot_format == "none" else args.plot_format
     core = Core(qrels_source(args.qrels), runs, measures, progress=False if args.quiet else None)
@@ -247,16 +275,15 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             progress=False if args.quiet else None,
             core=core,
         )
-        _show("lowest Kendall's tau per fraction", robustness_table(res, "min_tau").reset_index(), out)
+        show("lowest Kendall's tau per fraction", robustness_table(res, "min_tau").reset_index())
         mean = robustness_table(res, "mean_tau")
         sd = robustness_table(res, "sd_tau")
         spread = mean.copy().astype(object)
         for col in mean.columns:
             spread[col] = [f"{m:.4f} ± {v:.4f}" if v == v else f"{m:.4f}" for m, v in zip(mean[col], sd[col])]
-        _show(
+        show(
             f"mean Kendall's tau per fraction (± sd over the {args.samples} samples)",
             spread.reset_index(),
-            out,
         )
         results = [res]
     elif args.command == "agreement":
@@ -268,8 +295,8 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             core=core,
             method=args.wilcoxon_method,
         )
-        _show("Kendall's tau between measures", res.tau, out)
-        _show(
+        show("Kendall's tau between measures", res.tau)
+        show(
             f"Wilcoxon agreement over {len(res.pairs) // max(1, len(res.measures))} run pairs "
             f"(confidence {args.confidence})",
             res.counts[
@@ -284,14 +311,13 @@ def _run(args: argparse.Namespace, out: Any) -> None:
                     "agreement_rate",
                 ]
             ],
-            out,
         )
         triples = res.triples[res.triples["same_cutoff"]] if res.triples["same_cutoff"].any() else res.triples
         if len(triples):
             title = "two measures agree, the third disagrees" + (
                 " (same cut-off; all triples in the files)" if len(triples) < len(res.triples) else ""
             )
-            _show(title, triples[["measure_a", "measure_b", "dissenting", "count", "share"]], out)
+            show(title, triples[["measure_a", "measure_b", "dissenting", "count", "share"]])
         results = [res]
     elif args.command == "sensitivity":
         from ..meta.sensitivity import sensitivity
@@ -307,15 +333,14 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             progress=False if args.quiet else None,
             core=core,
         )
-        _show(
+        show(
             f"sensitivity by the swap method ({args.sampling} samples of {res.sample_size} topics, "
             f"B={res.B}, swap rate <= {args.max_swap_rate}"
             + (f", {args.repeats} repetitions: mean ± sd)" if args.repeats > 1 else ")"),
             res.table().reset_index(),
-            out,
         )
         if args.bins:
-            _show("swap rate per bin of |difference|", res.bins, out)
+            show("swap rate per bin of |difference|", res.bins)
         results = [res]
     else:
         from ..data.extras import require
@@ -331,11 +356,10 @@ def _run(args: argparse.Namespace, out: Any) -> None:
             progress=False if args.quiet else None,
             repeats=args.repeats,
         )
-        _show(
+        show(
             f"discriminative power (paired bootstrap, B={args.B}, alpha={args.alpha}"
             + (f", {args.repeats} repetitions: mean and sd)" if args.repeats > 1 else ")"),
             res.summary,
-            out,
         )
         results = [res]
         if args.splits > 0:
@@ -347,15 +371,15 @@ def _run(args: argparse.Namespace, out: Any) -> None:
                 seed=args.seed,
                 progress=False if args.quiet else None,
             )
-            _show(
-                f"split-half stability ({args.splits} splits, fuzziness {args.fuzziness})", stab.summary, out
-            )
+            show(f"split-half stability ({args.splits} splits, fuzziness {args.fuzziness})", stab.summary)
             results.append(stab)
+    show.finish(results)
     if args.output:
         written = []
+        files = args.format if args.format in ("csv", "tsv", "json") else "csv"
         for r in results:
-            written.extend(r.save(args.output, args.format, plot_format))
-        out.write("wrote " + ", ".join(str(p) for p in written) + "\n")
+            written.extend(r.save(args.output, files, plot_format))
+        sys.stderr.write("wrote " + ", ".join(str(p) for p in written) + "\n")  # as compare says it
 
 
 def run(argv: Sequence[str]) -> int:
