@@ -175,7 +175,13 @@ class Comparison:
     def plot(self, kind: str = "auto", path: Optional[PathLike] = None, **kwargs: Any) -> Any:
         """A forest plot of delta +- interval (``"forest"``; the default with a baseline) or a
         significance matrix of all pairs (``"matrix"``; the default without). Needs matplotlib
-        (the ``meta`` extra). Returns the figure; saved to ``path`` when given."""
+        (the ``meta`` extra). Returns the figure (the first page of a forest plot of many pairs:
+        :meth:`plot_pages` has them all); saved to ``path`` when given, every page
+        (:func:`~ir_measures_pres.plots.compare.plot_comparison`)."""
+        return self.plot_pages(kind, path, **kwargs)[0]
+
+    def plot_pages(self, kind: str = "auto", path: Optional[PathLike] = None, **kwargs: Any) -> List[Any]:
+        """Every page of :meth:`plot` (a forest plot has one per baseline, at most 40 pairs each)."""
         from ..plots.compare import plot_comparison
 
         if kind == "auto":
@@ -202,12 +208,15 @@ class Comparison:
             fn(p)
             written.append(p)
         if plot and plot != "none":
+            from ..plots.compare import page_paths
+
             p = d / f"{prefix}_{plot}.png"
-            fig = self.plot(plot, p)
+            pages = self.plot_pages(plot, p)
             import matplotlib.pyplot as plt
 
-            plt.close(fig)
-            written.append(p)
+            for fig in pages:
+                plt.close(fig)
+            written.extend(page_paths(p, len(pages)))
         return written
 
     def __str__(self) -> str:
