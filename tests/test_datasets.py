@@ -131,3 +131,16 @@ def test_runs_folder_given_as_qrels_says_so(command: List[str], capsys: Any, tmp
         f"ir_measures_pres: error: {tmp_path}: a folder, where the qrels file was expected "
         "(the qrels come first: QRELS RUN ...)\n"
     )
+
+
+@pytest.mark.parametrize("command", [[], ["compare"], ["robustness"]])
+def test_a_run_file_given_as_qrels_says_so(command: List[str], capsys: Any) -> None:
+    """``compare RUN QRELS ...`` (swapped): the six-column line is named a run line, and the
+    order of the arguments is said (issue #20, item 12)."""
+    tail = ["-m", "AP"] if command else ["AP"]
+    code, out, err = _command([*command, RUN, QRELS, RUN, *tail], capsys)
+    assert code == 1 and out == ""
+    assert err.startswith(
+        f"ir_measures_pres: error: {RUN}:1: expected 4 columns (qid iter docno relevance), found 6: "
+    )
+    assert err.endswith(" (a run line: the qrels file comes first, QRELS RUN)\n")

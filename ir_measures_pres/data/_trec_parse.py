@@ -203,11 +203,17 @@ class Reader:
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
                 at_least = "" if kind.max_tokens is not None else "at least "
+                # six columns where qrels were expected: a run given in the qrels' place
+                hint = (
+                    " (a run line: the qrels file comes first, QRELS RUN)"
+                    if kind.label == "qrels" and counts[i] == 6
+                    else ""
+                )
                 raise self.error(
                     first_line,
                     i,
                     f"{at_least}{kind.min_tokens} columns ({kind.columns})",
-                    f"{counts[i]}: {self.line_text(chunk, nl, i)}",
+                    f"{counts[i]}: {self.line_text(chunk, nl, i)}{hint}",
                 )
             entry_lines = None if entry.all() else np.flatnonzero(entry)
             f = first if entry_lines is None else first[entry_lines]
