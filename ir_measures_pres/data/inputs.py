@@ -8,6 +8,7 @@ grouped by query. Relevance values are checked to be integral here, once, for ev
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import countOf
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Type
 
 import numpy as np
@@ -41,6 +42,32 @@ def input_error_text(error: BaseException) -> str:
 RELEVANCE_MIN, RELEVANCE_MAX = -(2**31), 2**31 - 1
 
 
+def all_of_type(values: Iterable[Any], kind: type, count: int) -> bool:
+    """Whether all ``count`` values are of type ``kind`` exactly (``type(v) is kind``; a subclass
+    is not ``kind``), in one C-level pass: no Python bytecode runs per value, which on millions of
+    ids is several times faster than ``all(type(v) is kind for v in values)``.
+
+    ``countOf`` compares each ``type(v)`` with ``kind`` by identity first; only a type whose
+    metaclass overrides ``__eq__`` to equal ``kind`` could be counted without being it."""
+    return countOf(map(type, values), kind) == count
+
+
+#: ids joined at a time by :func:`first_with_nul` (the joined text stays small and in cache)
+NUL_CHUNK = 1 << 14
+
+
+def first_with_nul(ids: Any) -> Optional[str]:
+    """The first ``str`` id (in order) holding a NUL character, or None. The ids are joined a
+    chunk at a time and the joined text searched (C-level); only a chunk holding a NUL is looked
+    at id by id."""
+    join = "".join
+    for a in range(0, len(ids), NUL_CHUNK):
+        part = ids[a : a + NUL_CHUNK]
+        if "\x00" in join(part):
+            return next(v for v in part if "\x00" in v)  # type: ignore[no-any-return]
+    return None
+
+
 def id_column(values: Any, what: str) -> np.ndarray:
     """An object array of ``str`` ids, checked: integer ids (a DataFrame's) become their decimal
     text; ``None``, NaN, floats and other objects are an :class:`InputError` naming the first one
@@ -53,10 +80,10 @@ def id_column(values: Any, what: str) -> np.ndarray:
     elif arr.dtype.kind != "O":
         first = arr[0] if len(arr) else None
         raise InputError(f"{what}s must be strings or integers, found {first!r} ({arr.dtype})")
-    if len(arr) and not all(type(v) is str for v in arr):
+    if not all_of_type(arr, str, len(arr)):
         arr = np.array([id_text(v, what) for v in arr], dtype=object)
-    if len(arr) and "\x00" in "".join(arr):
-        bad = next(v for v in arr if "\x00" in v)
+    bad = first_with_nul(arr)
+    if bad is not None:
         raise InputError(f"{what}s must not hold a NUL character, found {bad!r}")
     return arr
 
@@ -249,9 +276,14 @@ def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
     )
 
 
+#: the types :func:`all_numbers` lets numpy convert (exact types: a subclass may be anything)
+_PLAIN_NUMBERS = frozenset((int, float, bool))
+
+
 def all_numbers(values: List[Any]) -> bool:
-    """Whether numpy may turn these into a numeric array without reading text as numbers."""
-    return all(type(v) in (int, float, bool) for v in values)
+    """Whether numpy may turn these into a numeric array without reading text as numbers (every
+    value's type is exactly int, float or bool; one C-level pass)."""
+    return _PLAIN_NUMBERS.issuperset(map(type, values))
 
 
 def as_columns(obj: Any, kind: str, value_col: str, what: str) -> Columns:

@@ -18,8 +18,10 @@ from .inputs import (
     Columns,
     InputError,
     all_numbers,
+    all_of_type,
     as_columns,
     check_bytes_ids,
+    first_with_nul,
     group_lines,
     id_column,
     id_text,
@@ -97,12 +99,13 @@ class Qrels:
         def where(i: int) -> str:
             return place("qrels", query_ids[int(segment_of(np.array([i]), offsets)[0])], docs[i])
 
-        numeric = all_numbers(values)
+        int_values = all_of_type(values, int, len(values))
+        numeric = int_values or all_numbers(values)
         labels = integral_labels(values if numeric else object_array(values), where)
-        plain_docs = all(type(d) is str for d in docs)
-        if not plain_docs or "\x00" in "".join(docs):
+        plain_docs = all_of_type(docs, str, len(docs))
+        if not plain_docs or first_with_nul(docs) is not None:
             docs = id_column(object_array(docs), "qrels document id").tolist()  # raises on a bad id
-        if not (plain_docs and numeric and all(type(v) is int for v in values)):
+        if not (plain_docs and int_values):
             starts, ends = offsets[:-1].tolist(), offsets[1:].tolist()
             all_int = labels.tolist()
             lookup = [dict(zip(docs[a:b], all_int[a:b])) for a, b in zip(starts, ends)]

@@ -30,6 +30,7 @@ from .duplicates import find_duplicates
 from .inputs import (
     Columns,
     InputError,
+    all_of_type,
     as_columns,
     finite_scores,
     group_lines,
@@ -319,7 +320,7 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
             raise InputError(
                 f"run query {qid!r}: expected a dict of document id -> score, found {type(docs).__name__}"
             )
-        if docs and not all(type(d) is str for d in docs):
+        if not all_of_type(docs, str, len(docs)):
             docs = {id_text(d, "run document id"): v for d, v in docs.items()}
         qids.append(qid)
         qpos.append(i)
