@@ -1,0 +1,131 @@
+"""In-memory runs at scale (issue #20 item 7): the checks run as C-level passes over whole
+columns and dicts, and a dict run's judged documents are placed by score from the qrels side.
+
+These tests pin what that must not change: a bad value far inside a large input is found and
+named exactly as the first one would be, odd but valid ids are converted as before, and the labels
+placed by score equal the labels looked up document by document (ties, signed zeros, scores
+beyond float32, dict order not the ranked order).
+"""
+
+from __future__ import annotations
+
+from typing import Dict
+
+import ir_measures
+import numpy as np
+import pandas as pd
+import pytest
+
+from ir_measures_pres import PRES, InputError, QMeasure
+from ir_measures_pres.data import inputs
+from ir_measures_pres.data.qrels import Qrels
+from ir_measures_pres.data.ranking import rank_run
+
+MEASURES = [PRES @ 1000, QMeasure]
+
+
+def big_run(n: int = 40_000) -> Dict[str, Dict[str, float]]:
+    return {"q": {f"d{i}": float(n - i) for i in range(n)}}
+
+
+def big_qrels() -> Dict[str, Dict[str, int]]:
+    return {"q": {"d3": 1, "d20000": 2, "d39999": 1, "x": 1}}
+
+
+def message(qrels, run) -> str:
+    with pytest.raises(InputError) as info:
+        ir_measures.calc_aggregate(MEASURES, qrels, run)
+    return str(info.value)
+
+
+# -- a bad value deep inside a large input: the same error as at its start ---------------------
+
+
+@pytest.mark.parametrize("bad", [None, 1.5, b"d7", ("d", 7)])
+def test_a_bad_document_id_deep_inside_a_large_dict_run_is_named(bad):
+    run = big_run()
+    docs = list(run["q"].items())
+    docs[30_000] = (bad, 1.0)
+    run["q"] = dict(docs)
+    assert message(big_qrels(), run) == (
+        f"run document ids must be strings or integers, found {bad!r} ({type(bad).__name__})"
+    )
+
+
+def test_a_bad_document_id_deep_inside_large_dict_qrels_is_named():
+    qrels = {"q": {f"d{i}": i % 3 for i in range(40_000)}}
+    qrels["q"][None] = 1
+    assert (
+        message(qrels, big_run()) == "qrels document ids must be strings or integers, found None (NoneType)"
+    )
+    qrels = {"q": {f"d{i}": i % 3 for i in range(40_000)}}
+    qrels["q"]["d\x00x"] = 1
+    assert message(qrels, big_run()) == "qrels document ids must not hold a NUL character, found 'd\\x00x'"
+
+
+def test_odd_relevance_deep_inside_large_dict_qrels_reads_as_before():
+    base = {f"d{i}": i % 3 for i in range(40_000)}
+    expected = ir_measures.calc_aggregate(MEASURES, {"q": base}, big_run())
+    for odd in (True, 1.0, np.int64(1), np.float32(1.0)):  # not exactly int: the same label 1
+        qrels = {"q": dict(base, d30001=odd)}
+        assert ir_measures.calc_aggregate(MEASURES, qrels, big_run()) == expected
+    qrels = {"q": dict(base, d30001=1.5)}
+    assert message(qrels, big_run()) == (
+        "qrels query 'q', document 'd30001': expected an integer relevance within "
+        "-2147483648..2147483647, found np.float64(1.5)"
+    )
+
+
+def test_integer_and_str_subclass_ids_deep_inside_a_large_dict_run_are_their_text():
+    nothing_found = ir_measures.calc_aggregate(MEASURES, {"q": {"20000": 2, "30000": 1}}, {"q": {}})
+    plain = {"q": {str(i): float(-i) for i in range(40_000)}}
+    odd = {
+        "q": {(i if i == 20000 else np.str_(i) if i == 30000 else str(i)): float(-i) for i in range(40_000)}
+    }
+    qrels = {"q": {"20000": 2, "30000": 1}}
+    assert ir_measures.calc_aggregate(MEASURES, qrels, odd) == ir_measures.calc_aggregate(
+        MEASURES, qrels, plain
+    )
+    assert ir_measures.calc_aggregate(MEASURES, qrels, odd) != nothing_found
+    ranked = rank_run(odd, Qrels.from_any(qrels))
+    assert {type(d) for d in ranked.docs.tolist()} == {str}
+
+
+def frame(n: int = 40_000) -> pd.DataFrame:
+    return pd.DataFrame(
+        {"query_id": ["q"] * n, "doc_id": [f"d{i}" for i in range(n)], "score": np.arange(n, 0, -1.0)}
+    )
+
+
+def test_a_nul_deep_inside_a_dataframe_column_names_the_first_such_id():
+    assert inputs.NUL_CHUNK < 30_000  # past the first chunk the search looks at
+    run = frame()
+    run.loc[30_000, "doc_id"] = "d\x00a"
+    run.loc[35_000, "doc_id"] = "d\x00b"
+    assert message(big_qrels(), run) == "run document ids must not hold a NUL character, found 'd\\x00a'"
+    run = frame()
+    run.loc[39_999, "query_id"] = "q\x00"
+    assert message(big_qrels(), run) == "run query ids must not hold a NUL character, found 'q\\x00'"
+
+
+def test_a_bad_id_deep_inside_a_dataframe_column_is_named():
+    run = frame().astype({"doc_id": object})
+    run.loc[30_000, "doc_id"] = 2.5
+    assert message(big_qrels(), run) == "run document ids must be strings or integers, found 2.5 (float)"
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_a_non_finite_score_deep_inside_a_dataframe_is_named(bad):
+    run = frame()
+    run.loc[30_000, "score"] = bad
+    assert message(big_qrels(), run) == (
+        f"run query 'q', document 'd30000': expected a finite number as score, found {np.float64(bad)!r}"
+    )
+
+
+def test_a_nan_score_deep_inside_a_dict_run_is_named():
+    run = big_run()
+    run["q"]["d30000"] = float("nan")
+    assert message(big_qrels(), run) == (
+        "run query 'q', document 'd30000': expected a finite number as score, found np.float64(nan)"
+    )
