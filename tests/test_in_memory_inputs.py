@@ -9,7 +9,8 @@ beyond float32, dict order not the ranked order).
 
 from __future__ import annotations
 
-from typing import Dict
+import random
+from typing import Dict, List, Tuple
 
 import ir_measures
 import numpy as np
@@ -17,8 +18,9 @@ import pandas as pd
 import pytest
 
 from ir_measures_pres import PRES, InputError, QMeasure
-from ir_measures_pres.data import inputs
-from ir_measures_pres.data.qrels import Qrels
+from ir_measures_pres.data import inputs, ranking
+from ir_measures_pres.data.inputs import Columns
+from ir_measures_pres.data.qrels import ABSENT, Qrels
 from ir_measures_pres.data.ranking import rank_run
 
 MEASURES = [PRES @ 1000, QMeasure]
@@ -129,3 +131,65 @@ def test_a_nan_score_deep_inside_a_dict_run_is_named():
     assert message(big_qrels(), run) == (
         "run query 'q', document 'd30000': expected a finite number as score, found np.float64(nan)"
     )
+
+
+# -- labels placed by score equal labels looked up per document --------------------------------
+
+
+SPECIAL_SCORES = [0.0, -0.0, 1e39, 3e39, -1e39, 5e-46, -5e-46, 100000.001, 100000.002, 1.0]
+
+
+def random_case(rnd: random.Random) -> Tuple[Dict[str, Dict[str, int]], List[Tuple[str, str, float]]]:
+    qrels: Dict[str, Dict[str, int]] = {}
+    lines: List[Tuple[str, str, float]] = []
+    for q in range(rnd.randint(1, 6)):
+        qid = f"q{q}"
+        docs = [f"d{rnd.randint(0, 300)}" for _ in range(rnd.randint(0, 120))]
+        docs = list(dict.fromkeys(docs))
+        qrels[qid] = {d: rnd.randint(-2, 3) for d in docs if rnd.random() < 0.4}
+        qrels[qid].update({f"n{j}": 1 for j in range(rnd.randint(0, 3))})  # judged, not retrieved
+        tie_rate = rnd.choice([0.0, 0.02, 0.3])
+        for d in docs:
+            if rnd.random() < tie_rate:
+                score = rnd.choice(SPECIAL_SCORES)
+            else:
+                score = rnd.uniform(-1000, 1000)
+            lines.append((qid, d, score))
+    rnd.shuffle(lines)  # dict order is not the ranked order
+    return qrels, lines
+
+
+def expected_labels(qrels, lines, ranked) -> List[int]:
+    """trec_eval's order written out (float32 score desc, id bytes desc), labels looked up."""
+    out: List[int] = []
+    for q in ranked.qpos.tolist():
+        qid = ranked.qrels.query_ids[q]
+        with np.errstate(over="ignore"):
+            mine = sorted(
+                ((np.float32(s), d.encode("utf-8"), d) for qq, d, s in lines if qq == qid), reverse=True
+            )
+        out.extend(qrels[qid].get(d, ABSENT) for _, _, d in mine)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_labels_placed_by_score_equal_labels_looked_up(seed, monkeypatch):
+    rnd = random.Random(seed)
+    monkeypatch.setattr(ranking, "PLACE_CHUNK", rnd.choice([1, 7, 1 << 20]))  # chunks of whole lists
+    for _ in range(30):
+        qrels, lines = random_case(rnd)
+        prepared = Qrels.from_any(qrels)
+        run: Dict[str, Dict[str, float]] = {}
+        for q, d, s in lines:
+            run.setdefault(q, {})[d] = s
+        from_dict = rank_run(run, prepared)
+        columns = Columns(
+            np.array([q for q, _, _ in lines], dtype=object),
+            np.array([d for _, d, _ in lines], dtype=object),
+            np.array([s for _, _, s in lines], dtype=float),
+        )
+        from_columns = rank_run(columns, prepared)
+        assert from_dict.labels.tolist() == expected_labels(qrels, lines, from_dict)
+        assert from_dict.labels.tolist() == from_columns.labels.tolist()
+        assert from_dict.offsets.tolist() == from_columns.offsets.tolist()
+        assert from_dict.docs.tolist() == from_columns.docs.tolist()

@@ -17,10 +17,11 @@ lives in :class:`Qrels` and is done once per evaluator, not once per run.
 
 from __future__ import annotations
 
+import math
 import warnings
 from dataclasses import dataclass, field
 from itertools import chain, repeat
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -237,9 +238,17 @@ def _rank_segments(
     in score order (as TREC files usually are) is not sorted at all. Documents tied on score are
     then ordered by id descending, all ties of the run in one vectorised pass.
     """
+    return _rank_order(scores, docs_at, offsets)[0]
+
+
+def _rank_order(
+    scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray], offsets: np.ndarray
+) -> Tuple[Optional[np.ndarray], np.ndarray]:
+    """:func:`_rank_segments`'s order, and the scores as the ranking compares them
+    (:func:`ranking_scores`) in that order."""
     n = len(scores)
     if n == 0:
-        return None
+        return None, ranking_scores(scores)
     scores = ranking_scores(scores)
     descending = scores[1:] <= scores[:-1]
     # a break in descending order inside a segment means that segment needs sorting
@@ -272,8 +281,8 @@ def _rank_segments(
             )
         _, doc_rank = np.unique(tied_docs, return_inverse=True)
         sub = np.lexsort((-doc_rank.reshape(-1), -s[pos], seg))
-        order[pos] = order[pos][sub]
-    return order
+        order[pos] = order[pos][sub]  # within runs of equal scores: s stays the ranked scores
+    return order, s
 
 
 def _check_scores(
@@ -311,6 +320,13 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
     qids: List[str] = []
     qpos: List[int] = []
     seg_docs: List[Any] = []
+    # the judged documents of each query, found from the qrels side (its ~65 ids looked up in the
+    # run's dict, not the run's 1,000 ids in the qrels'): per qrels line, the run's score of the
+    # document or NaN when the run lacks it (a run's NaN is refused below) and the label
+    judged_counts: List[int] = []
+    judged_scores: List[Any] = []
+    judged_labels: List[int] = []
+    lookup = qrels.lookup
     for qid, docs in run.items():
         qid = qid if type(qid) is str else id_text(qid, "run query id")
         i = qrels.index.get(qid)
@@ -322,6 +338,10 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
             )
         if not all_of_type(docs, str, len(docs)):
             docs = {id_text(d, "run document id"): v for d, v in docs.items()}
+        judged = lookup[i]
+        judged_counts.append(len(judged))
+        judged_scores.extend(map(docs.get, judged, repeat(math.nan)))
+        judged_labels.extend(judged.values())
         qids.append(qid)
         qpos.append(i)
         seg_docs.append(docs)
@@ -338,22 +358,91 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
     def docs_at(positions: np.ndarray) -> np.ndarray:
         return all_docs()[positions]
 
-    try:
-        scores = np.fromiter(chain.from_iterable(d.values() for d in seg_docs), dtype=np.float64, count=total)
-    except (TypeError, ValueError):  # text or another object: let the check name it
-        scores = object_array(list(chain.from_iterable(d.values() for d in seg_docs)))
-    scores = _check_scores(scores, docs_at, qids, offsets)
-    qpos_arr = np.asarray(qpos, dtype=np.int64)
-    lookups = [qrels.lookup[i] for i in qpos]
-    labels = np.fromiter(
-        chain.from_iterable(map(lk.get, d, repeat(ABSENT)) for lk, d in zip(lookups, seg_docs)),
-        dtype=np.int64,
-        count=total,
+    scores = _check_scores(
+        _as_scores(lambda: chain.from_iterable(d.values() for d in seg_docs), total), docs_at, qids, offsets
     )
-    order = _rank_segments(scores, docs_at, offsets)
-    ranked = RankedRun(qrels, qpos_arr, offsets, take(labels, order))
+    qpos_arr = np.asarray(qpos, dtype=np.int64)
+    order, ranked_scores = _rank_order(scores, docs_at, offsets)
+    # the judged documents' scores are some of those just checked, converted the same way
+    with np.errstate(over="ignore"):
+        judged_as_run = _as_scores(lambda: judged_scores, len(judged_scores)).astype(np.float64)
+    in_run = ~np.isnan(judged_as_run)
+    labels, shared = _labels_by_score(
+        ranked_scores,
+        offsets,
+        segment_ids(offsets_from_counts(np.asarray(judged_counts, dtype=np.int64)))[in_run],
+        ranking_scores(judged_as_run[in_run]),
+        np.fromiter(judged_labels, dtype=np.int64, count=len(judged_labels))[in_run],
+    )
+    for seg in shared.tolist():  # a judged score shared in its list: look every document up
+        a, b = int(offsets[seg]), int(offsets[seg + 1])
+        in_dict_order = np.fromiter(
+            map(lookup[qpos[seg]].get, seg_docs[seg], repeat(ABSENT)), dtype=np.int64, count=b - a
+        )
+        labels[a:b] = in_dict_order if order is None else in_dict_order[order[a:b] - a]
+    ranked = RankedRun(qrels, qpos_arr, offsets, labels)
     ranked._docs_factory = lambda: take(all_docs(), order)
     return ranked
+
+
+def _as_scores(values: Callable[[], Iterable[Any]], count: int) -> np.ndarray:
+    """Scores as float64 when numpy reads them so, else as the objects they are (for
+    :func:`_check_scores` to name the bad one)."""
+    try:
+        return np.fromiter(values(), dtype=np.float64, count=count)
+    except (TypeError, ValueError):  # text or another object: let the check name it
+        return object_array(list(values()))
+
+
+def _descending_bits(scores: np.ndarray) -> np.ndarray:
+    """float32 scores as uint32 in the reverse order of their values: a higher score gives a
+    lower number, equal scores (``0.0`` and ``-0.0`` too) the same one."""
+    bits = (scores + np.float32(0)).view(np.uint32)  # a copy we own; -0.0 + 0.0 is 0.0
+    # IEEE order: a positive float's bits grow with it, a negative one's shrink as it grows
+    np.subtract(np.uint32(0x7FFFFFFF), bits, out=bits, where=bits < np.uint32(1 << 31))
+    return bits
+
+
+#: ranked positions placed at a time by :func:`_labels_by_score` (whole segments): its
+#: temporaries stay a few MiB, reused from chunk to chunk instead of fresh pages each time
+PLACE_CHUNK = 1 << 20
+
+
+def _labels_by_score(
+    ranked: np.ndarray, offsets: np.ndarray, segment: np.ndarray, scores: np.ndarray, labels: np.ndarray
+) -> Tuple[np.ndarray, np.ndarray]:
+    """The label of every ranked position, placed by score: (labels, segments left to look up).
+
+    ``ranked`` are the run's scores in ranked order (float32, descending within each segment of
+    ``offsets``); the judged documents are given by their segment (ascending), score (float32)
+    and label. A judged document whose score no other document of its list has is at the one
+    position holding that score, found by a binary search on (segment, score); the others (a
+    tie: only the document ids can place them) are left to the caller, whose segments are
+    returned. Positions of no judged document are ``ABSENT``.
+    """
+    n = len(ranked)
+    out = np.full(n, ABSENT, dtype=np.int64)
+    shared = [np.zeros(0, dtype=np.int64)]
+    if not len(scores):
+        return out, shared[0]
+    # chunks of whole segments, about PLACE_CHUNK positions each
+    firsts = np.searchsorted(offsets, np.arange(0, n, PLACE_CHUNK), side="right") - 1
+    bounds = np.unique(np.append(firsts, len(offsets) - 1)).tolist()
+    judged = np.searchsorted(segment, bounds).tolist()
+    for s0, s1, j0, j1 in zip(bounds[:-1], bounds[1:], judged[:-1], judged[1:]):
+        if j0 == j1:
+            continue
+        a, b = int(offsets[s0]), int(offsets[s1])
+        keys = np.repeat(np.arange(s1 - s0, dtype=np.uint64) << np.uint64(32), np.diff(offsets[s0 : s1 + 1]))
+        np.bitwise_or(keys, _descending_bits(ranked[a:b]), out=keys)  # (segment, score): non-decreasing
+        seg = segment[j0:j1]
+        wanted = ((seg - s0).astype(np.uint64) << np.uint64(32)) | _descending_bits(scores[j0:j1])
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        after = np.minimum(at + 1, len(keys) - 1)
+        alone = (keys[at] == wanted) & ((after == at) | (keys[after] != wanted))
+        out[a + at[alone]] = labels[j0:j1][alone]
+        shared.append(seg[~alone])
+    return out, np.unique(np.concatenate(shared))
 
 
 def _rank_columns(cols: Columns, qrels: Qrels) -> RankedRun:
