@@ -7,6 +7,7 @@ run an evaluator scores is labelled against the same :class:`Qrels` (see :mod:`.
 
 from __future__ import annotations
 
+from contextlib import suppress
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import Any, Dict, List, Optional
@@ -100,15 +101,19 @@ class Qrels:
             return place("qrels", query_ids[int(segment_of(np.array([i]), offsets)[0])], docs[i])
 
         int_values = all_of_type(values, int, len(values))
-        numeric = int_values or all_numbers(values)
-        labels = integral_labels(values if numeric else object_array(values), where)
+        given: Any = values if int_values or all_numbers(values) else object_array(values)
+        if int_values:  # the array np.asarray would make, without its pass to find the type
+            with suppress(OverflowError):  # beyond int64: np.asarray's object array, refused below
+                given = np.fromiter(values, dtype=np.int64, count=len(values))
+        labels = integral_labels(given, where)
         plain_docs = all_of_type(docs, str, len(docs))
         if not plain_docs or first_with_nul(docs) is not None:
             docs = id_column(object_array(docs), "qrels document id").tolist()  # raises on a bad id
-        if not (plain_docs and int_values):
-            starts, ends = offsets[:-1].tolist(), offsets[1:].tolist()
-            all_int = labels.tolist()
-            lookup = [dict(zip(docs[a:b], all_int[a:b])) for a, b in zip(starts, ends)]
+        if plain_docs and int_values:  # the caller's dicts serve as they are
+            return cls(query_ids, offsets, labels, lookup)
+        starts, ends = offsets[:-1].tolist(), offsets[1:].tolist()
+        all_int = labels.tolist()
+        lookup = [dict(zip(docs[a:b], all_int[a:b])) for a, b in zip(starts, ends)]
         return cls._from_lookup(query_ids, lookup)
 
     @classmethod
