@@ -177,7 +177,7 @@ def finite_scores(values: Any, where: Callable[[int], str]) -> np.ndarray:
         if i is not None:
             raise InputError(f"{where(i)}: expected a finite number as score, found {arr[i]!r}")
     with np.errstate(over="ignore"):
-        scores = arr.astype(np.float64)
+        scores = arr.astype(np.float64, copy=False)  # no copy of float64 scores: none is changed
     i = _first_bad(~np.isfinite(scores))
     if i is not None:
         raise InputError(f"{where(i)}: expected a finite number as score, found {arr[i]!r}")
