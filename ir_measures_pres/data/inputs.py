@@ -75,6 +75,16 @@ def id_column(values: Any, what: str) -> np.ndarray:
     arr = np.asarray(values)
     if arr.dtype.kind in "iu":
         return arr.astype(str).astype(object)
+    arr = _typed_ids(arr, what)
+    refuse_nul(arr, what)
+    return arr
+
+
+def _typed_ids(arr: np.ndarray, what: str) -> np.ndarray:
+    """:func:`id_column` without the search for NULs: exact ``str`` ids as they are, integers
+    as their text, anything else an :class:`InputError` naming the first."""
+    if arr.dtype.kind in "iu":
+        return arr.astype(str).astype(object)
     if arr.dtype.kind in "US":
         arr = arr.astype(str).astype(object)
     elif arr.dtype.kind != "O":
@@ -82,10 +92,34 @@ def id_column(values: Any, what: str) -> np.ndarray:
         raise InputError(f"{what}s must be strings or integers, found {first!r} ({arr.dtype})")
     if not all_of_type(arr, str, len(arr)):
         arr = np.array([id_text(v, what) for v in arr], dtype=object)
-    bad = first_with_nul(arr)
+    return arr
+
+
+def refuse_nul(ids: Any, what: str) -> None:
+    """An :class:`InputError` naming the first ``str`` id that holds a NUL character, if any."""
+    bad = first_with_nul(ids)
     if bad is not None:
         raise InputError(f"{what}s must not hold a NUL character, found {bad!r}")
-    return arr
+
+
+def query_column(values: Any, what: str) -> Tuple[np.ndarray, np.ndarray, List[str]]:
+    """:func:`id_column` of a query id column, grouped: (the ids, each line's code, the names
+    the codes number), the names in order of first appearance (as ``pandas.factorize`` gives).
+
+    A query's lines are usually adjacent, and an exact ``str`` equal to the one before it is the
+    same text: the NUL search and the numbering look at the first id of each run of equal ids
+    only (the first id holding a NUL is always such a first one)."""
+    arr = _typed_ids(np.asarray(values), what)
+    n = len(arr)
+    if not n:
+        return arr, np.zeros(0, dtype=np.int64), []
+    heads = np.concatenate(([0], np.flatnonzero(arr[1:] != arr[:-1]) + 1))
+    head_ids = arr[heads].tolist()
+    refuse_nul(head_ids, what)
+    names = list(dict.fromkeys(head_ids))
+    number = {q: i for i, q in enumerate(names)}
+    head_codes = np.fromiter(map(number.__getitem__, head_ids), dtype=np.int64, count=len(head_ids))
+    return arr, np.repeat(head_codes, np.diff(np.append(heads, n))), names
 
 
 def check_bytes_ids(ids: np.ndarray, what: str) -> None:
@@ -245,15 +279,20 @@ class Columns:
         return map(make, np.asarray(self.query_ids).tolist(), docs, np.asarray(self.values).tolist())
 
 
-def _frame_columns(df: Any, value_col: str, kind: str) -> Columns:
+def frame_columns(df: Any, value_col: str, kind: str, check_docs: bool = True) -> Columns:
+    """Columns of a DataFrame, ids checked (queries numbered by :func:`query_column`).
+
+    ``check_docs=False`` leaves an object column of document ids as it is, unchecked: for a
+    caller that checks it itself before using it (the ranking of a run, which passes over every
+    query's ids anyway, see :func:`.ranking.rank_run`); other dtypes are checked here."""
     missing = [c for c in ("query_id", "doc_id", value_col) if c not in df.columns]
     if missing:
         raise InputError(f"{kind} DataFrame is missing columns {missing} (found {list(df.columns)})")
-    return Columns(
-        id_column(df["query_id"].to_numpy(), f"{kind} query id"),
-        id_column(df["doc_id"].to_numpy(), f"{kind} document id"),
-        df[value_col].to_numpy(),
-    )
+    qids, codes, names = query_column(df["query_id"].to_numpy(), f"{kind} query id")
+    docs = np.asarray(df["doc_id"].to_numpy())
+    if check_docs or docs.dtype.kind != "O":
+        docs = id_column(docs, f"{kind} document id")
+    return Columns(qids, docs, df[value_col].to_numpy(), query_codes=codes, query_names=names)
 
 
 def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
@@ -289,7 +328,7 @@ def all_numbers(values: List[Any]) -> bool:
 def as_columns(obj: Any, kind: str, value_col: str, what: str) -> Columns:
     """Columns of a DataFrame, a namedtuple iterable or already-columnar input."""
     if kind == "frame":
-        return _frame_columns(obj, value_col, what)
+        return frame_columns(obj, value_col, what)
     if kind == "columns":
         return obj  # type: ignore[no-any-return]
     return _tuple_columns(obj, value_col, what)
