@@ -189,7 +189,32 @@ def test_labels_placed_by_score_equal_labels_looked_up(seed, monkeypatch):
             np.array([s for _, _, s in lines], dtype=float),
         )
         from_columns = rank_run(columns, prepared)
+        frame = pd.DataFrame(lines, columns=["query_id", "doc_id", "score"])  # queries not contiguous
         assert from_dict.labels.tolist() == expected_labels(qrels, lines, from_dict)
-        assert from_dict.labels.tolist() == from_columns.labels.tolist()
-        assert from_dict.offsets.tolist() == from_columns.offsets.tolist()
-        assert from_dict.docs.tolist() == from_columns.docs.tolist()
+        for other in (from_columns, rank_run(frame, prepared), rank_run(frame.astype(object), prepared)):
+            assert from_dict.labels.tolist() == other.labels.tolist()
+            assert from_dict.offsets.tolist() == other.offsets.tolist()
+            assert from_dict.docs.tolist() == other.docs.tolist()
+
+
+def test_a_dataframe_run_checks_the_ids_of_queries_the_qrels_lack_too():
+    run = frame()
+    other = pd.DataFrame({"query_id": ["x", "x"], "doc_id": ["d1", "d\x00"], "score": [2.0, 1.0]})
+    both = pd.concat([run, other], ignore_index=True)
+    assert message(big_qrels(), both) == "run document ids must not hold a NUL character, found 'd\\x00'"
+    other = pd.DataFrame({"query_id": ["x", "x"], "doc_id": ["d1", None], "score": [2.0, 1.0]}, dtype=object)
+    both = pd.concat([run.astype(object), other], ignore_index=True).astype({"score": float})
+    assert message(big_qrels(), both) == "run document ids must be strings or integers, found None (NoneType)"
+
+
+@pytest.mark.parametrize("odd", [np.str_("d20000"), "repeat"])
+def test_odd_or_repeated_document_ids_in_a_dataframe_run_take_the_general_path(odd):
+    run = frame().astype(object).astype({"score": float})
+    expected = ir_measures.calc_aggregate(MEASURES, big_qrels(), run)
+    if odd == "repeat":  # a repeated (query, doc) line with a lower score: the last one wins
+        run = pd.concat([run.iloc[:1].assign(score=0.5), run], ignore_index=True)
+        with pytest.warns(UserWarning, match="run has 1 duplicate .* query 'q' document 'd0'"):
+            assert ir_measures.calc_aggregate(MEASURES, big_qrels(), run) == expected
+    else:
+        run.loc[20_000, "doc_id"] = odd
+        assert ir_measures.calc_aggregate(MEASURES, big_qrels(), run) == expected
