@@ -511,22 +511,28 @@ def _judged_lines(
     ``str``, holds a NUL or repeats within its query (the caller's general path then).
 
     One C-level pass per query over its ids, all of which stay in cache: their type, a join
-    searched for NULs, and a ``{doc: line}`` table that finds the repeats and, looked up with
+    searched for NULs, and a ``{doc: position}`` table that finds the repeats and, looked up with
     the query's ~65 judged ids, the judged lines (instead of 1,000 look-ups in the qrels)."""
-    lines: List[int] = []
+    local: List[int] = []  # per judged id, its position in its query's lines (or -1)
     labels: List[int] = []
+    counts: List[int] = []
     join = "".join
-    for lookup, a, b in zip(lookups, offsets[:-1].tolist(), offsets[1:].tolist()):
+    starts, ends = offsets[:-1].tolist(), offsets[1:].tolist()
+    # the positions as one list of ints made once: no int object made per line
+    positions = list(range(max((b - a for a, b in zip(starts, ends)), default=0)))
+    for lookup, a, b in zip(lookups, starts, ends):
         ids = docs[a:b].tolist()
         if not all_of_type(ids, str, b - a) or "\x00" in join(ids):
             return None
-        line_of = dict(zip(ids, range(a, b)))
-        if len(line_of) != b - a:
+        position_of = dict(zip(ids, positions))
+        if len(position_of) != b - a:
             return None
-        lines.extend(map(line_of.get, lookup, repeat(-1)))
+        local.extend(map(position_of.get, lookup, repeat(-1)))
         labels.extend(lookup.values())
-    line = np.fromiter(lines, dtype=np.int64, count=len(lines))
+        counts.append(len(lookup))
+    line = np.fromiter(local, dtype=np.int64, count=len(local))
     found = line >= 0
+    line += np.repeat(offsets[:-1], counts)
     return line[found], np.fromiter(labels, dtype=np.int64, count=len(labels))[found]
 
 
