@@ -17,6 +17,7 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -371,7 +372,8 @@ def _docs_example() -> tuple[str, list[str]]:
     text = (REPO / "docs" / "pyterrier.md").read_text()
     section = text.split("## Complete example", 1)[1]
     code = section.split("```python\n", 1)[1].split("```", 1)[0]
-    shown = section.split("```python\n", 1)[1].split("```", 1)[1].split("```\n", 1)[1].split("```", 1)[0]
+    after = section.split("```python\n", 1)[1].split("```", 1)[1]
+    shown = re.split(r"```(?:text)?\n", after, maxsplit=1)[1].split("```", 1)[0]  # the output block
     return code, [line.rstrip() for line in shown.splitlines() if line.strip() and line.strip() != "..."]
 
 
