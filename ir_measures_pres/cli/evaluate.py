@@ -530,7 +530,10 @@ def _write_run(
     missing = _missing_topics(qrels, run)
     if missing:
         note = lacking_topics(label or name or "run", len(missing), len(query_order))
-        warn([note]) if notices is None else notices.append(note)
+        if notices is None:
+            warn([note])
+        else:
+            notices.append(note)
     if args.output_format == "trec":
         fixes = _trec_corrections(measures, qrels, run)
         tag = None if name is None else (run.tag or name)
