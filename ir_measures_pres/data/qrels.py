@@ -2,7 +2,7 @@
 a hash index that labels bytes document ids without a Python object per line.
 
 ``labels[offsets[i]:offsets[i + 1]]`` are the relevance values of query ``query_ids[i]``; every
-run an evaluator scores is labelled against the same :class:`Qrels` (see :mod:`._ranking`).
+run an evaluator scores is labelled against the same :class:`Qrels` (see :mod:`.ranking`).
 """
 
 from __future__ import annotations
@@ -84,7 +84,7 @@ class Qrels:
 
     @classmethod
     def _from_dict(cls, qrels: Dict[Any, Any]) -> "Qrels":
-        """From ``{query: {doc: relevance}}``, every id and value checked (see :mod:`._inputs`)."""
+        """From ``{query: {doc: relevance}}``, every id and value checked (see :mod:`.inputs`)."""
         query_ids = [id_text(q, "qrels query id") for q in qrels]
         lookup = list(qrels.values())
         for qid, docs in zip(query_ids, lookup):

@@ -9,7 +9,7 @@ The standard measures stay with their backend; this module only decides how a ru
 * **Runs in batches, already ranked.** For the measures the default pipeline gives to pytrec_eval,
   a run is handed over one group of queries at a time (a small ``{query: {doc: score}}`` dict
   at a time instead of one for the whole run), and in the order the package's ranking rule has
-  already put it (:mod:`._ranking`, the rule pytrec_eval applies): each document's score is
+  already put it (:mod:`..data.ranking`, the rule pytrec_eval applies): each document's score is
   ``-rank``, so pytrec_eval sorts nothing that ties; judged documents keep their ids, and an
   unjudged document is named ``" <rank>"``, which no qrels document of the query can be (the
   check is made once), so no string is made per unjudged line. trec_eval's measures depend on
@@ -22,7 +22,7 @@ The standard measures stay with their backend; this module only decides how a ru
   metrics come back and are put in the serial order below.
 * Measures of other providers (``RR@10`` of msmarco, ``--provider``), runs with ids that are not
   UTF-8 and runs deeper than float32 can count (2**24 per query) take the whole-run path
-  (:func:`._inputs.backend_run`), as before.
+  (:func:`..data.inputs.backend_run`), as before.
 
 Results are yielded in the order the whole-run path yields them (per measure: the run's queries
 in the order they first appear in the file, then the DEFAULT of the queries it lacks), so every
@@ -109,7 +109,7 @@ class StandardMeasures:
     def iter_calc(self, run: Columns, ranked: Optional[RankedRun] = None) -> Iterator[Any]:
         """Per-query ``Metric``s of the run (every qrels query; DEFAULT where the run has none).
 
-        ``ranked`` is the run ranked against the same qrels by :func:`._ranking.rank_run` (the
+        ``ranked`` is the run ranked against the same qrels by :func:`..data.ranking.rank_run` (the
         command ranks each run once for its own measures too); without it, or when the run
         cannot be fed in batches, the whole run goes through the dicts of the whole-run path."""
         whole = list(self.whole)

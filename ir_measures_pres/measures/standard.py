@@ -9,14 +9,14 @@ of the experiment. User-facing evaluation (the ir_measures provider, the CLI, Py
 and this package adds only its own measures there.
 
 **What they compute.** Each kernel equals trec_eval 9 as pytrec_eval runs it, per query: on the
-ranked list of :mod:`._ranking` (score descending, compared as float32 as pytrec_eval stores
+ranked list of :mod:`..data.ranking` (score descending, compared as float32 as pytrec_eval stores
 scores, ties by doc id descending), with ``rel`` as pytrec_eval's ``relevance_level`` and
 ``judged_only`` as its ``judged_docs_only_flag`` (trec_eval ``-J``: unjudged documents removed,
 ranks renumbered). ``tests/test_standard_kernels.py`` checks every kernel against pytrec_eval per
 query on every real run of ``../shared/data/real`` (TREC 2003 Robust, CLEF 2017 TAR).
 
 **Shape.** As in the other family modules: the pure kernels take the judged documents of the list
-a measure sees (:class:`~._ranking.JudgedList`: unjudged documents only occupy ranks, so they are
+a measure sees (:class:`~..data.ranking.JudgedList`: unjudged documents only occupy ranks, so they are
 never visited) and per-query qrels counts, and return one value per ranked query; the
 ``compute_*`` adapters read a measure's parameters; :data:`STANDARD_KERNELS` maps an ir_measures
 measure NAME to its adapter and to the parameter values it supports, and :func:`kernel_for` is the
