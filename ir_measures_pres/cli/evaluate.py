@@ -169,10 +169,9 @@ def _version() -> str:
 
 def _missing_topics(qrels: Any, run: Any) -> List[str]:
     """The qrels topics ``run`` lacks (they score the measure's DEFAULT), in qrels order."""
-    import numpy as np
+    from ..data.inputs import query_set
 
-    names = getattr(run, "query_names", None)  # the readers' distinct query ids: no pass over lines
-    in_run = set(names if names is not None else np.asarray(run.query_ids).tolist())
+    in_run = query_set(run)
     qrels_qids = getattr(qrels, "query_names", None) or list(dict.fromkeys(qrels.query_ids.tolist()))
     return [q for q in qrels_qids if q not in in_run]
 
@@ -311,7 +310,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     from ..data.datasets import qrels_source
     from ..data.inputs import as_columns
     from ..data.readers import read_qrels
-    from ..data.runfiles import list_run_files
+    from ..data.runfiles import list_run_files, run_labels
     from ..measures.catalogue import parse_measures
 
     out = sys.stdout if out is None else out
@@ -334,7 +333,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         raise UsageError("standard output is closed: there is nowhere to write the results")
     many = len(run_args) > 1 or any(os.path.isdir(r) for r in run_args)
     runs = [str(p) for r in run_args for p in (list_run_files(r) if os.path.isdir(r) else [r])]
-    names = _run_names(runs)
+    names = run_labels(runs)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     source = qrels_source(args.qrels)
@@ -356,7 +355,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     if len(runs) > 1 and jobs > 1 and can_fork() and "-" not in runs:
         failed = _score_in_workers(args, evaluation, runs, names, query_order, jobs, out)
     else:
-        failed = _score_here(args, evaluation, runs, names if many else None, query_order, out)
+        failed = _score_here(args, evaluation, runs, names, many, query_order, out)
     out.flush()
     if failed:
         say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
@@ -368,16 +367,17 @@ def _score_here(
     args: argparse.Namespace,
     evaluation: "Evaluation",
     runs: Sequence[str],
-    names: Optional[Sequence[str]],
+    labels: Sequence[str],
+    many: bool,
     query_order: Sequence[str],
     out: Any,
 ) -> int:
     """Score the runs in this process, one after the other (the next read ahead in a thread), and
-    write each run's rows as soon as it is scored; returns how many runs failed. ``names`` None
-    (one run): an input error is raised (exit 1); with several runs it is reported and the
-    others are still scored."""
+    write each run's rows as soon as it is scored; returns how many runs failed. ``many`` False
+    (one run): no run column, and an input error is raised (exit 1); with several runs it is
+    reported and the others are still scored."""
     failed = 0
-    labels = _run_names(runs)
+    names = labels if many else None
     with _progress(len(runs)) as bar:
         for k, loaded in enumerate(_read_ahead(evaluation, runs)):
             try:
@@ -591,15 +591,6 @@ def _parse_measure_args(measure_args: Sequence[str], parse: Any) -> List[Any]:
             if not _is_measure(arg) and ("/" in arg or os.sep in arg):
                 raise UsageError(f"{arg!r} is neither a run file (no such file) nor a measure") from error
         raise
-
-
-def _run_names(runs: Sequence[str]) -> List[str]:
-    """The run column: the file name without ``.gz`` (the path as given where two runs share one)."""
-    from ..data.runfiles import run_name
-
-    names = ["<stdin>" if r == "-" else run_name(r) for r in runs]
-    counts = Counter(names)
-    return [n if counts[n] == 1 else r for n, r in zip(names, runs)]
 
 
 def _check_provider(name: str, measures: Sequence[Any]) -> None:

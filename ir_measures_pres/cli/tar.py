@@ -111,7 +111,7 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     """The ``tar`` subcommand (``argv`` without the word ``tar``); returns the exit status."""
     from ..data.qrels import Qrels
     from ..data.readers import read_qrels
-    from ..data.runfiles import run_files, run_name
+    from ..data.runfiles import run_files, run_labels
     from ..engine.scores import lacking_topics
 
     out = sys.stdout if out is None else out
@@ -128,7 +128,7 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     qrels = Qrels.from_any(read_qrels(args.qrels, doc_ids="bytes"))
     runs = [str(p) for r in args.runs for p in (["-"] if r == "-" else run_files([r]))]
     several = len(runs) > 1 or any(os.path.isdir(r) for r in args.runs)
-    names = ["<stdin>" if r == "-" else run_name(r) for r in runs]
+    names = run_labels(runs)
     scored = scored_runs(evaluation, [qrels], runs, jobs_of(args.jobs))
     for name, ([(rows, notices)], [missing]) in zip(names, scored):
         if missing:

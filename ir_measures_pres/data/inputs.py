@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import countOf
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Type
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type
 
 import numpy as np
 
@@ -332,6 +332,12 @@ def as_columns(obj: Any, kind: str, value_col: str, what: str) -> Columns:
     if kind == "columns":
         return obj  # type: ignore[no-any-return]
     return _tuple_columns(obj, value_col, what)
+
+
+def query_set(cols: Columns) -> Set[str]:
+    """The distinct query ids of ``cols`` (the readers' ``query_names``: no pass over the lines)."""
+    names = cols.query_names
+    return set(names if names is not None else np.asarray(cols.query_ids).tolist())
 
 
 def group_lines(cols: Columns) -> Tuple[List[str], Optional[np.ndarray], np.ndarray]:

@@ -4,6 +4,7 @@ line's files and folders with exclusions."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 from typing import List, Sequence, Union
 
@@ -40,3 +41,11 @@ def run_files(items: Sequence[PathLike], exclude: Sequence[str] = ()) -> List[Pa
         else:
             raise FileNotFoundError(f"no such run file or directory: {item}")
     return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in exclude)]
+
+
+def run_labels(runs: Sequence[str]) -> List[str]:
+    """Each run's label in a command's output: its file name without ``.gz`` (:func:`run_name`),
+    ``<stdin>`` for ``-``, the path as given where two runs would share a name."""
+    names = ["<stdin>" if r == "-" else run_name(r) for r in runs]
+    counts = Counter(names)
+    return [n if counts[n] == 1 else r for n, r in zip(names, runs)]

@@ -14,7 +14,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..data.forks import forked_map
-from ..data.inputs import INPUT_ERRORS, InputError, input_error_text
+from ..data.inputs import INPUT_ERRORS, InputError, input_error_text, query_set
 from ..data.qrels import Qrels
 from ..data.readers import read_qrels, read_run
 from ..measures.tar.lines import aggregate, lines_2017, lines_2018
@@ -93,7 +93,7 @@ def scored_runs(
                 # the repeated documents are reported as the tool reports them (notices)
                 warnings.simplefilter("ignore")
                 cols = read_run(path, doc_ids="bytes", order="file")
-            topics = set(cols.query_names if cols.query_names is not None else cols.query_ids.tolist())
+            topics = query_set(cols)
             missing = [[t for t in q.query_ids if t not in topics] for q in qrels]
             return [evaluation.run(q, cols) for q in qrels], missing, None
         except INPUT_ERRORS as error:
