@@ -101,7 +101,7 @@ def add_format_option(parser: argparse.ArgumentParser, words: Sequence[str], def
         type=format_option(words),
         default=default,
         metavar="{" + ",".join(words) + "}",
-        help=f"{what} (default {default}; markdown = md)",
+        help=f"{what} (default {default}{'; markdown = md' if 'md' in words else ''})",
     )
 
 

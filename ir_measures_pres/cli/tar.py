@@ -29,7 +29,16 @@ from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..engine.tar import Evaluation, scored_runs
 from ..measures.tar.lines import value_2017, value_2018
-from ._command import PROG, ArgumentParser, add_jobs_option, guarded, jobs_of, split_debug, warn
+from ._command import (
+    PROG,
+    ArgumentParser,
+    add_format_option,
+    add_jobs_option,
+    guarded,
+    jobs_of,
+    split_debug,
+    warn,
+)
 
 
 def _parser() -> ArgumentParser:
@@ -55,7 +64,12 @@ def _parser() -> ArgumentParser:
         default=1,
         help="lowest relevant value (2: content level of graded qrels)",
     )
-    parser.add_argument("--format", dest="fmt", choices=["tool", "tsv", "jsonl"], default="tool")
+    add_format_option(
+        parser,
+        ("tool", "tsv", "jsonl"),
+        "tool",
+        "the tool's lines, or tsv/jsonl rows with full-precision values",
+    )
     parser.add_argument(
         "--notices",
         choices=["stderr", "stdout"],
@@ -133,9 +147,9 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     for name, ([(rows, notices)], [missing]) in zip(names, scored):
         if missing:
             warn([lacking_topics(name, len(missing), len(qrels.query_ids), "left out")])
-        if several and args.fmt == "tool":
+        if several and args.format == "tool":
             out.write(f"ALL\trunid\t{name}\n")  # trec_eval's 'runid all NAME' line, in the tool's order
-        _write(out, err, args.fmt, args.notices, name, several, rows, notices, show)
+        _write(out, err, args.format, args.notices, name, several, rows, notices, show)
     return 0
 
 
