@@ -211,6 +211,7 @@ class Core:
         measures: MeasureSpec,
         progress: Optional[bool] = None,
         warn_missing: bool = True,
+        min_runs: int = 2,
     ) -> None:
         self.measures = parse_measures(measures)
         self.measure_labels = [str(m) for m in self.measures]
@@ -245,8 +246,9 @@ class Core:
                 if entry.check_qrels is not None:
                     entry.check_qrels(m, self.qrels)
         pairs = resolve_runs(runs)
-        if len(pairs) < 2:
-            raise ValueError(f"a meta-evaluation needs at least 2 runs, got {len(pairs)}")
+        if len(pairs) < min_runs:
+            what = "a meta-evaluation" if min_runs == 2 else "this"
+            raise ValueError(f"{what} needs at least {min_runs} run(s), got {len(pairs)}")
         read_run = _readers()[1]
         self.run_names: List[str] = []
         self.ranked: List[RankedRun] = []
@@ -254,7 +256,10 @@ class Core:
         # Each run is ranked against a copy of the qrels whose "labels" are line numbers: the
         # ranking is the same (same queries), and its labels say which line judges each document.
         table = np.append(self.line_labels, ABSENT)
-        keep_docs = bool(self.fallback_measures)  # document ids are needed only by the fallback
+        # document ids are needed only by the fallback and the measures that read them (known=FILE)
+        keep_docs = bool(self.fallback_measures) or any(
+            kind == "plugin" and entry.needs_docs for kind, entry in self._plan
+        )
         with progress_bar(len(pairs), "ranking runs", progress) as bar:
             for name, run in pairs:
                 if isinstance(run, (str, os.PathLike)):
@@ -329,7 +334,7 @@ class Core:
         qrels = self.reduced_qrels(keep)
         table = np.append(np.where(keep, self.line_labels, ABSENT), ABSENT)
         runs = [
-            RankedRun(qrels, r.qpos, r.offsets, table[lines], None)
+            RankedRun(qrels, r.qpos, r.offsets, table[lines], r.docs)
             for r, lines in zip(self.ranked, self._lines)
         ]
         return qrels, runs

@@ -15,7 +15,9 @@ R. Baeza-Yates and B. Ribeiro-Neto. Modern Information Retrieval. Addison-Wesley
 
 from __future__ import annotations
 
+import functools
 import math
+import os
 import warnings
 from typing import Any, Dict, List, Optional, Tuple
 
@@ -432,13 +434,26 @@ def compute_dcg(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
 # -- the user-oriented measures: K from a file -------------------------------------------------
 
 
-def known_relevant(qrels: Qrels, path: str, rel: int) -> Qrels:
-    """K ∩ R as qrels aligned with ``qrels`` (every query, label 1 for each document of K ∩ R),
-    read once per qrels. An unreadable file is an input error naming it (the readers')."""
+@functools.lru_cache(maxsize=8)
+def _read_known(path: str, stamp: Tuple[int, int]) -> Qrels:
+    """The file of K, read once while it is unchanged (``stamp``: its mtime and size), however
+    many qrels (the reduced copies of a meta-evaluation) ask for it."""
     from ..data.readers import read_qrels
 
+    return Qrels.from_any(read_qrels(path))
+
+
+def known_relevant(qrels: Qrels, path: str, rel: int) -> Qrels:
+    """K ∩ R as qrels aligned with ``qrels`` (every query, label 1 for each document of K ∩ R),
+    made once per qrels. An unreadable file is an input error naming it (the readers')."""
+
     def make() -> Qrels:
-        known = Qrels.from_any(read_qrels(path))
+        try:
+            info = os.stat(path)
+            stamp = (info.st_mtime_ns, info.st_size)
+        except OSError:
+            stamp = (0, 0)  # the reader says what is wrong with it
+        known = _read_known(path, stamp)
         lookup: List[Dict[str, int]] = []
         for qid, docs in zip(qrels.query_ids, qrels.lookup):
             i = known.index.get(qid)
