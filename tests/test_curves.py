@@ -123,7 +123,9 @@ def test_depth_and_log_base() -> None:
     assert len(curve("cg", depth=4)) == 4
     done = command(QRELS, RUN, "--kind", "dcg", "--logb", "3", "--depth", "6", "--format", "csv")
     values = [float(r["value"]) for r in csv_rows(done.stdout)]
-    expected = _mean(*[[sum(g[j] / max(1.0, math.log(j + 1, 3)) for j in range(i)) for i in range(1, 7)] for g in (G1, G2)])
+    expected = _mean(
+        *[[sum(g[j] / max(1.0, math.log(j + 1, 3)) for j in range(i)) for i in range(1, 7)] for g in (G1, G2)]
+    )
     assert values == pytest.approx(expected, abs=1e-12)
 
 
@@ -135,8 +137,14 @@ def test_the_histogram_is_the_per_query_difference() -> None:
         rows = csv_rows(done.stdout)
         assert list(rows[0]) == list(HISTOGRAM_COLUMNS)
         m = ir_measures.parse_measure(measure)
-        a = {x.query_id: x.value for x in ir_measures.iter_calc([m], qrels, ir_measures.read_trec_run(str(RUN)))}
-        b = {x.query_id: x.value for x in ir_measures.iter_calc([m], qrels, ir_measures.read_trec_run(str(REVERSED)))}
+        a = {
+            x.query_id: x.value
+            for x in ir_measures.iter_calc([m], qrels, ir_measures.read_trec_run(str(RUN)))
+        }
+        b = {
+            x.query_id: x.value
+            for x in ir_measures.iter_calc([m], qrels, ir_measures.read_trec_run(str(REVERSED)))
+        }
         assert [r["query"] for r in rows] == ["q1", "q2"]
         for r in rows:
             assert (r["run_a"], r["run_b"]) == ("chapter.run", "reversed.run")
@@ -144,7 +152,9 @@ def test_the_histogram_is_the_per_query_difference() -> None:
             assert float(r["value_b"]) == pytest.approx(b[r["query"]], abs=1e-12)
             assert float(r["difference"]) == pytest.approx(a[r["query"]] - b[r["query"]], abs=1e-12)
     # the chapter's R-precision: q1 0.4 (chapter) against 0.3 (reversed: d3, d25, d9 in its top 10)
-    rows = csv_rows(command(QRELS, RUN, REVERSED, "--kind", "histogram", "-m", "Rprec", "--format", "csv").stdout)
+    rows = csv_rows(
+        command(QRELS, RUN, REVERSED, "--kind", "histogram", "-m", "Rprec", "--format", "csv").stdout
+    )
     assert float(rows[0]["difference"]) == pytest.approx(0.4 - 0.3)
 
 
@@ -239,7 +249,9 @@ def test_a_curve_plot_carries_its_runs_and_axes(kind: str) -> None:
     assert ax.get_ylabel() and fig._suptitle.get_text()
     lines = [line for line in ax.get_lines() if line.get_label() in ("chapter.run", "reversed.run")]
     assert len(lines) == 2
-    assert list(lines[0].get_ydata()) == pytest.approx(res.frame[res.frame["run"] == "chapter.run"]["value"].tolist())
+    assert list(lines[0].get_ydata()) == pytest.approx(
+        res.frame[res.frame["run"] == "chapter.run"]["value"].tolist()
+    )
     plt.close(fig)
 
 
@@ -256,7 +268,9 @@ def test_the_histogram_plot_sorts_its_bars_and_names_the_measure() -> None:
     heights = [p.get_height() for p in ax.patches]
     assert heights == sorted(heights, reverse=True) and heights[-1] == pytest.approx(-0.1)
     assert [t.get_text() for t in ax.get_xticklabels()] == ["q2", "q1"]
-    assert "Rprec" in ax.get_ylabel() and "reversed.run" in ax.get_ylabel() and "chapter.run" in ax.get_ylabel()
+    assert (
+        "Rprec" in ax.get_ylabel() and "reversed.run" in ax.get_ylabel() and "chapter.run" in ax.get_ylabel()
+    )
     low, high = ax.get_ylim()
     assert low < 0 < high or low < -0.1
     assert any(list(line.get_ydata()) == [0.0, 0.0] for line in ax.get_lines())  # the zero line

@@ -28,17 +28,6 @@ from hypothesis import strategies as st
 from ir_measures import AP, RR, Qrel, ScoredDoc
 
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, catalogue
-from ir_measures_pres.measures.textbook import (
-    CG,
-    DCG,
-    E,
-    F,
-    APSeen,
-    Coverage,
-    Novelty,
-    RecallEffort,
-    RelativeRecall,
-)
 from ir_measures_pres.measures.tar import (
     WSS,
     LastRel,
@@ -52,6 +41,17 @@ from ir_measures_pres.measures.tar import (
     TarLoss,
     TarUtility,
     Threshold,
+)
+from ir_measures_pres.measures.textbook import (
+    CG,
+    DCG,
+    APSeen,
+    Coverage,
+    E,
+    F,
+    Novelty,
+    RecallEffort,
+    RelativeRecall,
 )
 
 # --------------------------------------------------------------------------------------------

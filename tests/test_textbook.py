@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import ir_measures_pres  # noqa: F401 - registers the measures
 from ir_measures_pres.measures.catalogue import parse_measures
-from ir_measures_pres.measures.textbook import CG, DCG, E, F, APSeen
+from ir_measures_pres.measures.textbook import CG, DCG, APSeen, E, F
 
 DATA = Path(__file__).resolve().parent / "data" / "textbook"
 QRELS = DATA / "qrels.txt"
@@ -250,7 +250,9 @@ def naive(name: str, labels: dict[str, int], ranking: list[str], known: set[str]
 def collections(draw: st.DrawFn):
     qrels, run, known = {}, {}, {}
     for q in ("q1", "q2", "q3"):
-        labels = {d: draw(st.sampled_from([0, 1, 2, 3])) for d in draw(st.lists(st.sampled_from(POOL), unique=True))}
+        labels = {
+            d: draw(st.sampled_from([0, 1, 2, 3])) for d in draw(st.lists(st.sampled_from(POOL), unique=True))
+        }
         qrels[q] = labels or {"d0": 0}
         run[q] = draw(st.lists(st.sampled_from(POOL), unique=True, min_size=1))
         known[q] = set(draw(st.lists(st.sampled_from(POOL), unique=True)))
@@ -280,7 +282,9 @@ MEASURES = [
 def test_measures_equal_the_naive_loops(tmp_path_factory: pytest.TempPathFactory, collection) -> None:
     qrels, rankings, known = collection
     path = tmp_path_factory.mktemp("known") / "known.txt"
-    path.write_text("".join(f"{q} 0 {d} 1\n" for q, docs in known.items() for d in sorted(docs)) or "qx 0 dx 1\n")
+    path.write_text(
+        "".join(f"{q} 0 {d} 1\n" for q, docs in known.items() for d in sorted(docs)) or "qx 0 dx 1\n"
+    )
     run = _run(rankings)
     for name, k, params in MEASURES:
         args = dict(params)
@@ -294,7 +298,9 @@ def test_measures_equal_the_naive_loops(tmp_path_factory: pytest.TempPathFactory
             got = per_query(measure, qrels, run)
             agg = mean(measure, qrels, run)
         want = {
-            q: naive(name, qrels[q], rankings[q], known[q], k, params.get("beta", 1.0), params.get("logb", 2.0))
+            q: naive(
+                name, qrels[q], rankings[q], known[q], k, params.get("beta", 1.0), params.get("logb", 2.0)
+            )
             for q in qrels
         }
         for q in qrels:

@@ -91,10 +91,10 @@ from .tar import (
 from .textbook import (
     CG,
     DCG,
-    E,
-    F,
     APSeen,
     Coverage,
+    E,
+    F,
     Novelty,
     RecallEffort,
     RelativeRecall,

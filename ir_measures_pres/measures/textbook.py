@@ -42,7 +42,9 @@ _JK_CITE = """
 
 _CUTOFF = ParamInfo(dtype=int, required=False, desc="evaluate the top k documents only (A_k)")
 _KNOWN = ParamInfo(
-    dtype=str, required=True, desc="qrels-format file of the documents the user knows (K; query and doc columns)"
+    dtype=str,
+    required=True,
+    desc="qrels-format file of the documents the user knows (K; query and doc columns)",
 )
 _BETA = ParamInfo(dtype=float, default=1.0, desc="relative weight b of recall against precision (default 1)")
 _GAINS = ParamInfo(dtype=dict, desc="gain of each relevance level {level: gain}; default G = the level")
@@ -89,7 +91,9 @@ class _APSeen(PluginMeasure):
     __name__ = "APSeen"
     NAME = __name__
     PRETTY_NAME = "Average precision at seen relevant documents"
-    SHORT_DESC = "Mean precision at the ranks of the relevant documents retrieved (Baeza-Yates & Ribeiro-Neto)."
+    SHORT_DESC = (
+        "Mean precision at the ranks of the relevant documents retrieved (Baeza-Yates & Ribeiro-Neto)."
+    )
     SUPPORTED_PARAMS = {"cutoff": _CUTOFF, "rel": REL_PARAM}
 
 
@@ -161,7 +165,9 @@ class _Coverage(_Undefinable):
     __name__ = "Coverage"
     NAME = __name__
     PRETTY_NAME = "Coverage"
-    SHORT_DESC = "Share of the known relevant documents that the answer contains (Baeza-Yates & Ribeiro-Neto)."
+    SHORT_DESC = (
+        "Share of the known relevant documents that the answer contains (Baeza-Yates & Ribeiro-Neto)."
+    )
     SUPPORTED_PARAMS = {"known": _KNOWN, "cutoff": _CUTOFF, "rel": REL_PARAM}
 
     def _example(self, param: str) -> str:
@@ -185,7 +191,9 @@ class _Novelty(PluginMeasure):
     __name__ = "Novelty"
     NAME = __name__
     PRETTY_NAME = "Novelty"
-    SHORT_DESC = "Share of the relevant documents retrieved that the user did not know (Baeza-Yates & Ribeiro-Neto)."
+    SHORT_DESC = (
+        "Share of the relevant documents retrieved that the user did not know (Baeza-Yates & Ribeiro-Neto)."
+    )
     SUPPORTED_PARAMS = {"known": _KNOWN, "cutoff": _CUTOFF, "rel": REL_PARAM}
 
     def _example(self, param: str) -> str:
@@ -237,7 +245,9 @@ class _RecallEffort(_Undefinable):
     __name__ = "RecallEffort"
     NAME = __name__
     PRETTY_NAME = "Recall effort"
-    SHORT_DESC = "Known relevant documents over the documents examined to find them (Baeza-Yates & Ribeiro-Neto)."
+    SHORT_DESC = (
+        "Known relevant documents over the documents examined to find them (Baeza-Yates & Ribeiro-Neto)."
+    )
     SUPPORTED_PARAMS = {"known": _KNOWN, "rel": REL_PARAM}
 
     def _example(self, param: str) -> str:
@@ -370,11 +380,19 @@ def ideal_curve(
 ) -> np.ndarray:
     """(qrels queries, depth): ICG[i] (``logb`` None) or IDCG[i] per qrels query."""
     qidx, rank, g = ideal_gains(qrels, gains, rel, "ideal gain")
-    return gain_curve(qidx, rank, discounted_gain(g, rank.astype(np.float64), logb), len(qrels.query_ids), depth)
+    return gain_curve(
+        qidx, rank, discounted_gain(g, rank.astype(np.float64), logb), len(qrels.query_ids), depth
+    )
 
 
 def known_counts(
-    labels: np.ndarray, rank: np.ndarray, qidx: np.ndarray, known: np.ndarray, rel: int, nq: int, cutoff: Optional[int]
+    labels: np.ndarray,
+    rank: np.ndarray,
+    qidx: np.ndarray,
+    known: np.ndarray,
+    rel: int,
+    nq: int,
+    cutoff: Optional[int],
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per ranked query: (|R ∩ A_k|, |K ∩ R ∩ A_k|, rank of the last document of K ∩ R found)
     from the relevant positions of a ranked list (``known``: whether each is in K)."""

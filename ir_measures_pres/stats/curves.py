@@ -100,7 +100,10 @@ class Curves:
             return [header] + [
                 [str(q), num(a), num(b), num(d)]
                 for q, a, b, d in zip(
-                    self.frame["query"], self.frame["value_a"], self.frame["value_b"], self.frame["difference"]
+                    self.frame["query"],
+                    self.frame["value_a"],
+                    self.frame["value_b"],
+                    self.frame["difference"],
                 )
             ]
         wide = self.wide()
@@ -159,9 +162,13 @@ def _grid(rows: List[List[str]], fmt: str) -> str:
         lines += ["\\bottomrule", "\\end{tabular}"]
         return "\n".join(lines) + "\n"
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return "\n".join(
-        "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths))) for r in rows
-    ) + "\n"
+    return (
+        "\n".join(
+            "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+            for r in rows
+        )
+        + "\n"
+    )
 
 
 def curve_measures(kind: str, depth: int = 10, logb: float = 2.0) -> List[Any]:
