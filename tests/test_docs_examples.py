@@ -173,6 +173,10 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "waterloo.A-thresh-normal.txt": TAR_RUN,
         "run_task1.txt": with_2018_flags(TAR_RUN),
     },
+    # the textbook's worked example (tests/data/textbook)
+    "docs/textbook.md": {
+        name: DATA / "textbook" / name for name in ("qrels.txt", "chapter.run", "reversed.run", "known.txt")
+    },
     # the meta-evaluation pages' Python examples: the CLEF TAR 2017 runs (tests/data)
     "docs/meta/agreement.md": {"qrels.txt": TAR_QRELS, "runs": TAR / "runs"},
     "docs/meta/discriminative-power.md": {"qrels.txt": TAR_QRELS, "runs": TAR / "runs"},
