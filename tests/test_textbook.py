@@ -158,6 +158,33 @@ def test_an_empty_known_intersection_is_left_out_of_the_mean_with_one_warning() 
         assert len(texts) == 1 and "q2" in texts[0] and "K ∩ R is empty" in texts[0], texts
 
 
+def test_compare_leaves_undefined_topics_out_and_meta_refuses_them(tmp_path: Path) -> None:
+    from ir_measures_pres.engine.scores import Core
+    from ir_measures_pres.stats.comparison import compare
+
+    # three topics: q3 like q1, so that two topics stay defined for the paired tests
+    qrels = {**QRELS_DICT, "q3": Q1_REL}
+    runs = {
+        "a": {**RUN_DICT, "q3": RUN_DICT["q1"]},
+        "b": _run({"q1": Q1_RUN[::-1], "q2": Q2_RUN[::-1], "q3": Q1_RUN[::-1]}),
+    }
+    known = tmp_path / "known.txt"
+    known.write_text(KNOWN.read_text() + "q3 0 d3 1\n")
+    measure = f"Coverage(known={str(known)!r})"
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        res = compare(qrels, runs, ["AP", measure])
+    assert res.query_ids == ["q1", "q3"]
+    assert any("left out of the comparison" in n and "q2" in n for n in res.notes)
+    # Coverage: a finds d9, d25, d3 of q1's {d3, d5, d9, d25}, and q3's d3
+    assert res.means[measure]["a"] == pytest.approx((3 / 4 + 1) / 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        core = Core(qrels, runs, [measure])
+    with pytest.raises(ValueError, match="undefined on 1 topic"):
+        core.evaluate()
+
+
 def test_no_relevant_document_retrieved() -> None:
     run = _run({"q1": ["x1", "x2", "x3"], "q2": ["y1"]})
     assert per_query(APSeen, run=run) == {"q1": 0.0, "q2": 0.0}

@@ -212,7 +212,11 @@ class Core:
         progress: Optional[bool] = None,
         warn_missing: bool = True,
         min_runs: int = 2,
+        allow_undefined: bool = False,
     ) -> None:
+        #: whether a measure may be undefined on a topic (NaN: Coverage with K ∩ R empty); the
+        #: meta-evaluation needs every value and refuses such a topic, compare leaves it out
+        self.allow_undefined = allow_undefined
         self.measures = parse_measures(measures)
         self.measure_labels = [str(m) for m in self.measures]
         self.progress = progress
@@ -248,7 +252,8 @@ class Core:
         pairs = resolve_runs(runs)
         if len(pairs) < min_runs:
             what = "a meta-evaluation" if min_runs == 2 else "this"
-            raise ValueError(f"{what} needs at least {min_runs} run(s), got {len(pairs)}")
+            runs = "run" if min_runs == 1 else "runs"
+            raise ValueError(f"{what} needs at least {min_runs} {runs}, got {len(pairs)}")
         read_run = _readers()[1]
         self.run_names: List[str] = []
         self.ranked: List[RankedRun] = []
@@ -357,6 +362,14 @@ class Core:
                 row[ranked.qpos] = values
         if self.fallback_measures:
             self._evaluate_fallback(qrels, out)
+        if not self.allow_undefined and np.isnan(out).any():
+            m = int(np.nonzero(np.isnan(out))[0][0])
+            topics = [t for t, bad in zip(self.query_ids, np.isnan(out[m]).any(axis=0).tolist()) if bad]
+            raise ValueError(
+                f"{self.measure_labels[m]} is undefined on {len(topics)} topic(s) ({', '.join(topics[:10])}"
+                f"{' ...' if len(topics) > 10 else ''}; e.g. K ∩ R is empty there): this needs a value "
+                f"on every topic; compare leaves such topics out"
+            )
         return out
 
     def scores(self, keep: Optional[np.ndarray] = None) -> Scores:

@@ -88,7 +88,9 @@ def _curves(res: Any, plt: Any) -> Any:
 
 
 def _histogram(res: Any, plt: Any) -> Any:
-    frame = res.frame.sort_values("difference", ascending=False, kind="stable", na_position="last")
+    frame = res.frame.sort_values("difference", ascending=False, kind="stable")
+    undefined = int(frame["difference"].isna().sum())  # the measure is undefined there: no bar
+    frame = frame[frame["difference"].notna()]
     queries = [str(q) for q in frame["query"].tolist()]
     diff = frame["difference"].to_numpy(dtype=float)
     n = len(queries)
@@ -96,7 +98,7 @@ def _histogram(res: Any, plt: Any) -> Any:
     fig, ax = plt.subplots(figsize=(width, 3.8), layout="constrained")
     x = np.arange(n)
     colours = np.where(diff > 0, "tab:green", np.where(diff < 0, "tab:red", "0.5"))
-    ax.bar(x, np.nan_to_num(diff), color=colours, width=0.8)
+    ax.bar(x, diff, color=colours, width=0.8)
     ax.axhline(0.0, color="black", linewidth=0.8)
     finite = diff[np.isfinite(diff)]
     low = min(0.0, float(finite.min())) if len(finite) else 0.0
@@ -112,5 +114,6 @@ def _histogram(res: Any, plt: Any) -> Any:
     ax.set_xlim(-0.7, n - 0.3)
     ax.tick_params(axis="y", labelsize=8)
     ax.grid(True, axis="y", linewidth=0.4, alpha=0.5)
-    _title(fig, f"{res.title()}: above 0, {a} is better")
+    left_out = f" ({undefined} queries where the measure is undefined left out)" if undefined else ""
+    _title(fig, f"{res.title()}: above 0, {a} is better{left_out}")
     return fig

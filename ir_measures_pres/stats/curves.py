@@ -212,7 +212,7 @@ def curves(
     if kind == "histogram":
         if measure is None:
             raise ValueError("a histogram needs a measure (e.g. measure='Rprec')")
-        core = Core(qrels, runs, measure, progress=progress, min_runs=2)
+        core = Core(qrels, runs, measure, progress=progress, min_runs=2, allow_undefined=True)
         if len(core.run_names) != 2:
             raise ValueError(f"a histogram compares two runs (A - B), got {len(core.run_names)}")
         if len(core.measures) != 1:
