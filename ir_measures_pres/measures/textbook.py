@@ -15,16 +15,15 @@ R. Baeza-Yates and B. Ribeiro-Neto. Modern Information Retrieval. Addison-Wesley
 
 from __future__ import annotations
 
-import functools
 import math
-import os
 import warnings
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 from ir_measures.measures.base import MeanAgg, ParamInfo
 
 from ..data.arrays import offsets_from_counts, segment_ids
+from ..data.known import known_relevant
 from ..data.qrels import Qrels
 from ..data.ranking import JudgedList, RankedRun, document_labels
 from .base import REL_PARAM, MeasureParameterError, PluginMeasure
@@ -450,38 +449,6 @@ def compute_dcg(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
 
 
 # -- the user-oriented measures: K from a file -------------------------------------------------
-
-
-@functools.lru_cache(maxsize=8)
-def _read_known(path: str, stamp: Tuple[int, int]) -> Qrels:
-    """The file of K, read once while it is unchanged (``stamp``: its mtime and size), however
-    many qrels (the reduced copies of a meta-evaluation) ask for it."""
-    from ..data.readers import read_qrels
-
-    return Qrels.from_any(read_qrels(path))
-
-
-def known_relevant(qrels: Qrels, path: str, rel: int) -> Qrels:
-    """K ∩ R as qrels aligned with ``qrels`` (every query, label 1 for each document of K ∩ R),
-    made once per qrels. An unreadable file is an input error naming it (the readers')."""
-
-    def make() -> Qrels:
-        try:
-            info = os.stat(path)
-            stamp = (info.st_mtime_ns, info.st_size)
-        except OSError:
-            stamp = (0, 0)  # the reader says what is wrong with it
-        known = _read_known(path, stamp)
-        lookup: List[Dict[str, int]] = []
-        for qid, docs in zip(qrels.query_ids, qrels.lookup):
-            i = known.index.get(qid)
-            k = known.lookup[i] if i is not None else {}
-            lookup.append({d: 1 for d, v in docs.items() if v >= rel and d in k})
-        sizes = np.fromiter(map(len, lookup), dtype=np.int64, count=len(lookup))
-        labels = np.ones(int(sizes.sum()), dtype=np.int64)
-        return Qrels(list(qrels.query_ids), offsets_from_counts(sizes), labels, lookup)
-
-    return qrels.cached(("known", path, rel), make)  # type: ignore[no-any-return]
 
 
 def check_known(measure: PluginMeasure, qrels: Qrels) -> None:
