@@ -181,8 +181,8 @@ def test_compare_leaves_undefined_topics_out_and_meta_refuses_them(tmp_path: Pat
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         core = Core(qrels, runs, [measure])
-    with pytest.raises(ValueError, match="undefined on 1 topic"):
-        core.evaluate()
+        with pytest.raises(ValueError, match="undefined on 1 topic"):
+            core.evaluate()
 
 
 def test_no_relevant_document_retrieved() -> None:
