@@ -452,13 +452,26 @@ def compute_dcg(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
 
 
 def check_known(measure: PluginMeasure, qrels: Qrels) -> None:
-    """Read ``known`` before any run is scored (an unreadable file fails at once)."""
-    known_relevant(qrels, measure["known"], measure["rel"])
+    """Read ``known`` before any run is scored (an unreadable file fails at once), and warn once,
+    naming them, of the queries where K ∩ R is empty: Coverage, RelativeRecall and RecallEffort
+    are undefined there and leave them out of their mean (this depends on the qrels and K only,
+    so it is said once per evaluation, not once per run)."""
+    path = measure["known"]
+    kq = known_relevant(qrels, path, measure["rel"])
+    empty = [q for q, n in zip(kq.query_ids, kq.count(lo=1).tolist()) if n == 0]
+    if empty and measure.NAME != "Novelty":
+        shown = ", ".join(empty[:10]) + (f" and {len(empty) - 10} more" if len(empty) > 10 else "")
+        warnings.warn(
+            f"{measure.NAME}: K ∩ R is empty (no relevant document is in {path}) for "
+            f"{len(empty)} {'query' if len(empty) == 1 else 'queries'}, left out of its mean as "
+            f"undefined: {shown}",
+            stacklevel=3,
+        )
 
 
 def _known_state(measure: PluginMeasure, ranked: RankedRun) -> Tuple[Any, ...]:
-    """(|R ∩ A_k|, |K ∩ R ∩ A_k|, last rank of K ∩ R found, |K ∩ R|) per ranked query, with the
-    one warning naming the queries where K ∩ R is empty."""
+    """(|R ∩ A_k|, |K ∩ R ∩ A_k|, last rank of K ∩ R found, |K ∩ R|) per ranked query (the
+    queries where K ∩ R is empty are warned of by :func:`check_known`)."""
     rel = measure["rel"]
     path = measure["known"]
     kq = known_relevant(ranked.qrels, path, rel)
@@ -473,15 +486,6 @@ def _known_state(measure: PluginMeasure, ranked: RankedRun) -> Tuple[Any, ...]:
         ranked._cache[key] = (pos, known)
     pos, known = ranked._cache[key]
     kr_all = kq.count(lo=1)
-    empty = [q for q, n in zip(kq.query_ids, kr_all.tolist()) if n == 0]
-    if empty and measure.NAME != "Novelty":
-        shown = ", ".join(empty[:10]) + (f" and {len(empty) - 10} more" if len(empty) > 10 else "")
-        warnings.warn(
-            f"{measure.NAME}: K ∩ R is empty (no relevant document is in {path}) for "
-            f"{len(empty)} {'query' if len(empty) == 1 else 'queries'}, left out of its mean as "
-            f"undefined: {shown}",
-            stacklevel=3,
-        )
     found, known_found, last = known_counts(
         ranked.labels[pos],
         ranked.rank[pos],
