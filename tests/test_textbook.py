@@ -18,6 +18,7 @@ from pathlib import Path
 import ir_measures
 import numpy as np
 import pytest
+from conftest import needs_shared, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -338,3 +339,60 @@ def test_measures_equal_the_naive_loops(tmp_path_factory: pytest.TempPathFactory
         defined = [v for v in want.values() if not math.isnan(v)]
         if defined:
             assert agg == pytest.approx(sum(defined) / len(defined), abs=1e-12)
+
+
+# --------------------------------------------------------------------------------------------
+# TREC Robust 2003 (../shared/data): two runs against the naive loops
+# --------------------------------------------------------------------------------------------
+
+ROBUST = shared_path("real", "trec-robust-2003")
+
+
+@needs_shared("real", "trec-robust-2003")
+def test_robust_2003_equals_the_naive_loops(tmp_path: Path) -> None:
+    import gzip
+
+    qrels = {}
+    for line in (ROBUST / "qrels" / "robust03_qrels.txt").read_text().splitlines():
+        q, _, d, v = line.split()
+        qrels.setdefault(q, {})[d] = int(v)
+    known = {q: set(sorted(d for d, v in docs.items() if v >= 1)[::3]) for q, docs in qrels.items()}
+    known["303"] = set()  # K ∩ R empty: undefined there
+    path = tmp_path / "known.txt"
+    path.write_text("".join(f"{q} 0 {d} 1\n" for q, docs in known.items() for d in sorted(docs)))
+    for run_path in sorted((ROBUST / "runs").iterdir())[:2]:
+        lines = [x.split() for x in gzip.decompress(run_path.read_bytes()).decode().splitlines()]
+        run: dict[str, dict[str, float]] = {}
+        for q, _, d, _, s, _ in lines:
+            run.setdefault(q, {})[d] = float(s)
+        # the trec_eval order: score (float32) descending, then doc id descending
+        rankings = {
+            q: [
+                d
+                for d, _ in sorted(
+                    sorted(docs.items(), key=lambda x: x[0].encode(), reverse=True),
+                    key=lambda x: -float(np.float32(x[1])),
+                )
+            ]
+            for q, docs in run.items()
+        }
+        for name, k, params in MEASURES:
+            args = dict(params)
+            if name in ("Coverage", "Novelty", "RelativeRecall", "RecallEffort"):
+                args["known"] = str(path)
+            measure = getattr(ir_measures_pres.measures.textbook, name)(**args)
+            measure = measure @ (10 * k) if k is not None else measure
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                got = per_query(measure, qrels, run)
+            for q in qrels:
+                if q not in rankings:
+                    continue
+                want = naive(
+                    name, qrels[q], rankings[q], known[q], None if k is None else 10 * k,
+                    params.get("beta", 1.0), params.get("logb", 2.0),
+                )  # fmt: skip
+                if math.isnan(want):
+                    assert math.isnan(got[q]), (measure, q)
+                else:
+                    assert got[q] == pytest.approx(want, abs=1e-12), (run_path.name, measure, q)
