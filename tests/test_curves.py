@@ -275,3 +275,21 @@ def test_the_histogram_plot_sorts_its_bars_and_names_the_measure() -> None:
     assert low < 0 < high or low < -0.1
     assert any(list(line.get_ydata()) == [0.0, 0.0] for line in ax.get_lines())  # the zero line
     plt.close(fig)
+
+
+@needs_shared("real", "trec-robust-2003")
+@pytest.mark.parametrize("kind", ["cg", "dcg"])
+def test_gain_curves_equal_the_measures_on_robust_2003(kind: str) -> None:
+    """One truth: the curve's point i is the mean of ``CG@i`` / ``DCG@i`` as ir_measures
+    computes them (through this package's provider), every qrels topic counted."""
+    from ir_measures_pres.measures.textbook import CG, DCG
+
+    runs = sorted((ROBUST / "runs").iterdir())[:2]
+    qrels_path = ROBUST / "qrels" / "robust03_qrels.txt"
+    res = curves(qrels_path, runs, kind, depth=30, logb=3.0)
+    qrels = list(ir_measures.read_trec_qrels(str(qrels_path)))
+    measures = [(CG @ i) if kind == "cg" else (DCG(logb=3.0) @ i) for i in range(1, 31)]
+    for path in runs:
+        means = ir_measures.calc_aggregate(measures, qrels, ir_measures.read_trec_run(str(path)))
+        got = res.frame[res.frame["run"] == path.name.removesuffix(".gz")]["value"].tolist()
+        assert got == pytest.approx([means[m] for m in measures], abs=1e-12)

@@ -433,11 +433,42 @@ def compute_e(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
     return 1.0 - _f(measure, ranked)
 
 
+def _discounted(
+    ranked: RankedRun,
+    cutoff: Optional[int],
+    logb: Optional[float],
+    gains: Optional[Dict[int, float]],
+    rel: int,
+) -> Tuple[JudgedList, np.ndarray]:
+    """The judged documents of the top ``cutoff`` and G[i] / max(1, log_b i) of each: what CG@k
+    and DCG@k sum and the curves accumulate."""
+    judged = ranked.judged_list(cutoff=cutoff)
+    gain = gain_of(judged.label, gains, "CG" if logb is None else "DCG", rel)
+    return judged, discounted_gain(gain, judged.rank.astype(np.float64), logb)
+
+
 def _gain_sum(measure: PluginMeasure, ranked: RankedRun, logb: Optional[float]) -> np.ndarray:
-    rel = measure["rel"]
-    judged = ranked.judged_list(cutoff=measure.params.get("cutoff"))
-    gain = gain_of(judged.label, measure.params.get("gains"), str(measure), rel)
-    return judged.sum(discounted_gain(gain, judged.rank.astype(np.float64), logb))
+    judged, value = _discounted(
+        ranked, measure.params.get("cutoff"), logb, measure.params.get("gains"), measure["rel"]
+    )
+    return judged.sum(value)
+
+
+def run_gain_curve(
+    ranked: RankedRun,
+    depth: int,
+    logb: Optional[float],
+    gains: Optional[Dict[int, float]] = None,
+    rel: int = 1,
+) -> np.ndarray:
+    """(qrels queries, depth): CG[i] (``logb`` None) or DCG[i] of every qrels query for i = 1 ..
+    depth, 0 for a query the run lacks. Entry i - 1 equals ``CG@i`` / ``DCG(logb=b)@i``: the same
+    per-document values, summed up to rank i (tests/test_curves.py checks it)."""
+    judged, value = _discounted(ranked, depth, logb, gains, rel)
+    curve = gain_curve(judged.qidx, judged.rank, value, ranked.num_queries, depth)
+    out = np.zeros((len(ranked.qrels.query_ids), depth))
+    out[ranked.qpos] = curve
+    return out
 
 
 def compute_cg(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:

@@ -2,14 +2,15 @@
 11-point interpolated precision-recall curve, Järvelin & Kekäläinen's averaged CG, DCG, NCG and
 NDCG curves, and the precision histogram of two runs (docs/textbook.md).
 
-Every number comes from the engine's per-topic scores (:class:`~ir_measures_pres.engine.scores.Core`:
-each run ranked once by the package's one rule), never from a loop of its own:
+Every run is ranked once by the engine (:class:`~ir_measures_pres.engine.scores.Core`, the package's
+one rule) and every number comes from a measure's kernel, never from a loop of its own:
 
 * ``pr11``: ``IPrec@0.0`` ... ``IPrec@1.0``, trec_eval's ``iprec_at_recall`` (the maximum
   precision at any recall >= the level) through ir_measures' backend (pytrec_eval), averaged over
   the qrels topics (a topic the run lacks counts 0);
 * ``cg``, ``dcg``: ``CG@i`` / ``DCG(logb=b)@i`` for i = 1 .. depth, the measures' own kernel
-  (:func:`~ir_measures_pres.measures.textbook.discounted_gain`), averaged over the qrels topics;
+  (:func:`~ir_measures_pres.measures.textbook.discounted_gain`, accumulated over the ranks once
+  by :func:`~ir_measures_pres.measures.textbook.run_gain_curve`), averaged over the qrels topics;
 * ``ncg``, ``ndcg``: those averaged curves divided by the averaged ideal curves
   (:func:`~ir_measures_pres.measures.textbook.ideal_curve`, the same kernel on each topic's
   relevant documents by gain descending): CG̅[i] / ICG̅[i], the chapter's definition, not a mean
@@ -234,11 +235,18 @@ def curves(
         return Curves(kind, frame, [a, b], core.measure_labels[0])
     if measure is not None:
         raise ValueError(f"a measure is for --kind histogram; a {kind} curve has its own")
-    core = Core(qrels, runs, curve_measures(kind, depth, logb), progress=progress, min_runs=1)
-    means = core.evaluate().mean(axis=2)  # (x, runs): over every qrels topic
-    if kind in ("ncg", "ndcg"):
-        from ..measures.textbook import ideal_curve
+    if kind == "pr11":
+        core = Core(qrels, runs, curve_measures(kind), progress=progress, min_runs=1)
+        means = core.evaluate().mean(axis=2)  # (levels, runs): over every qrels topic
+    else:
+        from ..measures.textbook import ideal_curve, run_gain_curve
 
+        base = None if kind in ("cg", "ncg") else float(logb)
+        # the engine ranks the runs (checking the measure of the deepest point); the curve is the
+        # CG@i / DCG@i kernel accumulated once per run instead of depth measures scored apart
+        core = Core(qrels, runs, curve_measures(kind, depth, logb)[-1:], progress=progress, min_runs=1)
+        means = np.stack([run_gain_curve(r, depth, base).mean(axis=0) for r in core.ranked], axis=1)
+    if kind in ("ncg", "ndcg"):
         ideal = ideal_curve(core.qrels, depth, None if kind == "ncg" else float(logb)).mean(axis=0)
         with np.errstate(divide="ignore", invalid="ignore"):
             means = np.where(ideal[:, None] > 0, means / ideal[:, None], np.nan)
