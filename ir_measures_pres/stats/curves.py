@@ -244,7 +244,8 @@ def curves(
         base = None if kind in ("cg", "ncg") else float(logb)
         # the engine ranks the runs (checking the measure of the deepest point); the curve is the
         # CG@i / DCG@i kernel accumulated once per run instead of depth measures scored apart
-        core = Core(qrels, runs, curve_measures(kind, depth, logb)[-1:], progress=progress, min_runs=1)
+        deepest = curve_measures(kind, 1, logb)[0](cutoff=depth)
+        core = Core(qrels, runs, [deepest], progress=progress, min_runs=1)
         means = np.stack([run_gain_curve(r, depth, base).mean(axis=0) for r in core.ranked], axis=1)
     if kind in ("ncg", "ndcg"):
         ideal = ideal_curve(core.qrels, depth, None if kind == "ncg" else float(logb)).mean(axis=0)
