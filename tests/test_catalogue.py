@@ -235,6 +235,9 @@ def _every_style_of_every_entry() -> List[Any]:
             params = {style.by: value} if style.by is not None else {}
             if style.number is not None:
                 params[style.number.param] = 4321
+            for param, info in entry.measure.SUPPORTED_PARAMS.items():  # known=FILE
+                if info.required and info.dtype is str and param not in params:
+                    params[param] = "known.txt"
             measure = entry.measure(**params)
             if style.at != "value":  # PRES without @k prints its default N_max (tested below)
                 out.append(measure)

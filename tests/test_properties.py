@@ -42,6 +42,17 @@ from ir_measures_pres.measures.tar import (
     TarUtility,
     Threshold,
 )
+from ir_measures_pres.measures.textbook import (
+    CG,
+    DCG,
+    APSeen,
+    Coverage,
+    E,
+    F,
+    Novelty,
+    RecallEffort,
+    RelativeRecall,
+)
 
 # --------------------------------------------------------------------------------------------
 # the property table
@@ -190,6 +201,28 @@ CASES: list[Case] = [
             RecallAtThreshold(flag="first"),
             RecallAtThreshold(task=1),
             TarUtility,
+        )
+    ),
+    # the textbook's measures (docs/textbook.md); E (lower is better), CG and DCG (unbounded)
+    # and the known=FILE measures are tested in tests/test_textbook.py
+    Case(APSeen),
+    # a relevant document entering the top k adds a precision below the mean of those seen
+    Case(APSeen @ 3, within=3),
+    Case(APSeen(rel=2), relevant_from=2),
+    Case(F @ 5, ideal=lambda n: 2 * min(n, 5) / (n + 5)),  # all relevant first: min(n, 5) found
+    Case(F(beta=2.0, rel=2) @ 5, relevant_from=2, ideal=lambda n: 5 * min(n, 5) / (4 * n + 5)),
+    Case(F, ideal=lambda n: None),  # the whole ranking: the ideal depends on its length
+    *(
+        Case(m, generic=False)
+        for m in (
+            E @ 5,
+            CG,
+            CG @ 5,
+            DCG(logb=3.0, gains=GAINS) @ 5,
+            Coverage(known="known.txt") @ 5,
+            Novelty(known="known.txt") @ 5,
+            RelativeRecall(known="known.txt") @ 5,
+            RecallEffort(known="known.txt"),
         )
     ),
 ]
@@ -589,6 +622,15 @@ CITED = {
     "Threshold": "Kanoulas",
     "RecallAtThreshold": "Kanoulas",
     "TarUtility": "Kanoulas",
+    "APSeen": "Baeza-Yates",
+    "F": "Baeza-Yates",
+    "E": "van Rijsbergen",
+    "Coverage": "Baeza-Yates",
+    "Novelty": "Baeza-Yates",
+    "RelativeRecall": "Baeza-Yates",
+    "RecallEffort": "Baeza-Yates",
+    "CG": "Järvelin",
+    "DCG": "Järvelin",
 }
 
 

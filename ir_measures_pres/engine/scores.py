@@ -211,7 +211,12 @@ class Core:
         measures: MeasureSpec,
         progress: Optional[bool] = None,
         warn_missing: bool = True,
+        min_runs: int = 2,
+        allow_undefined: bool = False,
     ) -> None:
+        #: whether a measure may be undefined on a topic (NaN: Coverage with K ∩ R empty); the
+        #: meta-evaluation needs every value and refuses such a topic, compare leaves it out
+        self.allow_undefined = allow_undefined
         self.measures = parse_measures(measures)
         self.measure_labels = [str(m) for m in self.measures]
         self.progress = progress
@@ -245,8 +250,10 @@ class Core:
                 if entry.check_qrels is not None:
                     entry.check_qrels(m, self.qrels)
         pairs = resolve_runs(runs)
-        if len(pairs) < 2:
-            raise ValueError(f"a meta-evaluation needs at least 2 runs, got {len(pairs)}")
+        if len(pairs) < min_runs:
+            what = "a meta-evaluation" if min_runs == 2 else "this"
+            runs = "run" if min_runs == 1 else "runs"
+            raise ValueError(f"{what} needs at least {min_runs} {runs}, got {len(pairs)}")
         read_run = _readers()[1]
         self.run_names: List[str] = []
         self.ranked: List[RankedRun] = []
@@ -254,7 +261,10 @@ class Core:
         # Each run is ranked against a copy of the qrels whose "labels" are line numbers: the
         # ranking is the same (same queries), and its labels say which line judges each document.
         table = np.append(self.line_labels, ABSENT)
-        keep_docs = bool(self.fallback_measures)  # document ids are needed only by the fallback
+        # document ids are needed only by the fallback and the measures that read them (known=FILE)
+        keep_docs = bool(self.fallback_measures) or any(
+            kind == "plugin" and entry.needs_docs for kind, entry in self._plan
+        )
         with progress_bar(len(pairs), "ranking runs", progress) as bar:
             for name, run in pairs:
                 if isinstance(run, (str, os.PathLike)):
@@ -329,7 +339,7 @@ class Core:
         qrels = self.reduced_qrels(keep)
         table = np.append(np.where(keep, self.line_labels, ABSENT), ABSENT)
         runs = [
-            RankedRun(qrels, r.qpos, r.offsets, table[lines], None)
+            RankedRun(qrels, r.qpos, r.offsets, table[lines], r.docs)
             for r, lines in zip(self.ranked, self._lines)
         ]
         return qrels, runs
@@ -352,6 +362,14 @@ class Core:
                 row[ranked.qpos] = values
         if self.fallback_measures:
             self._evaluate_fallback(qrels, out)
+        if not self.allow_undefined and np.isnan(out).any():
+            m = int(np.nonzero(np.isnan(out))[0][0])
+            topics = [t for t, bad in zip(self.query_ids, np.isnan(out[m]).any(axis=0).tolist()) if bad]
+            raise ValueError(
+                f"{self.measure_labels[m]} is undefined on {len(topics)} topic(s) ({', '.join(topics[:10])}"
+                f"{' ...' if len(topics) > 10 else ''}; e.g. K ∩ R is empty there): this needs a value "
+                f"on every topic; compare leaves such topics out"
+            )
         return out
 
     def scores(self, keep: Optional[np.ndarray] = None) -> Scores:

@@ -88,6 +88,27 @@ from .tar import (
     compute_threshold,
     compute_wss,
 )
+from .textbook import (
+    CG,
+    DCG,
+    APSeen,
+    Coverage,
+    E,
+    F,
+    Novelty,
+    RecallEffort,
+    RelativeRecall,
+    check_known,
+    compute_apseen,
+    compute_cg,
+    compute_coverage,
+    compute_dcg,
+    compute_e,
+    compute_f,
+    compute_novelty,
+    compute_recall_effort,
+    compute_relative_recall,
+)
 from .trec_eval import (
     TREC_EVAL_NAMES,
     TREC_EVAL_ONLY,
@@ -151,6 +172,8 @@ class Entry:
     #: checks a measure against the qrels before any run is scored (e.g. gains cover every level)
     check_qrels: Optional[Callable[[PluginMeasure, Qrels], None]] = None
     trec: Optional[TrecStyle] = None
+    #: the compute function reads the ranked run's document ids (``known=FILE`` measures)
+    needs_docs: bool = False
 
 
 MEASURES: Tuple[Entry, ...] = (
@@ -235,6 +258,30 @@ MEASURES: Tuple[Entry, ...] = (
         trec=TrecStyle((("last", "recall_threshold"), ("first", "recall_seen")), by="flag", at="none"),
     ),
     Entry(TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none")),
+    # Modern Information Retrieval's retrieval-evaluation chapter (docs/textbook.md)
+    Entry(APSeen, ("AP_seen",), compute_apseen, trec=TrecStyle.named("APSeen")),
+    Entry(F, (), compute_f, trec=TrecStyle.named("F")),
+    Entry(E, (), compute_e, trec=TrecStyle.named("E")),
+    Entry(Coverage, (), compute_coverage, check_known, TrecStyle.named("Coverage"), needs_docs=True),
+    Entry(Novelty, (), compute_novelty, check_known, TrecStyle.named("Novelty"), needs_docs=True),
+    Entry(
+        RelativeRecall,
+        (),
+        compute_relative_recall,
+        check_known,
+        TrecStyle.named("RelativeRecall"),
+        needs_docs=True,
+    ),
+    Entry(
+        RecallEffort,
+        (),
+        compute_recall_effort,
+        check_known,
+        TrecStyle.named("RecallEffort", at="none"),
+        needs_docs=True,
+    ),
+    Entry(CG, (), compute_cg, check_gains_cover, TrecStyle.named("CG")),
+    Entry(DCG, (), compute_dcg, check_gains_cover, TrecStyle.named("DCG")),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.

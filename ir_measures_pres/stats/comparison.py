@@ -302,7 +302,7 @@ def compare(
     # too, so that a table or JSON file carries it, and is warned of as ever
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        core = Core(qrels, pairs, parsed, progress=progress, warn_missing=False)
+        core = Core(qrels, pairs, parsed, progress=progress, warn_missing=False, allow_undefined=True)
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     values = core.evaluate()
@@ -495,6 +495,19 @@ def _compare_values(
         for r, qs in short.items():
             notes.append(lacking_topics(r, len(qs), len(query_ids), missing_rule))
             warnings.warn(notes[-1], stacklevel=3)
+    undefined = np.isnan(values).any(axis=(0, 1))
+    if undefined.any():  # a measure undefined there (Coverage with K ∩ R empty): not paired
+        gone = [q for q, bad in zip(query_ids, undefined.tolist()) if bad]
+        which = [m for i, m in enumerate(measures) if np.isnan(values[i]).any()]
+        msg = (
+            f"{len(gone)} topic(s) where {', '.join(which)} {'is' if len(which) == 1 else 'are'} "
+            f"undefined are left out of the "
+            f"comparison of every measure: {', '.join(gone[:10])}{' ...' if len(gone) > 10 else ''}"
+        )
+        warnings.warn(msg, stacklevel=3)
+        notes.append(msg)
+        values = values[:, :, ~undefined]
+        query_ids = [q for q, bad in zip(query_ids, undefined.tolist()) if not bad]
     n = len(query_ids)
     if n < 2:
         raise ValueError(f"a comparison needs at least 2 topics, got {n}")
