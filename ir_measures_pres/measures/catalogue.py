@@ -62,6 +62,31 @@ from .blended_ratio import (
 )
 from .bpref import Bpref10, compute_bpref10
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
+from .ntcir import (
+    EBR,
+    GAP,
+    NCU,
+    NTCIR_ERR,
+    NTCIR_RBP,
+    MSnDCG,
+    NTCIR_bpref,
+    NTCIR_nDCG,
+    NTCIR_nERR,
+    NTCIR_rpref,
+    check_levels,
+    compute_bpref,
+    compute_ebr,
+    compute_err,
+    compute_gap,
+    compute_irbu,
+    compute_msndcg,
+    compute_ncu,
+    compute_ndcg,
+    compute_nerr,
+    compute_rbp,
+    compute_rpref,
+    iRBU,
+)
 from .tar import (
     WSS,
     LastRel,
@@ -235,6 +260,18 @@ MEASURES: Tuple[Entry, ...] = (
         trec=TrecStyle((("last", "recall_threshold"), ("first", "recall_seen")), by="flag", at="none"),
     ),
     Entry(TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none")),
+    # NTCIREVAL 190111's ntcir_eval compute beyond Q/O/P/P+ (docs/ntcir.md)
+    Entry(NCU, (), compute_ncu, check_levels),
+    Entry(GAP, (), compute_gap),
+    Entry(NTCIR_RBP, (), compute_rbp, check_levels),
+    Entry(NTCIR_ERR, (), compute_err, check_levels),
+    Entry(NTCIR_nERR, (), compute_nerr, check_levels),
+    Entry(EBR, (), compute_ebr, check_levels),
+    Entry(iRBU, (), compute_irbu, check_levels),
+    Entry(NTCIR_nDCG, (), compute_ndcg, check_levels),
+    Entry(MSnDCG, (), compute_msndcg, check_levels),
+    Entry(NTCIR_bpref, (), compute_bpref),
+    Entry(NTCIR_rpref, (), compute_rpref, check_levels),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.
