@@ -64,8 +64,9 @@ from ._command import (
 OUTPUT_FORMATS = ("tsv", "jsonl", "trec")
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.cli.meta`), ``compare``
-#: (:mod:`ir_measures_pres.cli.compare`) and ``tar`` (:mod:`ir_measures_pres.cli.tar`)
-SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity", "compare", "tar")
+#: (:mod:`ir_measures_pres.cli.compare`), ``tar`` (:mod:`ir_measures_pres.cli.tar`) and ``ntcir``
+#: (:mod:`ir_measures_pres.cli.ntcir`)
+SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity", "compare", "tar", "ntcir")
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
@@ -95,6 +96,7 @@ def _parser() -> ArgumentParser:
             "subcommands (see '%(prog)s COMMAND --help'):\n"
             "  compare               significance tests between runs, paper-ready tables\n"
             "  tar                   technology-assisted review: the CLEF TAR tools' lines\n"
+            "  ntcir                 NTCIREVAL's ntcir_eval compute lines, every measure\n"
             "  robustness            how measures change when judgements are removed\n"
             "  agreement             how measures rank a set of runs alike\n"
             "  discriminative-power  how often measures separate pairs of runs\n"
@@ -613,6 +615,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .tar import tar_cli
 
         return guarded(lambda: tar_cli(argv[1:]), debug)
+    if argv and argv[0] == "ntcir":
+        from .ntcir import ntcir_cli
+
+        return guarded(lambda: ntcir_cli(argv[1:]), debug)
     if argv and argv[0] == "compare":
         from .compare import main as compare_main
 
