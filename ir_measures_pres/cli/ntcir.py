@@ -129,6 +129,11 @@ def _parser() -> ArgumentParser:
 def _options(args: argparse.Namespace) -> Any:
     from ..measures.ntcir.lines import Options
 
+    if 0 < args.logb <= 1:
+        raise UsageError(
+            f"argument -logb: expected 0 (natural log) or a base above 1, found {args.logb:g} "
+            f"(log base {args.logb:g} gives {'infinite' if args.logb == 1 else 'negative'} discounts)"
+        )
     if args.stops is not None and (args.gains is None or len(args.stops) != len(args.gains)):
         given = "no -g" if args.gains is None else f"-g gives {len(args.gains)}"
         raise UsageError(

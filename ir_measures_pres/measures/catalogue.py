@@ -47,6 +47,7 @@ import numpy as np
 
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
+from . import ntcir as nt
 from ._syntax import digits_for_letters, syntax_problem
 from .base import PluginMeasure
 from .blended_ratio import (
@@ -62,31 +63,6 @@ from .blended_ratio import (
 )
 from .bpref import Bpref10, compute_bpref10
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
-from .ntcir import (
-    EBR,
-    GAP,
-    NCU,
-    NTCIR_ERR,
-    NTCIR_RBP,
-    MSnDCG,
-    NTCIR_bpref,
-    NTCIR_nDCG,
-    NTCIR_nERR,
-    NTCIR_rpref,
-    check_levels,
-    compute_bpref,
-    compute_ebr,
-    compute_err,
-    compute_gap,
-    compute_irbu,
-    compute_msndcg,
-    compute_ncu,
-    compute_ndcg,
-    compute_nerr,
-    compute_rbp,
-    compute_rpref,
-    iRBU,
-)
 from .tar import (
     WSS,
     LastRel,
@@ -178,6 +154,13 @@ class Entry:
     trec: Optional[TrecStyle] = None
 
 
+#: trec-style names of the NTCIREVAL families with several members: the tool's own names
+_NCU = (("gu", "NCUgu"), ("rb", "NCUrb"))
+_BPREF = tuple(
+    (v, "NTCIR_bpref" + (f"_{v}" if v != "bpref" else "")) for v in ("bpref", "R", "N", "relative")
+)
+_RPREF = tuple((v, f"NTCIR_rpref_{v}") for v in ("N", "relative", "relative2"))
+
 MEASURES: Tuple[Entry, ...] = (
     Entry(
         PRES,
@@ -261,17 +244,17 @@ MEASURES: Tuple[Entry, ...] = (
     ),
     Entry(TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none")),
     # NTCIREVAL 190111's ntcir_eval compute beyond Q/O/P/P+ (docs/ntcir.md)
-    Entry(NCU, (), compute_ncu, check_levels),
-    Entry(GAP, (), compute_gap),
-    Entry(NTCIR_RBP, (), compute_rbp, check_levels),
-    Entry(NTCIR_ERR, (), compute_err, check_levels),
-    Entry(NTCIR_nERR, (), compute_nerr, check_levels),
-    Entry(EBR, (), compute_ebr, check_levels),
-    Entry(iRBU, (), compute_irbu, check_levels),
-    Entry(NTCIR_nDCG, (), compute_ndcg, check_levels),
-    Entry(MSnDCG, (), compute_msndcg, check_levels),
-    Entry(NTCIR_bpref, (), compute_bpref),
-    Entry(NTCIR_rpref, (), compute_rpref, check_levels),
+    Entry(nt.NCU, (), nt.compute_ncu, nt.check_levels, TrecStyle(_NCU, by="stopping", at="none")),
+    Entry(nt.GAP, (), nt.compute_gap, trec=TrecStyle.named("GAP")),
+    Entry(nt.NTCIR_RBP, (), nt.compute_rbp, nt.check_levels, TrecStyle.named("NTCIR_RBP")),
+    Entry(nt.NTCIR_ERR, (), nt.compute_err, nt.check_levels, TrecStyle.named("NTCIR_ERR")),
+    Entry(nt.NTCIR_nERR, (), nt.compute_nerr, nt.check_levels, TrecStyle.named("NTCIR_nERR")),
+    Entry(nt.EBR, (), nt.compute_ebr, nt.check_levels, TrecStyle.named("EBR")),
+    Entry(nt.iRBU, (), nt.compute_irbu, nt.check_levels, TrecStyle.named("iRBU")),
+    Entry(nt.NTCIR_nDCG, (), nt.compute_ndcg, nt.check_levels, TrecStyle.named("NTCIR_nDCG")),
+    Entry(nt.MSnDCG, (), nt.compute_msndcg, nt.check_levels, TrecStyle.named("MSnDCG")),
+    Entry(nt.NTCIR_bpref, (), nt.compute_bpref, trec=TrecStyle(_BPREF, by="variant", at="none")),
+    Entry(nt.NTCIR_rpref, (), nt.compute_rpref, nt.check_levels, TrecStyle(_RPREF, by="variant", at="none")),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.

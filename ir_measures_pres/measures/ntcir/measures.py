@@ -61,9 +61,9 @@ class NtcirMeasure(PluginMeasure):
         name = self.__name__
         if param in self._UNIT and not 0 < value <= 1:
             raise MeasureParameterError(f"{name}: parameter {param!r} must be in (0, 1], got {value!r}")
-        if param == "logb" and value < 0:
+        if param == "logb" and not (value == 0 or value > 1):
             raise MeasureParameterError(
-                f"{name}: parameter 'logb' must be >= 0 (0: natural log), got {value!r}"
+                f"{name}: parameter 'logb' must be 0 (natural log) or above 1, got {value!r}"
             )
         if param == "stops":
             check_gains(name, value)
@@ -106,7 +106,7 @@ class _NCU(NtcirMeasure):
         "gamma": ParamInfo(dtype=float, default=0.95, desc="rank-biased stopping: persistence gamma"),
         "judged_only": JUDGED_ONLY_PARAM,
         "stopping": ParamInfo(
-            dtype=str, default="gu", choices=("gu", "rb"), desc="gu: graded-uniform, rb: rank-biased"
+            dtype=str, default="gu", choices=["gu", "rb"], desc="gu: graded-uniform, rb: rank-biased"
         ),
         "stops": ParamInfo(dtype=dict, desc="graded-uniform stop value of each level; default the gains"),
     }
@@ -264,7 +264,7 @@ class _IRBU(NtcirMeasure):
         "cutoff": _CUTOFF,
         "gains": _GAINS,
         "judged_only": JUDGED_ONLY_PARAM,
-        "p": ParamInfo(dtype=float, required=True, desc="persistence p in (0, 1] (NTCIREVAL -rbup)"),
+        "p": ParamInfo(dtype=float, default=0.95, desc="persistence p in (0, 1] (NTCIREVAL -rbup)"),
     }
 
 
@@ -281,7 +281,9 @@ class _NDCG(NtcirMeasure):
         \\qquad d(r) = \\begin{cases} 1 & r = 1 \\text{ or } r \\le b \\\\ \\log_b r & r > b
         \\end{cases}
 
-    g*(r): the gains of the ideal list (relevant documents by level descending). ir_measures'
+    g*(r): the gains of the ideal list (relevant documents by level descending). ``logb`` must
+    be 0 or above 1; with 0, rank 2 is divided by ln 2 < 1, so it weighs more than rank 1 and a
+    value can exceed 1, as in NTCIREVAL. ir_measures'
     ``nDCG`` is the other form (log2(r + 1) at every rank, :data:`MSnDCG` here).
 
     Kalervo Järvelin and Jaana Kekäläinen. Cumulated gain-based evaluation of IR techniques.
@@ -356,7 +358,7 @@ class _BPREF(NtcirMeasure):
     SHORT_DESC = "bpref, bpref_R, bpref_N, bpref_relative on the condensed list (NTCIREVAL -j)."
     SUPPORTED_PARAMS = {
         "variant": ParamInfo(
-            dtype=str, default="bpref", choices=("bpref", "R", "N", "relative"), desc="which member"
+            dtype=str, default="bpref", choices=["bpref", "R", "N", "relative"], desc="which member"
         ),
     }
 
@@ -389,7 +391,7 @@ class _RPREF(NtcirMeasure):
     SUPPORTED_PARAMS = {
         "gains": _GAINS,
         "variant": ParamInfo(
-            dtype=str, default="N", choices=("N", "relative", "relative2"), desc="which member"
+            dtype=str, default="N", choices=["N", "relative", "relative2"], desc="which member"
         ),
     }
 
