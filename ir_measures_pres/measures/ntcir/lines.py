@@ -9,7 +9,7 @@ and ``Success`` (NTCIREVAL's ``P@l`` and ``Hit@l`` are trec_eval's ``P_l`` and `
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
@@ -43,9 +43,10 @@ NAME_WIDTH = 21
 
 @dataclass(frozen=True)
 class Options:
-    """``ntcir_eval compute``'s options. ``gains``: level -> gain (``-g``), ``stops`` (``-s``)."""
+    """``ntcir_eval compute``'s options. ``gains``: level -> gain (``-g``; None: g(L) = L),
+    ``stops`` (``-s``)."""
 
-    gains: Dict[int, float]
+    gains: Optional[Dict[int, float]] = None
     beta: float = DEFAULT_BETA
     gamma: float = DEFAULT_GAMMA
     rbp: float = DEFAULT_RBP
@@ -55,7 +56,6 @@ class Options:
     stops: Optional[Dict[int, float]] = None
     cutoffs: Tuple[int, ...] = DEFAULT_CUTOFFS
     condensed: bool = False
-    extra: Dict[str, Any] = field(default_factory=dict)
 
 
 def measure_lines(opts: Options) -> List[Tuple[str, Any]]:
@@ -63,7 +63,7 @@ def measure_lines(opts: Options) -> List[Tuple[str, Any]]:
     import ir_measures
 
     j: Dict[str, Any] = {"judged_only": True} if opts.condensed else {}
-    g = {"gains": dict(opts.gains)}
+    g = {} if opts.gains is None else {"gains": dict(opts.gains)}
     blended = {"beta": opts.beta, **g, **j}
     stops = {"stops": dict(opts.stops)} if opts.stops is not None else {}
     lines: List[Tuple[str, Any]] = [
