@@ -173,6 +173,11 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "waterloo.A-thresh-normal.txt": TAR_RUN,
         "run_task1.txt": with_2018_flags(TAR_RUN),
     },
+    # NTCIREVAL: the CLEF TAR 2017 graded qrels and one run (as tests/data/ntcireval-full)
+    "docs/ntcir.md": {
+        "qrels.txt": TAR / "qrels" / "test.clef2017.qrels",
+        "amc.run.gz": TAR / "runs" / "amc.run.gz",
+    },
     # the meta-evaluation pages' Python examples: the CLEF TAR 2017 runs (tests/data)
     "docs/meta/agreement.md": {"qrels.txt": TAR_QRELS, "runs": TAR / "runs"},
     "docs/meta/discriminative-power.md": {"qrels.txt": TAR_QRELS, "runs": TAR / "runs"},
@@ -211,7 +216,7 @@ CONTINUES: Dict[str, List[str]] = {
 #: the blocks that are not run, and why
 SKIP: Dict[str, str] = {
     "README.md:24": "installs the test extra and runs the whole test suite, this file included",
-    "README.md:139": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
+    "README.md:154": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
     "and a T5 model from the network; docs/pyterrier.md runs the same pt.Experiment call on result frames",
     "docs/pyterrier.md:8": "installs the pyterrier extra (pip): no command of the package",
 }
