@@ -152,3 +152,17 @@ def test_list_strings_give_the_same_values_through_iter_calc(opts: str) -> None:
         }
         assert all(want[(q, n)] == 0 for q in lacking for n in names)
         assert seen >= len(want) - len(lacking) * len(names)
+
+
+@pytest.mark.parametrize("opts", sorted(OPTIONS))
+def test_mean_is_nev2means_mean_of_the_printed_values(opts: str) -> None:
+    # NEV2mean: awk sums the printed (4-decimal) values of each topic id, divides by the number
+    # of topic ids (30; iiit.run1 lacks 3, whose lines are the empty list's zeros) and prints %.4f
+    for run in ["amc.run", "iiit.run1"]:
+        sums: dict[str, float] = defaultdict(float)
+        for _, measure, v4, _ in reference()[(run, opts)]:
+            if not measure.startswith("#"):
+                sums[measure] += float(v4)
+        want = [f"ALL {name + '=':<21}{total / 30:.4f}" for name, total in sums.items()]
+        got = run_command([str(QRELS), str(TAR / "runs" / f"{run}.gz"), *OPTIONS[opts], "--mean"])
+        assert got.splitlines()[-len(want) :] == want

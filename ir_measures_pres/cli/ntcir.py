@@ -180,6 +180,7 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
     from ..data.qrels import Qrels
     from ..data.ranking import rank_run
     from ..data.readers import read_qrels, read_run
+    from ..engine.scores import lacking_topics
     from ..measures.ntcir.lines import compute, header_counts, name_field
 
     qrels = Qrels.from_any(read_qrels(args.qrels, doc_ids="bytes"))
@@ -215,14 +216,9 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
                 f"as in ntcir_eval: {', '.join(skipped[:5])}"
             ]
         )
-    missing = len(set(range(len(qrels.query_ids))) - set(row))
-    if missing:
-        warn(
-            [
-                f"{args.run} lacks {missing} of the {len(qrels.query_ids)} qrels topics: "
-                "they print an empty list's values"
-            ]
-        )
+    missing = len(qrels.query_ids) - len(row)
+    if missing:  # the tool is given an empty list for them: every value 0
+        warn([lacking_topics(args.run, missing, len(qrels.query_ids), "zero")])
     if args.mean:
         topics = len(qrels.query_ids)
         for k, name in enumerate(names):
