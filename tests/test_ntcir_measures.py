@@ -265,3 +265,15 @@ def test_through_the_console_script() -> None:
         text=True,
     )
     assert done.returncode == 0 and done.stdout.startswith("RR\tOMeasure(beta=0.0)\n")
+
+
+def test_a_negative_qrels_value_is_the_tools_l0(tmp_path: Path) -> None:
+    # the spec's rule (the tool's .rel files know no "unjudged"): d5 (-1) is judged non-relevant,
+    # so the condensed list keeps it at rank 2 and N = 2; n(r) is 0 for d2 (rank 1), 1 for d1 (rank 3)
+    qrels = write(tmp_path, "qrels", QRELS_TEXT + "T 0 d5 -1\n")
+    run = write(tmp_path, "run", "T Q0 d2 1 5 r\nT Q0 d5 2 4 r\nT Q0 d1 3 3 r\n")
+    code, out, _ = run_ntcir(qrels, run, "-j", "-g", "1:2")
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "T # syslen=3 jrel=3 jnonrel=2"
+    # bpref_N: (1 - 0/2) + (1 - 1/2) over R = 3
+    assert f"T {'bpref_N=':<21}{((1 - 0 / 2) + (1 - 1 / 2)) / 3:.4f}" in lines

@@ -175,6 +175,8 @@ def ntcir_cli(argv: Sequence[str], out: Any = None) -> int:
 
 
 def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]], out: Any) -> None:
+    from dataclasses import replace
+
     import numpy as np
 
     from ..data.qrels import Qrels
@@ -183,7 +185,10 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
     from ..engine.scores import lacking_topics
     from ..measures.ntcir.lines import compute, header_counts, name_field
 
-    qrels = Qrels.from_any(read_qrels(args.qrels, doc_ids="bytes"))
+    cols = read_qrels(args.qrels, doc_ids="bytes")
+    if len(cols.values) and cols.values.min() < 0:  # the tool's L0: its .rel files have no "unjudged"
+        cols = replace(cols, values=np.maximum(cols.values, 0))
+    qrels = Qrels.from_any(cols)
     _check_levels(qrels, opts, args.qrels)
     ranked = rank_run(read_run(args.run, doc_ids="bytes"), qrels)
     row = {q: i for i, q in enumerate(ranked.qpos.tolist())}
