@@ -277,3 +277,46 @@ def test_a_negative_qrels_value_is_the_tools_l0(tmp_path: Path) -> None:
     assert code == 0 and lines[0] == "T # syslen=3 jrel=3 jnonrel=2"
     # bpref_N: (1 - 0/2) + (1 - 1/2) over R = 3
     assert f"T {'bpref_N=':<21}{((1 - 0 / 2) + (1 - 1 / 2)) / 3:.4f}" in lines
+
+
+@pytest.mark.filterwarnings("ignore:run .* lacks")
+def test_every_surface_reads_the_names(tmp_path: Path) -> None:
+    """The main command (and its trec-style output names), the Python scoring core behind
+    compare and the meta-evaluation, and PyTerrier's trec-name reader give the same numbers."""
+    from ir_measures_pres.engine.scores import evaluate
+
+    qrels = write(tmp_path, "qrels", QRELS_TEXT)
+    run = write(tmp_path, "run", RUN_TEXT)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ir_measures_pres",
+            str(qrels),
+            str(run),
+            "NTCIR_ERR(gains={1:1,2:2})",
+            "GAP@2",
+            "NCUrb",
+        ]
+        + ["--format", "trec", "-q"],
+        capture_output=True,
+        text=True,
+    )
+    rows = {
+        (r.split("\t")[0].strip(), r.split("\t")[1]): float(r.split("\t")[2])
+        for r in done.stdout.splitlines()
+    }
+    assert done.returncode == 0
+    assert rows[("NTCIR_ERR(gains={1:1.0,2:2.0})", "T")] == pytest.approx(
+        1 / 2 * PI1 + (1 - PI1) / 4 * PI2, abs=1e-4
+    )
+    assert rows[("GAP_cut_2", "T")] == pytest.approx((2 / 2) / (6 + 2), abs=1e-4)
+    assert ir_measures.parse_trec_measure("GAP_cut_2") == [GAP @ 2]
+    assert ir_measures.parse_trec_measure("NCUrb") == [NCU(stopping="rb")]
+    other = write(tmp_path, "other", "T Q0 d1 1 4 r\n")
+    scores = evaluate(
+        str(qrels), [str(run), str(other)], "GAP@2 NTCIR_bpref(variant='relative')", progress=False
+    )
+    t = scores.query_ids.index("T")
+    assert scores.values[0, 0, t] == pytest.approx((2 / 2) / (6 + 2))
+    assert scores.values[1, 0, t] == pytest.approx((0 + (1 - 1 / 2)) / 3)
