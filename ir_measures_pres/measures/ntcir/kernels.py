@@ -26,6 +26,9 @@ from ..blended_ratio import blended_ratio, gain_of
 
 Gains = Optional[Dict[int, float]]
 
+#: cells of one padded grid of :func:`_running` (8 bytes each)
+_GRID_CELLS = 1 << 22
+
 
 # --------------------------------------------------------------------------------------------
 # helpers
@@ -39,17 +42,31 @@ def _running(
     left to right as a loop over the ranks would (one padded row per segment); ``exclusive``:
     the value before each entry (0, or 1 for a product, at the first)."""
     counts = np.diff(offsets)
-    n = len(values)
+    out = np.zeros(len(values))
+    if not len(values):
+        return out
+    shift = 1 if exclusive else 0
     identity = 1.0 if ufunc is np.multiply else 0.0
-    if n == 0:
-        return np.zeros(0)
-    width = int(counts.max()) + (1 if exclusive else 0)
-    rows = segment_ids(offsets)
-    cols = np.arange(n) - offsets[:-1][rows] + (1 if exclusive else 0)
-    grid = np.full((len(counts), width), identity)
-    grid[rows, cols] = values
-    ufunc.accumulate(grid, axis=1, out=grid)
-    return grid[rows, cols - 1] if exclusive else grid[rows, cols]  # type: ignore[no-any-return]
+    # segments by length, in groups of at most _GRID_CELLS cells (one long topic does not make
+    # every row as wide as itself)
+    order = np.argsort(counts, kind="stable")
+    widths = counts[order] + shift
+    start = 0
+    while start < len(order):
+        rows_fit = (np.arange(1, len(order) - start + 1) * widths[start:]) <= _GRID_CELLS
+        stop = start + max(1, int(np.count_nonzero(rows_fit)))
+        group = order[start:stop]
+        sizes = counts[group]
+        if sizes.sum():
+            grid = np.full((len(group), int(widths[stop - 1])), identity)
+            rows = np.repeat(np.arange(len(group)), sizes)
+            within = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+            index = np.repeat(offsets[group], sizes) + within
+            grid[rows, within + shift] = values[index]
+            ufunc.accumulate(grid, axis=1, out=grid)
+            out[index] = grid[rows, within]
+        start = stop
+    return out
 
 
 def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
