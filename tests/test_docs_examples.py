@@ -156,8 +156,8 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "runs": SAMPLE_RUNS,
     },
     # the TAR section: a CLEF 2017 run (and the same with 2018 flags) and its qrels
-    "README.md:113": README_TAR,
-    "README.md:121": README_TAR,
+    "README.md:115": README_TAR,
+    "README.md:123": README_TAR,
     "docs/cli.md": {
         "qrels.txt": SAMPLE / "qrels.test",
         "robust03_qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
@@ -216,7 +216,7 @@ CONTINUES: Dict[str, List[str]] = {
 #: the blocks that are not run, and why
 SKIP: Dict[str, str] = {
     "README.md:24": "installs the test extra and runs the whole test suite, this file included",
-    "README.md:154": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
+    "README.md:156": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
     "and a T5 model from the network; docs/pyterrier.md runs the same pt.Experiment call on result frames",
     "docs/pyterrier.md:8": "installs the pyterrier extra (pip): no command of the package",
 }

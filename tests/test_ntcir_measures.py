@@ -320,3 +320,17 @@ def test_every_surface_reads_the_names(tmp_path: Path) -> None:
     t = scores.query_ids.index("T")
     assert scores.values[0, 0, t] == pytest.approx((2 / 2) / (6 + 2))
     assert scores.values[1, 0, t] == pytest.approx((0 + (1 - 1 / 2)) / 3)
+
+
+def test_running_sums_in_small_groups_give_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The kernels accumulate in padded grids of a bounded size (groups of topics of similar
+    length): a tiny bound, many groups, must give the same bits."""
+    from ir_measures_pres.measures.ntcir import kernels
+
+    qrels = {f"q{i}": {f"d{j}": (i + j) % 3 for j in range(30)} for i in range(20)}
+    run = {f"q{i}": {f"d{j}": float((7 * j + i) % 31) for j in range(i + 5)} for i in range(20)}
+    measures = [NTCIR_ERR, EBR, iRBU @ 10, NTCIR_nERR @ 5, NTCIR_nDCG @ 20, GAP, NTCIR_rpref]
+    before = {(m.measure, m.query_id): m.value for m in ir_measures.iter_calc(measures, qrels, run)}
+    monkeypatch.setattr(kernels, "_GRID_CELLS", 7)
+    after = {(m.measure, m.query_id): m.value for m in ir_measures.iter_calc(measures, qrels, run)}
+    assert after == before
