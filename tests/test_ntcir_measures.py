@@ -334,3 +334,16 @@ def test_running_sums_in_small_groups_give_the_same_values(monkeypatch: pytest.M
     monkeypatch.setattr(kernels, "_GRID_CELLS", 7)
     after = {(m.measure, m.query_id): m.value for m in ir_measures.iter_calc(measures, qrels, run)}
     assert after == before
+
+
+def test_topics_come_in_qrels_file_order(tmp_path: Path) -> None:
+    qrels = write(tmp_path, "qrels", "B 0 b1 1\nA 0 a1 1\nC 0 c1 1\n")
+    run = write(tmp_path, "run", "A Q0 a1 1 1 r\nB Q0 b1 1 1 r\n")
+    code, out, err = run_ntcir(qrels, run, "-g", "1")
+    assert code == 0
+    assert [line for line in out.splitlines() if "# r1=" in line] == [
+        "B # r1=1 rp=1",
+        "A # r1=1 rp=1",
+        "C # r1=0 rp=0",
+    ]
+    assert "lacks 1 of the 3 topics" in err

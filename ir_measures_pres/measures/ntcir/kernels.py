@@ -429,12 +429,14 @@ def compute_msndcg(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
 
 
 def compute_bpref(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    return bpref_kernel(_found_for(measure, ranked, judged_only=True), measure["variant"])
+    with np.errstate(divide="ignore", invalid="ignore"):  # N = 0: the topic scores 0
+        return bpref_kernel(_found_for(measure, ranked, judged_only=True), measure["variant"])
 
 
 def compute_rpref(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
     f = _found_for(measure, ranked, judged_only=True)
-    return rpref_kernel(f, measure["variant"], ranked.qrels, measure.params.get("gains"), str(measure))
+    with np.errstate(divide="ignore", invalid="ignore"):  # N = 0: the topic scores 0
+        return rpref_kernel(f, measure["variant"], ranked.qrels, measure.params.get("gains"), str(measure))
 
 
 def check_levels(measure: PluginMeasure, qrels: Qrels) -> None:
