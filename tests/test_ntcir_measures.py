@@ -347,3 +347,11 @@ def test_topics_come_in_qrels_file_order(tmp_path: Path) -> None:
         "C # r1=0 rp=0",
     ]
     assert "lacks 1 of the 3 topics" in err
+
+
+def test_the_measures_read_a_negative_value_as_unjudged() -> None:
+    # the package's convention: d5 (-1) is unjudged, dropped from the condensed list and not in N
+    qrels = {"T": {**QRELS["T"], "d5": -1}}
+    run = {"T": {"d2": 5.0, "d5": 4.0, "d1": 3.0}}
+    # condensed list d2, d1; N = 1 (d3): bpref_N = (1 - 0/1) + (1 - 0/1) over R = 3
+    assert values(NTCIR_bpref(variant="N"), qrels, run)["T"] == pytest.approx(2 / 3)

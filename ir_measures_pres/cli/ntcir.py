@@ -195,7 +195,7 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
     values = [compute(measure, ranked) for _, measure in lines]
     heads = header_counts(ranked, opts.condensed)
     n_rel = qrels.count(lo=1)
-    n_nonrel = qrels.count(hi=1)
+    n_nonrel = qrels.count(lo=0, hi=1)
     fmt = f"%.{args.digits}f"
     names = [name_field(name) for name, _ in lines]
     sums = np.zeros(len(lines))

@@ -125,7 +125,7 @@ def found(ranked: RankedRun, judged_only: bool, cutoff: Optional[int], gains: Ga
         count=count,
         syslen=judged.lengths.astype(np.int64),
         n_rel=qrels.count(lo=1)[judged.qpos],
-        n_nonrel=qrels.count(hi=1)[judged.qpos],
+        n_nonrel=qrels.count(lo=0, hi=1)[judged.qpos],  # a value < 0 is unjudged (conventions)
         gmax=max_gain(qrels, gains),
         judged=judged,
     )
