@@ -1,5 +1,6 @@
 """The NTCIREVAL families against pyNTCIREVAL (PyPI 0.0.3, the Python port of NTCIREVAL) where it
-has the measure: NCU (gu/rb x P/BR), RBP, ERR, nERR@l, nDCG@l (original form), MSnDCG@l; to 1e-9.
+has the measure: NCU (gu/rb x P/BR), RBP, ERR, nERR@l, nDCG@l (original form), MSnDCG@l, and
+P@l / Hit@l (the command's ir_measures ``P`` and ``Success``); to 1e-9.
 
 Seeded random graded topics (levels 0-3, retrieved documents absent from the qrels, topics with
 one level only); judged_only False and True (pyNTCIREVAL gets the condensed list). pyNTCIREVAL
@@ -111,6 +112,9 @@ def cases() -> list[tuple[str, Any, Any]]:
                     lambda r, x, gr=grades, c=cut: m.MSnDCG(x, gr, c).compute(r),
                 )
             )
+            if g is GAINS[0]:  # P@l and Hit@l (ir_measures' P and Success) take no gains
+                out.append((f"P@{cut}", ir_measures.P @ cut, lambda r, x, c=cut: m.Precision(c).compute(r)))
+                out.append((f"Hit@{cut}", ir_measures.Success @ cut, lambda r, x, c=cut: m.Hit(c).compute(r)))
             for b in (2.0, 10.0):
                 out.append(
                     (
