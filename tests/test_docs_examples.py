@@ -156,8 +156,8 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "runs": SAMPLE_RUNS,
     },
     # the TAR section: a CLEF 2017 run (and the same with 2018 flags) and its qrels
-    "README.md:117": README_TAR,
-    "README.md:125": README_TAR,
+    "README.md:119": README_TAR,
+    "README.md:127": README_TAR,
     "docs/cli.md": {
         "qrels.txt": SAMPLE / "qrels.test",
         "robust03_qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
@@ -176,6 +176,11 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
     # the textbook's worked example (tests/data/textbook)
     "docs/textbook.md": {
         name: DATA / "textbook" / name for name in ("qrels.txt", "chapter.run", "reversed.run", "known.txt")
+    },
+    # NTCIREVAL: the CLEF TAR 2017 graded qrels and one run (as tests/data/ntcireval-full)
+    "docs/ntcir.md": {
+        "qrels.txt": TAR / "qrels" / "test.clef2017.qrels",
+        "amc.run.gz": TAR / "runs" / "amc.run.gz",
     },
     # the meta-evaluation pages' Python examples: the CLEF TAR 2017 runs (tests/data)
     "docs/meta/agreement.md": {"qrels.txt": TAR_QRELS, "runs": TAR / "runs"},
@@ -215,7 +220,7 @@ CONTINUES: Dict[str, List[str]] = {
 #: the blocks that are not run, and why
 SKIP: Dict[str, str] = {
     "README.md:24": "installs the test extra and runs the whole test suite, this file included",
-    "README.md:143": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
+    "README.md:160": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
     "and a T5 model from the network; docs/pyterrier.md runs the same pt.Experiment call on result frames",
     "docs/pyterrier.md:8": "installs the pyterrier extra (pip): no command of the package",
 }

@@ -28,6 +28,19 @@ from hypothesis import strategies as st
 from ir_measures import AP, RR, Qrel, ScoredDoc
 
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, catalogue
+from ir_measures_pres.measures.ntcir import (
+    EBR,
+    GAP,
+    NCU,
+    NTCIR_ERR,
+    NTCIR_RBP,
+    MSnDCG,
+    NTCIR_bpref,
+    NTCIR_nDCG,
+    NTCIR_nERR,
+    NTCIR_rpref,
+    iRBU,
+)
 from ir_measures_pres.measures.tar import (
     WSS,
     LastRel,
@@ -165,6 +178,46 @@ CASES: list[Case] = [
     Case(Bpref10(variant="old")),
     Case(Bpref10(variant="paper")),
     Case(Bpref10(rel=2), relevant_from=2),
+    # NTCIREVAL (docs/ntcir.md). Swaps: a relevant document moved up over non-relevant ones
+    # only changes its own BR (rises) and its own rank (NCU, GAP, EBR, the -j family); ERR, iRBU
+    # nDCG and RBP forms gain from every adjacent swap that puts a better document first
+    # ((pi_b - pi_a)(d_k - d_k+1) >= 0); a swap with an unjudged document can jump a better one in
+    # the condensed list, hence not 'any' for RBP.
+    Case(NCU, swap=SWAP_NO_RELEVANT_BETWEEN),
+    Case(NCU(beta=0.0, gains=GAINS, stops={1: 1, 2: 2, 3: 3}), swap=SWAP_NO_RELEVANT_BETWEEN),
+    Case(NCU(stopping="rb", gamma=0.8, judged_only=True), swap=SWAP_NO_RELEVANT_BETWEEN),
+    Case(GAP, swap=SWAP_NO_RELEVANT_BETWEEN),  # ideal 1: every relevant r adds L(r)(L(r)+1)
+    Case(GAP(judged_only=True) @ 3, swap=SWAP_NO_RELEVANT_BETWEEN),
+    Case(NTCIR_RBP, swap=SWAP_NOT_BELOW, ideal=lambda n: None),
+    Case(NTCIR_RBP(p=0.5, gains=GAINS, judged_only=True) @ 3, swap=SWAP_NOT_BELOW, ideal=lambda n: None),
+    Case(NTCIR_ERR, swap=SWAP_NOT_BELOW, ideal=lambda n: None),  # pi < 1: never 1
+    Case(NTCIR_ERR(gains=GAINS, judged_only=True) @ 3, swap=SWAP_NOT_BELOW, ideal=lambda n: None),
+    Case(NTCIR_nERR, swap=SWAP_NOT_BELOW),
+    Case(NTCIR_nERR(gains=GAINS, judged_only=True) @ 3, swap=SWAP_NOT_BELOW),
+    Case(EBR, swap=SWAP_NO_RELEVANT_BETWEEN, ideal=lambda n: None),
+    Case(EBR(beta=0.5, judged_only=True) @ 3, swap=SWAP_NO_RELEVANT_BETWEEN, ideal=lambda n: None),
+    Case(iRBU(p=0.9), swap=SWAP_NOT_BELOW, ideal=lambda n: None),
+    Case(iRBU(gains=GAINS, judged_only=True) @ 3, swap=SWAP_NOT_BELOW, ideal=lambda n: None),
+    Case(NTCIR_nDCG, swap=SWAP_NOT_BELOW),
+    Case(NTCIR_nDCG(logb=10.0, gains=GAINS, judged_only=True) @ 3, swap=SWAP_NOT_BELOW),
+    # logb=0 (natural log) is left out: ln 2 < 1 discounts rank 2 less than rank 1
+    # (tests/test_ntcir_measures.py)
+    Case(NTCIR_nDCG(logb=2.5) @ 5, swap=SWAP_NOT_BELOW),
+    Case(MSnDCG, swap=SWAP_NOT_BELOW),
+    Case(MSnDCG(gains=GAINS, judged_only=True) @ 3, swap=SWAP_NOT_BELOW),
+    # the -j family: a topic without a judged non-relevant document scores 0, so no ideal value
+    *(
+        Case(m, swap=SWAP_NO_RELEVANT_BETWEEN, ideal=lambda n: None)
+        for m in (
+            NTCIR_bpref,
+            NTCIR_bpref(variant="R"),
+            NTCIR_bpref(variant="N"),
+            NTCIR_bpref(variant="relative"),
+            NTCIR_rpref,
+            NTCIR_rpref(variant="relative", gains=GAINS),
+            NTCIR_rpref(variant="relative2"),
+        )
+    ),
     # technology-assisted review (CLEF TAR tools): tests/test_tar_measures.py,
     # tests/test_tar_task1.py (task=1: the 2018 tool's Task 1 N), tests/test_tar_shown.py
     *(
@@ -631,6 +684,17 @@ CITED = {
     "RecallEffort": "Baeza-Yates",
     "CG": "Järvelin",
     "DCG": "Järvelin",
+    "NCU": "Robertson",
+    "GAP": "Kanoulas",
+    "NTCIR_RBP": "Moffat",
+    "NTCIR_ERR": "Chapelle",
+    "NTCIR_nERR": "Chapelle",
+    "EBR": "Sakai",
+    "iRBU": "Amigó",
+    "NTCIR_nDCG": "Järvelin",
+    "MSnDCG": "Burges",
+    "NTCIR_bpref": "Buckley",
+    "NTCIR_rpref": "De Beer",
 }
 
 

@@ -64,9 +64,18 @@ from ._command import (
 OUTPUT_FORMATS = ("tsv", "jsonl", "trec")
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.cli.meta`), ``compare``
-#: (:mod:`ir_measures_pres.cli.compare`), ``tar`` (:mod:`ir_measures_pres.cli.tar`) and ``curves``
-#: (:mod:`ir_measures_pres.cli.curves`)
-SUBCOMMANDS = ("robustness", "agreement", "discriminative-power", "sensitivity", "compare", "tar", "curves")
+#: (:mod:`ir_measures_pres.cli.compare`), ``tar`` (:mod:`ir_measures_pres.cli.tar`), ``curves``
+#: (:mod:`ir_measures_pres.cli.curves`) and ``ntcir`` (:mod:`ir_measures_pres.cli.ntcir`)
+SUBCOMMANDS = (
+    "robustness",
+    "agreement",
+    "discriminative-power",
+    "sensitivity",
+    "compare",
+    "tar",
+    "curves",
+    "ntcir",
+)
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
@@ -97,6 +106,7 @@ def _parser() -> ArgumentParser:
             "  compare               significance tests between runs, paper-ready tables\n"
             "  tar                   technology-assisted review: the CLEF TAR tools' lines\n"
             "  curves                the textbook's figures: 11-point PR, CG/DCG curves, histogram\n"
+            "  ntcir                 NTCIREVAL's ntcir_eval compute lines, every measure\n"
             "  robustness            how measures change when judgements are removed\n"
             "  agreement             how measures rank a set of runs alike\n"
             "  discriminative-power  how often measures separate pairs of runs\n"
@@ -619,6 +629,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .curves import main as curves_main
 
         return guarded(lambda: curves_main(argv[1:]), debug)
+    if argv and argv[0] == "ntcir":
+        from .ntcir import ntcir_cli
+
+        return guarded(lambda: ntcir_cli(argv[1:]), debug)
     if argv and argv[0] == "compare":
         from .compare import main as compare_main
 

@@ -40,15 +40,11 @@ import difflib
 import functools
 import math
 import re
-from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-import numpy as np
-
-from ..data.qrels import Qrels
-from ..data.ranking import RankedRun
+from . import ntcir as nt
+from . import textbook as tb
 from ._syntax import digits_for_letters, syntax_problem
-from .base import PluginMeasure
 from .blended_ratio import (
     OMeasure,
     PMeasure,
@@ -61,6 +57,7 @@ from .blended_ratio import (
     compute_q,
 )
 from .bpref import Bpref10, compute_bpref10
+from .entry import Entry, NamedNumber, TrecStyle
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
 from .tar import (
     WSS,
@@ -88,27 +85,6 @@ from .tar import (
     compute_threshold,
     compute_wss,
 )
-from .textbook import (
-    CG,
-    DCG,
-    APSeen,
-    Coverage,
-    E,
-    F,
-    Novelty,
-    RecallEffort,
-    RelativeRecall,
-    check_known,
-    compute_apseen,
-    compute_cg,
-    compute_coverage,
-    compute_dcg,
-    compute_e,
-    compute_f,
-    compute_novelty,
-    compute_recall_effort,
-    compute_relative_recall,
-)
 from .trec_eval import (
     TREC_EVAL_NAMES,
     TREC_EVAL_ONLY,
@@ -124,57 +100,12 @@ from .trec_eval import (
 # --------------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class NamedNumber:
-    """A parameter a trec-style name must carry as ``_<letter><value>`` (R_norm's ``_N1000``)."""
-
-    param: str
-    letter: str
-    #: the value error messages show in their example
-    example: int
-
-
-@dataclass(frozen=True)
-class TrecStyle:
-    """How ``--format trec`` names an entry's measures, and how such a name reads back.
-
-    A name is ``<base>[_<letter><number>][<@ part>]``:
-
-    * ``bases`` maps the value of the parameter ``by`` to the base name (one pair, key None,
-      when ``by`` is None): PRES's ``estimate`` picks ``PRES`` or ``PRES_est``;
-    * ``number``: a parameter written into the name (R_norm's collection size, ``_N1000``);
-    * ``at``: how the ``@`` parameter is written: ``"cut"`` as ``_cut_k`` (absent without ``@k``,
-      like trec_eval's ``map_cut_k``), ``"value"`` as ``_k``, default included (PRES's N_max,
-      like ``P_10``), ``"none"`` when the measure has no ``@`` parameter.
-
-    A measure with any other parameter away from its default keeps its canonical form.
-    """
-
-    bases: Tuple[Tuple[Any, str], ...]
-    by: Optional[str] = None
-    number: Optional[NamedNumber] = None
-    at: str = "cut"
-
-    @classmethod
-    def named(cls, base: str, at: str = "cut") -> "TrecStyle":
-        """A style with one base name."""
-        return cls(((None, base),), at=at)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A measure singleton, its aliases, the function that scores a ranked run with it, and
-    its trec-style names."""
-
-    measure: PluginMeasure
-    aliases: Tuple[str, ...]
-    compute: Callable[[PluginMeasure, RankedRun], np.ndarray]
-    #: checks a measure against the qrels before any run is scored (e.g. gains cover every level)
-    check_qrels: Optional[Callable[[PluginMeasure, Qrels], None]] = None
-    trec: Optional[TrecStyle] = None
-    #: the compute function reads the ranked run's document ids (``known=FILE`` measures)
-    needs_docs: bool = False
-
+#: trec-style names of the NTCIREVAL families with several members: the tool's own names
+_NCU = (("gu", "NCUgu"), ("rb", "NCUrb"))
+_BPREF = tuple(
+    (v, "NTCIR_bpref" + (f"_{v}" if v != "bpref" else "")) for v in ("bpref", "R", "N", "relative")
+)
+_RPREF = tuple((v, f"NTCIR_rpref_{v}") for v in ("N", "relative", "relative2"))
 
 MEASURES: Tuple[Entry, ...] = (
     Entry(
@@ -259,29 +190,41 @@ MEASURES: Tuple[Entry, ...] = (
     ),
     Entry(TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none")),
     # Modern Information Retrieval's retrieval-evaluation chapter (docs/textbook.md)
-    Entry(APSeen, ("AP_seen",), compute_apseen, trec=TrecStyle.named("APSeen")),
-    Entry(F, (), compute_f, trec=TrecStyle.named("F")),
-    Entry(E, (), compute_e, trec=TrecStyle.named("E")),
-    Entry(Coverage, (), compute_coverage, check_known, TrecStyle.named("Coverage"), needs_docs=True),
-    Entry(Novelty, (), compute_novelty, check_known, TrecStyle.named("Novelty"), needs_docs=True),
+    Entry(tb.APSeen, ("AP_seen",), tb.compute_apseen, trec=TrecStyle.named("APSeen")),
+    Entry(tb.F, (), tb.compute_f, trec=TrecStyle.named("F")),
+    Entry(tb.E, (), tb.compute_e, trec=TrecStyle.named("E")),
+    Entry(tb.Coverage, (), tb.compute_coverage, tb.check_known, TrecStyle.named("Coverage"), needs_docs=True),
+    Entry(tb.Novelty, (), tb.compute_novelty, tb.check_known, TrecStyle.named("Novelty"), needs_docs=True),
     Entry(
-        RelativeRecall,
+        tb.RelativeRecall,
         (),
-        compute_relative_recall,
-        check_known,
+        tb.compute_relative_recall,
+        tb.check_known,
         TrecStyle.named("RelativeRecall"),
         needs_docs=True,
     ),
     Entry(
-        RecallEffort,
+        tb.RecallEffort,
         (),
-        compute_recall_effort,
-        check_known,
+        tb.compute_recall_effort,
+        tb.check_known,
         TrecStyle.named("RecallEffort", at="none"),
         needs_docs=True,
     ),
-    Entry(CG, (), compute_cg, check_gains_cover, TrecStyle.named("CG")),
-    Entry(DCG, (), compute_dcg, check_gains_cover, TrecStyle.named("DCG")),
+    Entry(tb.CG, (), tb.compute_cg, check_gains_cover, TrecStyle.named("CG")),
+    Entry(tb.DCG, (), tb.compute_dcg, check_gains_cover, TrecStyle.named("DCG")),
+    # NTCIREVAL 190111's ntcir_eval compute beyond Q/O/P/P+ (docs/ntcir.md)
+    Entry(nt.NCU, (), nt.compute_ncu, nt.check_levels, TrecStyle(_NCU, by="stopping", at="none")),
+    Entry(nt.GAP, (), nt.compute_gap, trec=TrecStyle.named("GAP")),
+    Entry(nt.NTCIR_RBP, (), nt.compute_rbp, nt.check_levels, TrecStyle.named("NTCIR_RBP")),
+    Entry(nt.NTCIR_ERR, (), nt.compute_err, nt.check_levels, TrecStyle.named("NTCIR_ERR")),
+    Entry(nt.NTCIR_nERR, (), nt.compute_nerr, nt.check_levels, TrecStyle.named("NTCIR_nERR")),
+    Entry(nt.EBR, (), nt.compute_ebr, nt.check_levels, TrecStyle.named("EBR")),
+    Entry(nt.iRBU, (), nt.compute_irbu, nt.check_levels, TrecStyle.named("iRBU")),
+    Entry(nt.NTCIR_nDCG, (), nt.compute_ndcg, nt.check_levels, TrecStyle.named("NTCIR_nDCG")),
+    Entry(nt.MSnDCG, (), nt.compute_msndcg, nt.check_levels, TrecStyle.named("MSnDCG")),
+    Entry(nt.NTCIR_bpref, (), nt.compute_bpref, trec=TrecStyle(_BPREF, by="variant", at="none")),
+    Entry(nt.NTCIR_rpref, (), nt.compute_rpref, nt.check_levels, TrecStyle(_RPREF, by="variant", at="none")),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.
