@@ -378,3 +378,29 @@ def test_a_bug_is_one_line_unless_debug(monkeypatch, capsys):
     )
     with pytest.raises(ZeroDivisionError):
         cli.main(["q", "r", "AP", "--debug"])
+
+
+#: every command that reads QRELS and runs, with the words that make it run (after the files)
+COMMANDS = {
+    "main": ([], ["P@5"]),
+    "compare": (["compare"], ["-m", "P@5", "-q"]),
+    "robustness": (["robustness"], ["-m", "P@5", "-q"]),
+    "tar": (["tar"], []),
+    "ntcir": (["ntcir"], []),
+    "curves": (["curves"], ["--kind", "pr11"]),
+}
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_names_a_missing_file_in_the_same_words(tmp_path, command):
+    """One voice: a missing QRELS (not a file, and no ir_datasets id) and a missing RUN read the
+    same in every command, exit status 1."""
+    write(tmp_path, {"qrels.txt": b"1 0 d1 1\n", "run.txt": b"1 Q0 d1 1 1.0 r\n"})
+    head, tail = COMMANDS[command]
+    extra = ["run.txt"] if command in ("compare", "robustness") else []  # two runs wanted
+    missing_qrels = run([*head, "nosuchqrels", "run.txt", *extra, *tail], tmp_path)
+    assert missing_qrels.returncode == 1
+    assert missing_qrels.stderr.decode().startswith(PREFIX + "nosuchqrels not found.")
+    missing_run = run([*head, "qrels.txt", "nosuchrun", *extra, *tail], tmp_path)
+    assert missing_run.returncode == 1
+    assert missing_run.stderr.decode() == PREFIX + "nosuchrun: No such file or directory\n"

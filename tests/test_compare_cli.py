@@ -116,7 +116,7 @@ def test_unknown_measure_is_a_usage_error(sample, capsys):
 def test_input_errors_exit_1(sample, capsys, tmp_path):
     qrels, runs = sample
     code, _, err = _run([qrels, str(tmp_path / "missing"), "-m", "AP"], capsys)
-    assert code == 1 and "no such run file" in err and err.count("\n") == 1
+    assert code == 1 and "missing: No such file or directory" in err and err.count("\n") == 1
     code, _, err = _run([qrels, str(runs), "-m", "AP", "--baseline", "zz", "-q"], capsys)
     assert code == 1 and "baseline" in err
     bad = tmp_path / "bad.run"

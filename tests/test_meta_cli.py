@@ -154,7 +154,7 @@ def test_errors(collection, capsys):
     assert main(["robustness", qrels, runs, "-m", "NoSuchMeasure@3", "-q"]) == 2  # a usage error
     assert capsys.readouterr().err == "ir_measures_pres: error: unknown measure 'NoSuchMeasure@3'\n"
     assert main(["agreement", qrels, str(collection / "missing"), "-m", "AP", "-q"]) == 1
-    assert "no such run file" in capsys.readouterr().err
+    assert "missing: No such file or directory" in capsys.readouterr().err
     assert main(["robustness", qrels, runs, "-m", "AP", "--fractions", "0", "-q"]) == 2  # checked first
     assert main(["robustness", qrels, runs]) == 2  # -m is required
     assert main(["no-such-command"]) == 2

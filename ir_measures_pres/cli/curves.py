@@ -78,6 +78,7 @@ def _check(args: argparse.Namespace) -> Any:
 def main(argv: Sequence[str], out: Any = None) -> int:
     """``argv`` starts after ``curves``; returns the exit status (errors raised for
     :func:`~ir_measures_pres.cli._command.guarded`)."""
+    from ..data.datasets import qrels_source
     from ..data.runfiles import run_files
     from ..stats.curves import curves
 
@@ -91,7 +92,7 @@ def main(argv: Sequence[str], out: Any = None) -> int:
     files = [str(f) for f in run_files(args.runs)]
     if args.kind == "histogram" and len(files) != 2:
         raise UsageError(f"--kind histogram compares two runs, the arguments hold {len(files)}")
-    res = curves(args.qrels, files, args.kind, args.depth, args.logb, measure, progress=False)
+    res = curves(qrels_source(args.qrels), files, args.kind, args.depth, args.logb, measure, progress=False)
     text = {
         "text": lambda: res.to_text(args.places),
         "md": lambda: res.to_markdown(args.places),

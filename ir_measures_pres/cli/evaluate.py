@@ -319,9 +319,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     measures, provider, run files) is made before a file is read; errors are raised for
     :func:`guarded`. Several runs share the qrels and the prepared evaluators; a run that cannot
     be read is reported (file and line) and the others are still evaluated (exit status 1)."""
-    from ..data.datasets import qrels_source
-    from ..data.inputs import as_columns
-    from ..data.readers import read_qrels
+    from ..data.datasets import qrels_columns
     from ..data.runfiles import list_run_files, run_labels
     from ..measures.catalogue import parse_measures
 
@@ -348,11 +346,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     names = run_labels(runs)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
-    source = qrels_source(args.qrels)
-    if isinstance(source, str):
-        qrels = read_qrels(source, doc_ids="bytes")
-    else:  # an ir_datasets id: its Qrel tuples, checked as every in-memory input is
-        qrels = as_columns(source, "tuples", "relevance", "qrels")
+    qrels = qrels_columns(args.qrels)  # a file, or an ir_datasets id's Qrel tuples
     jobs = jobs_of(args.jobs)
     # a single run may have its pytrec_eval batches forked; with several, the runs are (and a
     # worker forks no further; in the one-process path a read-ahead thread is alive: no fork)

@@ -179,13 +179,14 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
 
     import numpy as np
 
+    from ..data.datasets import qrels_columns
     from ..data.qrels import Qrels
     from ..data.ranking import rank_run
-    from ..data.readers import read_qrels, read_run
+    from ..data.readers import read_run
     from ..engine.scores import lacking_topics
     from ..measures.ntcir.lines import compute, header_counts, name_field
 
-    cols = read_qrels(args.qrels, doc_ids="bytes")
+    cols = qrels_columns(args.qrels)  # a file, or an ir_datasets id as in every command
     if len(cols.values) and cols.values.min() < 0:  # the tool's L0: its .rel files have no "unjudged"
         cols = replace(cols, values=np.maximum(cols.values, 0))
     qrels = Qrels.from_any(cols)

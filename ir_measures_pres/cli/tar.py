@@ -123,8 +123,8 @@ def _write(
 
 def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     """The ``tar`` subcommand (``argv`` without the word ``tar``); returns the exit status."""
+    from ..data.datasets import qrels_columns
     from ..data.qrels import Qrels
-    from ..data.readers import read_qrels
     from ..data.runfiles import run_files, run_labels
     from ..engine.scores import lacking_topics
 
@@ -139,7 +139,7 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
         parser.error("only one file can be read from standard input ('-')")
     show = value_2017 if args.edition == "2017" else value_2018
     evaluation = Evaluation(args.edition, task, args.rel)
-    qrels = Qrels.from_any(read_qrels(args.qrels, doc_ids="bytes"))
+    qrels = Qrels.from_any(qrels_columns(args.qrels))
     runs = [str(p) for r in args.runs for p in (["-"] if r == "-" else run_files([r]))]
     several = len(runs) > 1 or any(os.path.isdir(r) for r in args.runs)
     names = run_labels(runs)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import Any, List, Union
 
-from .inputs import InputError
+from .inputs import Columns, InputError, as_columns
 
 
 def qrels_source(name: str) -> Union[str, List[Any]]:
@@ -43,3 +43,15 @@ def qrels_source(name: str) -> Union[str, List[Any]]:
         raise InputError(
             f"{name}: ir_datasets could not provide the qrels ({type(error).__name__}: {error})"
         ) from None
+
+
+def qrels_columns(name: str) -> Columns:
+    """The qrels a command line names, as columns: a file read with its document ids as bytes
+    (what the commands' rankings join with), or an ir_datasets id's Qrel tuples, checked as
+    every in-memory input is."""
+    from .readers import read_qrels
+
+    source = qrels_source(name)
+    if isinstance(source, str):
+        return read_qrels(source, doc_ids="bytes")
+    return as_columns(source, "tuples", "relevance", "qrels")

@@ -3,6 +3,7 @@ line's files and folders with exclusions."""
 
 from __future__ import annotations
 
+import errno
 import os
 from collections import Counter
 from pathlib import Path
@@ -39,7 +40,8 @@ def run_files(items: Sequence[PathLike], exclude: Sequence[str] = ()) -> List[Pa
         elif p.exists():
             files.append(p)
         else:
-            raise FileNotFoundError(f"no such run file or directory: {item}")
+            # the main command's words for a missing run (its reader's OSError): "X: No such file ..."
+            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(item))
     return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in exclude)]
 
 
