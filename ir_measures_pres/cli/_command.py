@@ -105,6 +105,10 @@ def add_format_option(parser: argparse.ArgumentParser, words: Sequence[str], def
     )
 
 
+#: QRELS in every command's --help: what data.datasets.qrels_columns reads
+QRELS_HELP = "qrels file (TREC format: query iteration document relevance; .gz allowed) or an ir_datasets id"
+
+
 def add_quiet_option(parser: argparse.ArgumentParser) -> None:
     """``--quiet``: no progress bar (bars show only on a terminal anyway). ``-q`` is per-query
     output in the main command, as in ir_measures and trec_eval; here it stays a hidden alias

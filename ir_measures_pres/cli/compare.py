@@ -25,6 +25,7 @@ from typing import Any, List, Sequence
 from ..stats.comparison import TESTS, check_parameters
 from ._command import (
     PROG,
+    QRELS_HELP,
     ArgumentParser,
     UsageError,
     add_format_option,
@@ -40,9 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Compare runs: paired significance tests with multiple-testing correction, "
         "effect sizes, intervals, and tables for papers. Every qrels topic counts (trec_eval -c).",
     )
-    p.add_argument(
-        "qrels", metavar="QRELS", help="qrels file (TREC format, .gz allowed) or an ir_datasets id"
-    )
+    p.add_argument("qrels", metavar="QRELS", help=QRELS_HELP)
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files and/or directories of run files")
     p.add_argument(
         "-m", "--measures", nargs="+", required=True, help="measures, e.g. -m AP nDCG@10 PRES@1000"

@@ -19,7 +19,15 @@ import sys
 from pathlib import Path
 from typing import Any, Sequence
 
-from ._command import PROG, ArgumentParser, UsageError, add_format_option, float_option, int_option
+from ._command import (
+    PROG,
+    QRELS_HELP,
+    ArgumentParser,
+    UsageError,
+    add_format_option,
+    float_option,
+    int_option,
+)
 
 #: the suffixes --plot writes
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -34,7 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
         "precision-recall curve, averaged CG/DCG/NCG/NDCG curves, and the per-query histogram of "
         "two runs' difference in a measure. Every qrels topic counts (a run lacking one scores 0).",
     )
-    p.add_argument("qrels", metavar="QRELS", help="qrels file (TREC format, .gz allowed)")
+    p.add_argument("qrels", metavar="QRELS", help=QRELS_HELP)
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files and/or folders of them")
     p.add_argument("--kind", choices=KINDS, default="pr11", help="which figure (default pr11)")
     p.add_argument(

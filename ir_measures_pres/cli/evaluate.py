@@ -45,6 +45,7 @@ from ._command import (
     INPUT,
     INPUT_ERRORS,
     PROG,
+    QRELS_HELP,
     ArgumentParser,
     UsageError,
     add_jobs_option,
@@ -119,7 +120,7 @@ def _parser() -> ArgumentParser:
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("qrels", metavar="QRELS", help="qrels file (qid iter docno relevance)")
+    parser.add_argument("qrels", metavar="QRELS", help=QRELS_HELP)
     parser.add_argument(
         "items",
         metavar="RUN [RUN ...] MEASURE",

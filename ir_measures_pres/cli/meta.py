@@ -22,6 +22,7 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence
 
 from ._command import (
+    QRELS_HELP,
     ArgumentParser,
     add_format_option,
     add_output_dir_option,
@@ -46,7 +47,7 @@ def _fractions(text: str) -> List[float]:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("qrels", help="qrels file (TREC format, .gz allowed)")
+    p.add_argument("qrels", metavar="QRELS", help=QRELS_HELP)
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files and/or directories of run files")
     p.add_argument(
         "-m",

@@ -25,7 +25,17 @@ import math
 import sys
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-from ._command import PROG, ArgumentParser, UsageError, float_option, guarded, int_option, split_debug, warn
+from ._command import (
+    PROG,
+    QRELS_HELP,
+    ArgumentParser,
+    UsageError,
+    float_option,
+    guarded,
+    int_option,
+    split_debug,
+    warn,
+)
 
 
 def _levels(option: str) -> Any:
@@ -83,7 +93,7 @@ def _parser() -> ArgumentParser:
         epilog="Without -g, level n has gain n and the highest gain is the qrels' highest level "
         "(the tool requires -g). docs/ntcir.md maps every printed name to its measure.",
     )
-    parser.add_argument("qrels", metavar="QRELS", nargs="?", help="qrels file (topic 0 docno level)")
+    parser.add_argument("qrels", metavar="QRELS", nargs="?", help=QRELS_HELP)
     parser.add_argument("run", metavar="RUN", nargs="?", help="run file (TREC format)")
     parser.add_argument(
         "-g", dest="gains", type=_levels("-g"), help="gains of levels L1:L2:... (default n for Ln)"

@@ -31,6 +31,7 @@ from ..engine.tar import Evaluation, scored_runs
 from ..measures.tar.lines import value_2017, value_2018
 from ._command import (
     PROG,
+    QRELS_HELP,
     ArgumentParser,
     add_format_option,
     add_jobs_option,
@@ -47,7 +48,7 @@ def _parser() -> ArgumentParser:
         description="Evaluate technology-assisted review runs as the CLEF TAR tools do "
         "(tar_eval.py 2017, tar_eval_2018.py 2018/2019); the run's line order is the screening order.",
     )
-    parser.add_argument("qrels", metavar="QRELS", help="qrels file (topic 0 docno value)")
+    parser.add_argument("qrels", metavar="QRELS", help=QRELS_HELP)
     parser.add_argument(
         "runs", metavar="RUN", nargs="+", help="run files or folders of them, lines in screening order"
     )
