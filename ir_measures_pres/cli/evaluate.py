@@ -35,7 +35,7 @@ import os
 import sys
 import warnings
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..data.forks import can_fork, forked_map
 
@@ -50,7 +50,6 @@ from ._command import (
     add_jobs_option,
     format_option,
     guarded,
-    held,
     input_error_text,
     int_option,
     jobs_of,
@@ -355,7 +354,9 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     if len(runs) > 1 and jobs > 1 and can_fork() and "-" not in runs:
         failed = _score_in_workers(args, evaluation, runs, names, query_order, jobs, out)
     else:
-        failed = _score_here(args, evaluation, runs, names, many, query_order, out)
+        failed = _score_here(
+            args, evaluation, runs, names, many, query_order, out, jobs if len(runs) == 1 else 1
+        )
     out.flush()
     if failed:
         say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
@@ -371,28 +372,28 @@ def _score_here(
     many: bool,
     query_order: Sequence[str],
     out: Any,
+    jobs: int = 1,
 ) -> int:
-    """Score the runs in this process, one after the other (the next read ahead in a thread), and
-    write each run's rows as soon as it is scored; returns how many runs failed. ``many`` False
-    (one run): no run column, and an input error is raised (exit 1); with several runs it is
-    reported and the others are still scored."""
+    """Score the runs in this process, one after the other, each block by block of whole queries
+    (:func:`~ir_measures_pres.engine.streaming.stream_run`: the next block read ahead in a thread,
+    or ``jobs`` forked workers sharing the blocks), and write each run's rows as soon as it is
+    scored; returns how many runs failed. ``many`` False (one run): no run column, and an input
+    error is raised (exit 1); with several runs it is reported and the others are still scored."""
+    from ..engine.streaming import stream_run
+
     failed = 0
     names = labels if many else None
     with _progress(len(runs)) as bar:
-        for k, loaded in enumerate(_read_ahead(evaluation, runs)):
+        for k, path in enumerate(runs):
             try:
-                run, ranked, notices, error = loaded.result()
-                warn(notices)
-                if error is not None:
-                    raise error
-                results = evaluation.iter_calc(run, ranked)
+                table, run = stream_run(evaluation, path, jobs=jobs)
                 name = None if names is None else names[k]
                 _write_run(
                     args,
                     evaluation.measures,
                     evaluation.qrels,
                     run,
-                    results,
+                    table.metrics(),
                     name,
                     query_order,
                     out,
@@ -421,7 +422,7 @@ def _score_in_workers(
     """Score the runs in ``jobs`` forked workers, which inherit the prepared qrels and evaluators
     (nothing is prepared twice); each run's rows, warnings and input error come back and are
     written here in the order of the runs. Returns how many runs failed."""
-    from ..data.readers import read_run
+    from ..engine.streaming import stream_run
 
     def score(item: Tuple[str, str]) -> Tuple[str, List[str], Optional[str]]:
         path, name = item
@@ -430,8 +431,8 @@ def _score_in_workers(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                run = read_run(path, doc_ids="bytes")
-                results = evaluation.iter_calc(run)
+                table, run = stream_run(evaluation, path)
+                results = table.metrics()
                 _write_run(
                     args,
                     evaluation.measures,
@@ -469,44 +470,6 @@ def _progress(total: int) -> Any:
     from ..data.progress import progress_bar
 
     return progress_bar(total, show=None if total > 1 else False, unit="run")
-
-
-def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:
-    """For each run, a future of ``(run, ranked run, warnings, input error or None)``: the next
-    run is read and ranked in a second thread while the current one is scored (reading and
-    ranking are mostly numpy and zlib, which release the GIL; pytrec_eval and the output do
-    not). At most one run is read ahead. The thread's warnings are held and handed over with
-    its run, so that they are shown in the order of the runs, before that run's error."""
-    from concurrent.futures import Future, ThreadPoolExecutor
-
-    from ..data.readers import read_run
-
-    def load(path: str) -> Tuple[Any, Any, List[str], Optional[BaseException]]:
-        notices: List[str] = []
-        held.notices = notices
-        try:
-            run = read_run(path, doc_ids="bytes")
-            return run, evaluation.rank(run), notices, None
-        except INPUT_ERRORS as error:
-            return None, None, notices, error
-        finally:
-            held.notices = None
-
-    if len(runs) == 1:  # nothing to overlap
-        done: Future = Future()
-        try:
-            done.set_result(load(runs[0]))
-        except BaseException as error:  # noqa: BLE001 - handed to the caller, as a thread would
-            done.set_exception(error)
-        yield done
-        return
-    with ThreadPoolExecutor(1, thread_name_prefix="read-ahead") as pool:
-        pending = pool.submit(load, runs[0])
-        for k in range(len(runs)):
-            current = pending
-            if k + 1 < len(runs):
-                pending = pool.submit(load, runs[k + 1])
-            yield current
 
 
 def _write_run(

@@ -32,7 +32,7 @@ mean is the same to the last bit.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -85,7 +85,10 @@ class StandardMeasures:
         self.whole = [m for m in measures if m not in self.batched]
         self._calc = ir_measures if provider is None else ir_measures.providers.registry[provider]
         self._whole_evaluators: Dict[Tuple[Any, ...], Any] = {}
+        self._qrels_dicts: Dict[bool, Dict[str, Dict[str, Any]]] = {}
+        self._qrels_queries: Optional[Set[str]] = None
         self._groups: List[Tuple[List[str], Any]] = []
+        self._group_of: Dict[str, int] = {}
         self._placeholders_safe = True
         #: processes that score a large run's batches side by side (the command's ``--jobs``)
         self.processes = processes
@@ -100,6 +103,7 @@ class StandardMeasures:
         for a in range(0, len(qids), GROUP_QUERIES):
             group = qids[a : a + GROUP_QUERIES]
             evaluator = self._calc.evaluator(self.batched, {q: qrels_dict[q] for q in group})
+            self._group_of.update(dict.fromkeys(group, len(self._groups)))
             self._groups.append((group, evaluator))
         # an unjudged document is handed over as " <rank>": no qrels id may look like that
         self._placeholders_safe = not _any_starts_with_space(self.qrels.doc_ids)
@@ -122,6 +126,40 @@ class StandardMeasures:
             assert ranked is not None
             yield from self._in_batches(run, ranked)
 
+    def iter_block(self, run: Columns, ranked: Optional[RankedRun] = None) -> Iterator[Any]:
+        """The ``Metric``s of one block of a run (some of its queries, each whole; see
+        :mod:`.streaming`): the values of the block's queries only, as :meth:`iter_calc` gives
+        them, and no DEFAULT for the qrels queries outside the block (the caller adds those once
+        the run has ended). The work is proportional to the block, not to the qrels."""
+        whole = list(self.whole)
+        batched = self.batched
+        if batched and (ranked is None or not self._can_batch(run, ranked)):
+            whole, batched = whole + batched, []
+        if whole:
+            yield from self._whole_block(whole, run)
+        if batched:
+            assert ranked is not None
+            yield from self._in_batches(run, ranked, block=True)
+
+    def _whole_block(self, measures: List[Any], run: Columns) -> Iterator[Any]:
+        """:meth:`_whole_run` for one block: an evaluator made for the qrels of the block's
+        queries only (so neither it nor ir_measures' DEFAULTs walk the whole qrels)."""
+        latin1 = needs_latin1(self.qrels, run)
+        if latin1 not in self._qrels_dicts:
+            self._qrels_dicts[latin1] = backend_qrels(self.qrels, latin1)
+        if self._qrels_queries is None:
+            names = self.qrels.query_names
+            self._qrels_queries = set(names if names is not None else self.qrels.query_ids.tolist())
+        qrels_dict = self._qrels_dicts[latin1]
+        run_dict, query_back = backend_run(self.qrels, run, latin1, self._qrels_queries)
+        judged = {q: qrels_dict[q] for q in run_dict if q in qrels_dict}
+        if not judged:
+            return
+        for metric in self._calc.evaluator(measures, judged).iter_calc(run_dict):
+            if query_back:
+                metric = metric._replace(query_id=query_back.get(metric.query_id, metric.query_id))
+            yield metric
+
     def _can_batch(self, run: Columns, ranked: RankedRun) -> bool:
         return (
             self._placeholders_safe
@@ -143,12 +181,27 @@ class StandardMeasures:
                 metric = metric._replace(query_id=query_back.get(metric.query_id, metric.query_id))
             yield metric
 
-    def _in_batches(self, run: Columns, ranked: RankedRun) -> Iterator[Any]:
+    def _in_batches(self, run: Columns, ranked: RankedRun, block: bool = False) -> Iterator[Any]:
+        """The batched measures; ``block``: of one block of a run (the groups its queries touch,
+        no DEFAULTs, no forks: :meth:`iter_block`)."""
         from ir_measures import Metric
 
         qrels_ids = ranked.qrels.query_ids
         ranked_of = {qrels_ids[p]: i for i, p in enumerate(ranked.qpos.tolist())}
         handed = _HandedOver(ranked)
+        if block:
+            touched = sorted({self._group_of[q] for q in ranked_of if q in self._group_of})
+            answered_here: List[Any] = []
+            for k in touched:
+                group, evaluator = self._groups[k]
+                batch = {qid: handed.query(i) for qid in group if (i := ranked_of.get(qid)) is not None}
+                batch = {qid: docs for qid, docs in batch.items() if docs}
+                if batch:
+                    answered_here.extend(m for m in evaluator.iter_calc(batch) if m.query_id in batch)
+            first_seen = {q: k for k, q in enumerate(_queries_in_file_order(run))}
+            answered_here.sort(key=lambda m: first_seen.get(m.query_id, len(first_seen)))
+            yield from answered_here
+            return
 
         def score(groups: List[int]) -> List[Tuple[List[Any], List[Any]]]:
             """Per group: the metrics of its queries the run answers, and the DEFAULTs of the rest."""

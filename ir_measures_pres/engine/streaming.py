@@ -1,0 +1,315 @@
+"""Runs larger than memory: a run evaluated block by block of whole queries (issue #23).
+
+One evaluation engine for every size. A run is a sequence of blocks (a block: the lines of some
+consecutive queries, each query whole; :class:`~ir_measures_pres.data.runblocks.RunBlocks`
+reads a file so); each block is ranked by the package's one rule and scored by the same
+measures as a whole run (:func:`block_metrics`: pytrec_eval fed the block's queries, the
+package's kernels, other providers with the block's qrels), and its per-query values go into a
+:class:`RunTable`, one row per qrels query. The whole-file path is the same thing with one block.
+
+* **Bounded memory.** What is held is the qrels, their evaluators, a block or two (the next one is
+  read while the current one is scored) and the table (a float per qrels query and measure): the
+  same whatever the size of the run.
+* **The same bytes.** Each query's values do not depend on the other queries, and the table hands
+  them to the output in the order the whole-run path yields them (per measure: the run's queries
+  in the order they appear, then the DEFAULT of the qrels queries it lacks, sorted), so every mean
+  is the same to the last digit and every output format is byte-identical.
+* **Ungrouped runs.** A run whose query's lines come in two places cannot be cut into blocks of
+  whole queries; the reader notices the first line that breaks the grouping, and the run is read
+  whole and scored as one block (:func:`stream_run` warns once, through the package's warning
+  path). A run read from standard input is copied to a temporary file as it is read, for that.
+* **Forked workers** (``jobs`` > 1): blocks are scored by forked processes, which inherit the
+  prepared qrels and evaluators; at most ``2 * jobs`` blocks are on the way at a time.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import warnings
+from collections import deque
+from dataclasses import dataclass
+from queue import Queue
+from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..data.forks import can_fork, in_worker
+from ..data.inputs import Columns
+from ..data.runblocks import RunBlocks, UngroupedRun
+
+__all__ = ["BlockRows", "RunInfo", "RunTable", "block_metrics", "stream_run"]
+
+#: per measure: (query ids, values) of one block, in the order the engine yields them
+BlockRows = List[Tuple[Any, List[str], List[float]]]
+
+
+def block_metrics(evaluation: Any, block: Columns, ranked: Any = None) -> BlockRows:
+    """The per-query values of one block of a run (a pure function of the prepared
+    :class:`~.evaluation.Evaluation` and the block): per measure, the block's qrels queries that
+    the run answers and their values, in the order the whole-run path yields them. The DEFAULTs
+    of the qrels queries the block lacks are not here: the caller adds those once (the run's
+    end, :meth:`RunTable.metrics`). ``ranked``: the block already ranked (:meth:`Evaluation.rank`)."""
+    if ranked is None:
+        ranked = evaluation.rank(block)
+    rows: BlockRows = []
+    if evaluation.others is not None:
+        by_measure: Dict[Any, Tuple[List[str], List[float]]] = {}
+        for metric in evaluation.others.iter_block(block, ranked):
+            qids, values = by_measure.setdefault(metric.measure, ([], []))
+            qids.append(metric.query_id)
+            values.append(metric.value)
+        rows.extend((m, q, v) for m, (q, v) in by_measure.items())
+    if evaluation.ours is not None:
+        measures = list(dict.fromkeys(evaluation.ours.measures))
+        qids, columns = evaluation.ours._answered(ranked if ranked is not None else block, measures)
+        rows.extend((m, qids, values) for m, values in zip(measures, columns))
+    return rows
+
+
+class RunTable:
+    """One run's per-query values, gathered block by block: a float per (measure, qrels query)
+    and, per measure, the order the values came in. :meth:`metrics` hands them out as the
+    whole-run path yields them."""
+
+    def __init__(self, measures: Sequence[Any], qrels_ids: Sequence[str]) -> None:
+        self.measures = list(dict.fromkeys(measures))
+        self._row = {m: k for k, m in enumerate(self.measures)}
+        self.qrels_ids = list(qrels_ids)
+        self._qindex = {q: k for k, q in enumerate(self.qrels_ids)}
+        self.values = np.zeros((len(self.measures), len(self.qrels_ids)))
+        self.seen = np.zeros((len(self.measures), len(self.qrels_ids)), dtype=bool)
+        self._order: List[List[np.ndarray]] = [[] for _ in self.measures]
+        self._other: List[List[Tuple[str, float]]] = [[] for _ in self.measures]  # not qrels queries
+
+    def add(self, rows: BlockRows) -> None:
+        """Add one block's :func:`block_metrics`."""
+        for measure, qids, values in rows:
+            k = self._row[measure]
+            pos = np.fromiter((self._qindex.get(q, -1) for q in qids), dtype=np.int64, count=len(qids))
+            vals = np.asarray(values, dtype=np.float64)
+            known = pos >= 0
+            if not known.all():
+                self._other[k].extend((q, v) for q, v, ok in zip(qids, values, known.tolist()) if not ok)
+                pos, vals = pos[known], vals[known]
+            self.values[k, pos] = vals
+            self.seen[k, pos] = True
+            self._order[k].append(pos)
+
+    def metrics(self) -> Iterator[Any]:
+        """Every ``Metric`` of the run, per measure in the whole-run path's order: the answered
+        queries in the order they came (the run's), then the DEFAULT of every qrels query left,
+        by query id (as ir_measures' ``Evaluator.iter_calc`` adds them)."""
+        from ir_measures import Metric
+
+        by_id = (
+            np.argsort(np.asarray(self.qrels_ids, dtype=object)) if self.qrels_ids else np.zeros(0, np.int64)
+        )
+        for k, m in enumerate(self.measures):
+            order = np.concatenate(self._order[k]) if self._order[k] else np.zeros(0, np.int64)
+            ids = self.qrels_ids
+            for q, v in zip(order.tolist(), self.values[k, order].tolist()):
+                yield Metric(ids[q], m, v)
+            for q, v in self._other[k]:
+                yield Metric(q, m, v)
+            default = m.DEFAULT
+            for q in by_id[~self.seen[k, by_id]].tolist():
+                yield Metric(ids[q], m, default)
+
+
+@dataclass
+class RunInfo:
+    """What the output needs of a run besides its values: its query ids (all, in order of first
+    appearance) and its tag (trec_eval's runid), as the whole-file :class:`Columns` has them."""
+
+    query_names: List[str]
+    tag: Optional[str]
+
+    @property
+    def query_codes(self) -> None:  # as a Columns read whole: the names are all there is
+        return None
+
+
+def stream_run(
+    evaluation: Any,
+    source: Any,
+    jobs: int = 1,
+    block_lines: Optional[int] = None,
+) -> Tuple[RunTable, RunInfo]:
+    """Score a run file block by block (module docstring); returns its table and :class:`RunInfo`.
+    An ungrouped run is warned of and scored whole, as one block. Input errors (a bad line)
+    are raised as the whole-file reader raises them, before anything is returned.
+    ``block_lines``: lines per block (default :data:`~ir_measures_pres.data.runblocks.BLOCK_LINES`)."""
+    from ..data import runblocks
+    from ..data.readers import read_run
+
+    spool: Optional[_Spool] = None
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-":
+        if sys.stdin is None:
+            from ..data.readers import TrecFormatError
+
+            raise TrecFormatError("<stdin>", None, "a readable file on standard input", "it closed")
+        spool = _Spool(sys.stdin.buffer)
+        source = io.BufferedReader(spool)
+    try:
+        blocks = RunBlocks(source, "bytes", block_lines or runblocks.BLOCK_LINES)
+        table = RunTable(evaluation.measures, evaluation.qrels_ids)
+        try:
+            for rows in _scored(evaluation, blocks, jobs):
+                table.add(rows)
+            return table, RunInfo(blocks.query_names, blocks.tag)
+        except UngroupedRun as ungrouped:
+            warnings.warn(
+                f"{ungrouped}: it is read whole instead of query by query (the memory this takes "
+                "grows with the run; sort the run by query to read it in blocks)",
+                stacklevel=2,
+            )
+        whole_source: Any = source
+        if spool is not None:
+            whole_source = spool.rest()
+        run = read_run(whole_source, doc_ids="bytes")
+        table = RunTable(evaluation.measures, evaluation.qrels_ids)
+        table.add(block_metrics_whole(evaluation, run, jobs))
+        return table, RunInfo(list(run.query_names or []), run.tag)
+    finally:
+        if spool is not None:
+            spool.close()
+
+
+def block_metrics_whole(evaluation: Any, run: Columns, processes: int) -> BlockRows:
+    """A whole run as one block (the ungrouped fallback); a large one has its pytrec_eval batches
+    forked as the whole-run path forks them."""
+    others = evaluation.others
+    before = None if others is None else others.processes
+    if others is not None:
+        others.processes = processes
+    try:
+        return block_metrics(evaluation, run)
+    finally:
+        if others is not None:
+            others.processes = before
+
+
+def _scored(evaluation: Any, blocks: Iterable[Columns], jobs: int) -> Iterator[BlockRows]:
+    """Each block's :func:`block_metrics`, in order: here with the next block read and ranked in
+    a thread, or by ``jobs`` forked workers."""
+    if jobs > 1 and can_fork():
+        yield from _in_workers(evaluation, blocks, jobs)
+        return
+    for block, ranked in _read_ahead(evaluation, blocks):
+        yield block_metrics(evaluation, block, ranked)
+
+
+def _read_ahead(evaluation: Any, blocks: Iterable[Columns]) -> Iterator[Tuple[Columns, Any]]:
+    """(block, ranked block) pairs; the next block is read and ranked in a second thread (numpy
+    and zlib release the GIL) while the caller scores one. Not in a forked worker (its siblings
+    have the other CPUs)."""
+    if in_worker():
+        for block in blocks:
+            yield block, evaluation.rank(block)
+        return
+    evaluation.warm()
+    done = object()
+    queue: "Queue[Any]" = Queue(maxsize=1)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            for block in blocks:
+                item = (block, evaluation.rank(block))
+                while not stop.is_set():
+                    try:
+                        queue.put(item, timeout=0.1)
+                        break
+                    except Exception:  # noqa: BLE001 - queue.Full: try again unless stopped
+                        continue
+                if stop.is_set():
+                    return
+            queue.put((done, None))
+        except BaseException as error:  # noqa: BLE001 - handed to the consumer
+            queue.put((done, error))
+
+    thread = threading.Thread(target=produce, name="read-ahead", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item, error = queue.get()
+            if item is done:
+                if error is not None:
+                    raise error
+                return
+            yield item, error
+    finally:
+        stop.set()
+        while thread.is_alive():
+            try:
+                queue.get(timeout=0.1)
+            except Exception:  # noqa: BLE001 - queue.Empty
+                pass
+        thread.join()
+
+
+def _in_workers(evaluation: Any, blocks: Iterable[Columns], jobs: int) -> Iterator[BlockRows]:
+    """Blocks scored by ``jobs`` forked workers (they inherit the prepared evaluators; a block is
+    pickled on its way there, its rows on the way back), at most ``2 * jobs`` on the way."""
+    import multiprocessing
+
+    from ..data.forks import _become_worker
+
+    evaluation.warm()
+    pending: Deque[Any] = deque()
+    _WORKER_EVALUATION[0] = evaluation
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_become_worker)
+    try:
+        with pool:
+            for block in blocks:
+                pending.append(pool.apply_async(_score_in_worker, (block,)))
+                while len(pending) >= 2 * jobs:
+                    yield pending.popleft().get()
+            while pending:
+                yield pending.popleft().get()
+    finally:
+        _WORKER_EVALUATION[0] = None
+
+
+#: the evaluation the forked workers of :func:`_in_workers` inherit
+_WORKER_EVALUATION: List[Any] = [None]
+
+
+def _score_in_worker(block: Columns) -> BlockRows:
+    return block_metrics(_WORKER_EVALUATION[0], block)
+
+
+class _Spool(io.RawIOBase):
+    """Standard input read through, every byte also written to a temporary file: a run that turns
+    out ungrouped is then read whole from there (standard input cannot be read twice)."""
+
+    def __init__(self, raw: Any) -> None:
+        super().__init__()
+        self.raw = raw
+        self.copy = tempfile.TemporaryFile(prefix="ir_measures_pres-stdin-")  # noqa: SIM115
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.raw.read1(len(buffer)) if hasattr(self.raw, "read1") else self.raw.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self.copy.write(data)
+        return n
+
+    def rest(self) -> Any:
+        """The whole input (what was read and what was not), as a file object at its start."""
+        shutil.copyfileobj(self.raw, self.copy)
+        self.copy.flush()
+        self.copy.seek(0)
+        return self.copy
+
+    def close(self) -> None:
+        self.copy.close()
+        super().close()
