@@ -291,6 +291,7 @@ class _Spool(io.RawIOBase):
     def __init__(self, raw: Any) -> None:
         super().__init__()
         self.raw = raw
+        self.name = "<stdin>"  # what messages call it, as the readers call standard input
         self.copy = tempfile.TemporaryFile(prefix="ir_measures_pres-stdin-")  # noqa: SIM115
 
     def readable(self) -> bool:
