@@ -101,6 +101,7 @@ def main() -> None:
     parser.add_argument("--which", default="ours", help="comma-separated: ours, ours-j1, stock")
     parser.add_argument("--json", type=Path, help="append the results here (one JSON line each)")
     parser.add_argument("--check", action="store_true", help="ours' standard means must equal stock's")
+    parser.add_argument("--label", default="", help="a name for the tree measured (e.g. main, stream)")
     args = parser.parse_args()
     for d in args.dirs:
         lines = sum(1 for _ in open(d / "run.txt", "rb"))
@@ -126,7 +127,7 @@ def main() -> None:
                 ]
                 if which == "ours-j1":
                     cmd += ["--jobs", "1"]
-            result = {"dir": str(d), "lines": lines, "which": which, **measure(cmd)}
+            result = {"dir": str(d), "lines": lines, "which": which, "label": args.label, **measure(cmd)}
             results[which] = result
             print(json.dumps(result), flush=True)
             if args.json:
