@@ -248,3 +248,33 @@ def test_empty_and_gzipped(tmp_path: Path) -> None:
         f.write("".join(x + "\n" for x in lines))
     plain = _write(tmp_path / "run", lines)
     assert run_cli([qrels, str(gz), MEASURES, "-q"])[1] == run_cli([qrels, plain, MEASURES, "-q"])[1]
+
+
+def test_rr_cutoff_top_scores_only_as_msmarco(tmp_path: Path) -> None:
+    """RR@k of ir_measures' msmarco provider is handed each query's documents scoring at least its
+    k-th score: per query the values of the provider on the whole run, on a run full of ties."""
+    import ir_measures
+
+    rng = np.random.default_rng(7)
+    qrels, run = [], []
+    for q in range(60):
+        for d in rng.choice(40, size=6, replace=False):
+            qrels.append(f"q{q} 0 d{d} {int(rng.integers(0, 3))}")
+        for r, d in enumerate(rng.permutation(40)[: int(rng.integers(1, 40))]):
+            run.append(f"q{q} Q0 d{d} {r + 1} {int(rng.integers(0, 4))} tag")  # 4 distinct scores: ties
+    qpath, rpath = _write(tmp_path / "qrels", qrels), _write(tmp_path / "run", run)
+    measures = "RR@1 RR@3 RR@10 RR(rel=2)@5"
+    qcols = read_qrels(qpath, doc_ids="bytes")
+    evaluation = Evaluation(list(parse_measures([measures])), qcols, processes=1)
+    table, _ = stream_run(evaluation, rpath, block_lines=50)
+    ours = {(str(m.measure), m.query_id): m.value for m in table.metrics()}
+    provider = ir_measures.providers.registry["msmarco"]
+    expected = {
+        (str(m.measure), m.query_id): m.value
+        for m in provider.iter_calc(
+            list(parse_measures([measures])),
+            list(ir_measures.read_trec_qrels(qpath)),
+            list(ir_measures.read_trec_run(rpath)),
+        )
+    }
+    assert ours == expected

@@ -235,11 +235,14 @@ def _write_ir_measures(
             out.write(f"{prefix}{measure}\t{_fmt(value, args.places)}\n")
 
     aggs = {m: m.aggregator() for m in measures}
+    # a Measure hashes its repr: found by the object's id first (the same objects come back)
+    agg_of = {id(m): aggs[m] for m in measures}
     by_query: Dict[str, Dict[Any, float]] = {}
     for metric in results:
         # values reach each aggregator in the order the provider yields them, as in the stock
         # CLI, so that even the last digit of a mean (-p -1) is the same
-        aggs[metric.measure].add(metric.value)
+        agg = agg_of.get(id(metric.measure))
+        (aggs[metric.measure] if agg is None else agg).add(metric.value)
         if args.by_query:
             by_query.setdefault(metric.query_id, {})[metric.measure] = metric.value
     for qid in _in_order(by_query, query_order):

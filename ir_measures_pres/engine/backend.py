@@ -32,6 +32,7 @@ mean is the same to the last bit.
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
@@ -151,6 +152,9 @@ class StandardMeasures:
             names = self.qrels.query_names
             self._qrels_queries = set(names if names is not None else self.qrels.query_ids.tolist())
         qrels_dict = self._qrels_dicts[latin1]
+        depth = self._top_depth(measures)
+        if depth is not None:
+            run = _top_scores(run, depth)
         run_dict, query_back = backend_run(self.qrels, run, latin1, self._qrels_queries)
         judged = {q: qrels_dict[q] for q in run_dict if q in qrels_dict}
         if not judged:
@@ -159,6 +163,25 @@ class StandardMeasures:
             if query_back:
                 metric = metric._replace(query_id=query_back.get(metric.query_id, metric.query_id))
             yield metric
+
+    def _top_depth(self, measures: List[Any]) -> Optional[int]:
+        """k when every measure is ir_measures' ``msmarco`` RR@k (RR@10 of the default pipeline):
+        that provider sorts each query by score descending (then by id) and reads its first k
+        documents only, so it can be handed only the documents scoring at least the query's k-th
+        score (:func:`_top_scores`), which hold that top k, ties and all; None otherwise."""
+        from ir_measures.providers.base import NOT_PROVIDED
+
+        if self.provider not in (None, "msmarco"):
+            return None
+        depth = 0
+        for m in measures:
+            if getattr(m, "NAME", None) != "RR" or _default_provider_of(m) != "msmarco":
+                return None
+            cutoff = m["cutoff"]
+            if cutoff is NOT_PROVIDED or not isinstance(cutoff, int) or cutoff < 1:
+                return None
+            depth = max(depth, cutoff)
+        return depth or None
 
     def _can_batch(self, run: Columns, ranked: RankedRun) -> bool:
         return (
@@ -271,6 +294,33 @@ class _HandedOver:
         deque(map(docs.__delitem__, map(self.placeholder.__getitem__, ranks)), maxlen=0)
         docs.update(zip(self.judged_id[a:b], map(self.score.__getitem__, ranks)))
         return docs
+
+
+def _top_scores(run: Columns, k: int) -> Columns:
+    """The lines of ``run`` whose score (float64, as handed to the providers) is at least the
+    k-th highest of their query: every document of the query's top k in any order that sorts by
+    score descending first, whatever breaks its ties (all documents tied with the k-th are kept).
+    A query of at most k lines keeps them all. Vectorised: one sort of the block."""
+    if run.query_codes is None or len(run) == 0:
+        return run
+    codes = np.asarray(run.query_codes, dtype=np.int64)
+    values = np.asarray(run.values, dtype=np.float64)
+    order = np.lexsort((-values, codes))  # by query, score descending
+    counts = np.bincount(codes)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    kth = np.full(len(counts), -np.inf)
+    deep = counts > k
+    kth[deep] = values[order[starts[deep] + k - 1]]
+    keep = values >= kth[codes]
+    if keep.all():
+        return run
+    return replace(
+        run,
+        query_ids=np.asarray(run.query_ids)[keep],
+        doc_ids=run.doc_ids[keep],
+        values=run.values[keep],
+        query_codes=codes[keep].astype(np.asarray(run.query_codes).dtype),
+    )
 
 
 def _queries_in_file_order(run: Columns) -> List[str]:
