@@ -149,7 +149,7 @@ def _parser() -> ArgumentParser:
     )
     add_jobs_option(
         parser,
-        "the runs, when there are several; a run of a million lines or more, its standard measures' batches",
+        "the runs, when there are several; one run: its blocks of queries",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
