@@ -210,6 +210,7 @@ def _write_ir_measures(
     query_order: Sequence[str],
     out: Any,
     run: Optional[str] = None,
+    means: Optional[Dict[Any, float]] = None,
 ) -> None:
     """The stock ir_measures CLI's output (tsv or jsonl), rows in a fixed order: per-query rows
     (-q) query by query in ``query_order`` (the qrels'), each query's measures in the order
@@ -238,6 +239,11 @@ def _write_ir_measures(
     # a Measure hashes its repr: found by the object's id first (the same objects come back)
     agg_of = {id(m): aggs[m] for m in measures}
     by_query: Dict[str, Dict[Any, float]] = {}
+    if means is not None and not args.by_query:  # the aggregates made already (a run's table)
+        if not args.no_summary:
+            for m in measures:
+                emit(SUMMARY_QID, m, means[m])
+        return
     for metric in results:
         # values reach each aggregator in the order the provider yields them, as in the stock
         # CLI, so that even the last digit of a mean (-p -1) is the same
@@ -401,6 +407,7 @@ def _score_here(
                     query_order,
                     out,
                     label=labels[k],
+                    means=_means_of(args, table),
                 )
             except BrokenPipeError:
                 raise
@@ -447,6 +454,7 @@ def _score_in_workers(
                     rows,
                     label=name,
                     notices=notes,
+                    means=_means_of(args, table),
                 )
                 error = None
             except INPUT_ERRORS as problem:
@@ -465,6 +473,13 @@ def _score_in_workers(
             out.write(rows)
             bar.update()
     return failed
+
+
+def _means_of(args: argparse.Namespace, table: Any) -> Optional[Dict[Any, float]]:
+    """The run's means straight from its table when only they are printed (tsv, jsonl without -q)."""
+    if args.by_query or args.output_format == "trec":
+        return None
+    return table.aggregates()  # type: ignore[no-any-return]
 
 
 def _progress(total: int) -> Any:
@@ -486,6 +501,7 @@ def _write_run(
     out: Any,
     label: Optional[str] = None,
     notices: Optional[List[str]] = None,
+    means: Optional[Dict[Any, float]] = None,
 ) -> None:
     """Write one run's rows (``name``: the run column, None for one run); warn first when the
     run lacks qrels topics (a run of another collection would otherwise score 0 silently),
@@ -505,7 +521,7 @@ def _write_run(
         tag = None if name is None else (run.tag or name)
         _write_trec(args, measures, results, fixes, out, tag)
     else:
-        _write_ir_measures(args, measures, results, query_order, out, name)
+        _write_ir_measures(args, measures, results, query_order, out, name, means)
 
 
 def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:

@@ -305,12 +305,16 @@ def _top_scores(run: Columns, k: int) -> Columns:
         return run
     codes = np.asarray(run.query_codes, dtype=np.int64)
     values = np.asarray(run.values, dtype=np.float64)
-    order = np.lexsort((-values, codes))  # by query, score descending
     counts = np.bincount(codes)
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     kth = np.full(len(counts), -np.inf)
     deep = counts > k
-    kth[deep] = values[order[starts[deep] + k - 1]]
+    grouped = bool((codes[1:] >= codes[:-1]).all())
+    if grouped and bool(((values[1:] <= values[:-1]) | (codes[1:] != codes[:-1])).all()):
+        kth[deep] = values[starts[deep] + k - 1]  # each query already by score descending (usual)
+    else:
+        order = np.lexsort((-values, codes))  # by query, score descending
+        kth[deep] = values[order[starts[deep] + k - 1]]
     keep = values >= kth[codes]
     if keep.all():
         return run

@@ -111,6 +111,33 @@ class RunTable:
             self.seen[k, pos] = True
             self._order[k].append(pos)
 
+    def aggregates(self) -> Dict[Any, float]:
+        """Each measure's aggregate, as its aggregator makes it from :meth:`metrics` (the same
+        values in the same order), without a ``Metric`` per query: a mean (``MeanAgg``) is the
+        last element of a running sum (``np.cumsum`` adds in order, as ``MeanAgg.add`` does), so it
+        is the same to the last bit; other aggregators are fed one value at a time."""
+        from ir_measures.measures.base import MeanAgg
+
+        out: Dict[Any, float] = {}
+        for k, m in enumerate(self.measures):
+            order = np.concatenate(self._order[k]) if self._order[k] else np.zeros(0, np.int64)
+            unseen = int((~self.seen[k]).sum())
+            values = np.concatenate(
+                (
+                    self.values[k, order],
+                    np.asarray([v for _, v in self._other[k]], dtype=np.float64),
+                    np.full(unseen, m.DEFAULT, dtype=np.float64),
+                )
+            )
+            agg = m.aggregator()
+            if type(agg) is MeanAgg:
+                out[m] = float(np.cumsum(values)[-1]) / len(values) if len(values) else agg.result()
+            else:
+                for v in values.tolist():
+                    agg.add(v)
+                out[m] = agg.result()
+        return out
+
     def metrics(self) -> Iterator[Any]:
         """Every ``Metric`` of the run, per measure in the whole-run path's order: the answered
         queries in the order they came (the run's), then the DEFAULT of every qrels query left,
@@ -229,8 +256,9 @@ def _read_ahead(evaluation: Any, blocks: Iterable[Columns]) -> Iterator[Tuple[Co
     stop = threading.Event()
 
     def produce() -> None:
+        reading = iter(blocks)
         try:
-            for block in blocks:
+            for block in reading:
                 item = (block, evaluation.rank(block))
                 while not stop.is_set():
                     try:
@@ -243,6 +271,10 @@ def _read_ahead(evaluation: Any, blocks: Iterable[Columns]) -> Iterator[Tuple[Co
             queue.put((done, None))
         except BaseException as error:  # noqa: BLE001 - handed to the consumer
             queue.put((done, error))
+        finally:
+            close = getattr(reading, "close", None)
+            if close is not None:  # the file and the parse threads, now (the consumer stopped early)
+                close()
 
     thread = threading.Thread(target=produce, name="read-ahead", daemon=True)
     thread.start()
