@@ -106,6 +106,8 @@ class StandardMeasures:
             evaluator = self._calc.evaluator(self.batched, {q: qrels_dict[q] for q in group})
             self._group_of.update(dict.fromkeys(group, len(self._groups)))
             self._groups.append((group, evaluator))
+        if self.whole:  # kept for the other measures' blocks (RR@10 ...), not made twice
+            self._qrels_dicts[False] = qrels_dict
         # an unjudged document is handed over as " <rank>": no qrels id may look like that
         self._placeholders_safe = not _any_starts_with_space(self.qrels.doc_ids)
 
