@@ -350,11 +350,32 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     else:  # an ir_datasets id: its Qrel tuples, checked as every in-memory input is
         qrels = as_columns(source, "tuples", "relevance", "qrels")
     jobs = jobs_of(args.jobs)
-    # a single run may have its pytrec_eval batches forked; with several, the runs are (and a
-    # worker forks no further; in the one-process path a read-ahead thread is alive: no fork)
+    # a single run has its blocks shared by forked workers (read whole when not grouped by query:
+    # its pytrec_eval batches); with several, the runs are (a worker forks no further)
     from ..engine.evaluation import Evaluation
 
     evaluation = Evaluation(measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1)
+    frozen = _freeze_prepared(evaluation)
+    try:
+        return _score_all(args, evaluation, runs, names, many, jobs, out)
+    finally:
+        if frozen:  # the command ran in-process (tests, a caller of main()): back to the collector
+            import gc
+
+            gc.unfreeze()
+
+
+def _score_all(
+    args: argparse.Namespace,
+    evaluation: "Evaluation",
+    runs: Sequence[str],
+    names: Sequence[str],
+    many: bool,
+    jobs: int,
+    out: Any,
+) -> int:
+    """Score every run of the call and write its rows; the exit status."""
+    qrels = evaluation.qrels
     query_order = qrels.query_names
     if query_order is None:
         query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
@@ -371,6 +392,22 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
         return INPUT
     return 0
+
+
+def _freeze_prepared(evaluation: "Evaluation") -> bool:
+    """What the qrels made (millions of objects for a large qrels: dicts, evaluators, the index)
+    lives until the command ends: out of the cyclic garbage collector's sight (``gc.freeze``), its
+    collections, which every block's short-lived objects trigger, no longer walk it (the time per
+    line then no longer grows with the qrels) and forked workers do not copy its pages by touching
+    it (bench/README.md, issue #23)."""
+    import gc
+
+    evaluation.warm()
+    _ = evaluation.qrels_ids
+    if gc.get_freeze_count():  # someone froze objects already: leave the collector as it is
+        return False
+    gc.freeze()
+    return True
 
 
 def _score_here(
