@@ -18,6 +18,7 @@ from .measures.catalogue import MEASURES, MeasureNameError
 from .measures.normalized_recall import PRES, R_norm
 
 if TYPE_CHECKING:
+    from .engine.streaming import BlockEvaluator, iter_calc_blocks
     from .stats.comparison import Comparison, compare, compare_scores
 
 
@@ -28,6 +29,10 @@ def __getattr__(name: str) -> Any:
         from .stats import comparison
 
         return getattr(comparison, name)
+    if name in ("BlockEvaluator", "iter_calc_blocks"):  # runs larger than memory (docs/streaming.md)
+        from .engine import streaming
+
+        return getattr(streaming, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -108,4 +113,6 @@ __all__ = [
     "compare",
     "compare_scores",
     "Comparison",
+    "BlockEvaluator",
+    "iter_calc_blocks",
 ]

@@ -43,6 +43,7 @@ without it (conftest.py, or fails with IR_MEASURES_PRES_REQUIRE_SHARED=1).
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import json
 import os
 import re
@@ -166,6 +167,12 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "dense.run.gz": gzipped(TREC_EVAL / "results.trunc"),
         "hybrid.run": SAMPLE / "results.test",
     },
+    # runs larger than memory: the sample's run, and a folder of two runs (one not grouped by query)
+    "docs/streaming.md": {
+        "qrels.txt": SAMPLE / "qrels.test",
+        "run.txt": SAMPLE / "results.test",
+        "runs": SAMPLE_RUNS,
+    },
     # the Python example; the worked comparison makes its own runs/ and finds the sample's qrels
     "docs/compare.md:19": {"qrels.txt": SAMPLE / "qrels.test", "runs": SAMPLE_RUNS},
     "docs/tar.md": {
@@ -224,6 +231,10 @@ SKIP: Dict[str, str] = {
     "and a T5 model from the network; docs/pyterrier.md runs the same pt.Experiment call on result frames",
     "docs/pyterrier.md:8": "installs the pyterrier extra (pip): no command of the package",
 }
+if not all(importlib.util.find_spec(m) for m in ("dask", "distributed", "pyarrow")):
+    for _block in BLOCKS:  # docs/streaming.md's Dask recipe
+        if _block.page == "docs/streaming.md" and "import dask" in _block.text:
+            SKIP[_block.id] = "the Dask recipe needs the dask extra (pip install 'ir_measures_pres[dask]')"
 
 
 def env_of(block: Block) -> Dict[str, Union[str, Path]]:

@@ -35,7 +35,7 @@ import os
 import sys
 import warnings
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..data.forks import can_fork, forked_map
 
@@ -51,7 +51,6 @@ from ._command import (
     add_jobs_option,
     format_option,
     guarded,
-    held,
     input_error_text,
     int_option,
     jobs_of,
@@ -163,7 +162,7 @@ def _parser() -> ArgumentParser:
     )
     add_jobs_option(
         parser,
-        "the runs, when there are several; a run of a million lines or more, its standard measures' batches",
+        "the runs, when there are several; one run: its blocks of queries",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
@@ -224,6 +223,7 @@ def _write_ir_measures(
     query_order: Sequence[str],
     out: Any,
     run: Optional[str] = None,
+    means: Optional[Dict[Any, float]] = None,
 ) -> None:
     """The stock ir_measures CLI's output (tsv or jsonl), rows in a fixed order: per-query rows
     (-q) query by query in ``query_order`` (the qrels'), each query's measures in the order
@@ -249,11 +249,19 @@ def _write_ir_measures(
             out.write(f"{prefix}{measure}\t{_fmt(value, args.places)}\n")
 
     aggs = {m: m.aggregator() for m in measures}
+    # a Measure hashes its repr: found by the object's id first (the same objects come back)
+    agg_of = {id(m): aggs[m] for m in measures}
     by_query: Dict[str, Dict[Any, float]] = {}
+    if means is not None and not args.by_query:  # the aggregates made already (a run's table)
+        if not args.no_summary:
+            for m in measures:
+                emit(SUMMARY_QID, m, means[m])
+        return
     for metric in results:
         # values reach each aggregator in the order the provider yields them, as in the stock
         # CLI, so that even the last digit of a mean (-p -1) is the same
-        aggs[metric.measure].add(metric.value)
+        agg = agg_of.get(id(metric.measure))
+        (aggs[metric.measure] if agg is None else agg).add(metric.value)
         if args.by_query:
             by_query.setdefault(metric.query_id, {})[metric.measure] = metric.value
     for qid in _in_order(by_query, query_order):
@@ -349,11 +357,32 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     qrels = qrels_columns(args.qrels)  # a file, or an ir_datasets id's Qrel tuples
     jobs = jobs_of(args.jobs)
-    # a single run may have its pytrec_eval batches forked; with several, the runs are (and a
-    # worker forks no further; in the one-process path a read-ahead thread is alive: no fork)
+    # a single run has its blocks shared by forked workers (read whole when not grouped by query:
+    # its pytrec_eval batches); with several, the runs are (a worker forks no further)
     from ..engine.evaluation import Evaluation
 
     evaluation = Evaluation(measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1)
+    frozen = _freeze_prepared(evaluation)
+    try:
+        return _score_all(args, evaluation, runs, names, many, jobs, out)
+    finally:
+        if frozen:  # the command ran in-process (tests, a caller of main()): back to the collector
+            import gc
+
+            gc.unfreeze()
+
+
+def _score_all(
+    args: argparse.Namespace,
+    evaluation: "Evaluation",
+    runs: Sequence[str],
+    names: Sequence[str],
+    many: bool,
+    jobs: int,
+    out: Any,
+) -> int:
+    """Score every run of the call and write its rows; the exit status."""
+    qrels = evaluation.qrels
     query_order = qrels.query_names
     if query_order is None:
         query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
@@ -362,12 +391,30 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     if len(runs) > 1 and jobs > 1 and can_fork() and "-" not in runs:
         failed = _score_in_workers(args, evaluation, runs, names, query_order, jobs, out)
     else:
-        failed = _score_here(args, evaluation, runs, names, many, query_order, out)
+        failed = _score_here(
+            args, evaluation, runs, names, many, query_order, out, jobs if len(runs) == 1 else 1
+        )
     out.flush()
     if failed:
         say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
         return INPUT
     return 0
+
+
+def _freeze_prepared(evaluation: "Evaluation") -> bool:
+    """What the qrels made (millions of objects for a large qrels: dicts, evaluators, the index)
+    lives until the command ends: out of the cyclic garbage collector's sight (``gc.freeze``), its
+    collections, which every block's short-lived objects trigger, no longer walk it (the time per
+    line then no longer grows with the qrels) and forked workers do not copy its pages by touching
+    it (bench/README.md, issue #23)."""
+    import gc
+
+    evaluation.warm()
+    _ = evaluation.qrels_ids
+    if gc.get_freeze_count():  # someone froze objects already: leave the collector as it is
+        return False
+    gc.freeze()
+    return True
 
 
 def _score_here(
@@ -378,32 +425,33 @@ def _score_here(
     many: bool,
     query_order: Sequence[str],
     out: Any,
+    jobs: int = 1,
 ) -> int:
-    """Score the runs in this process, one after the other (the next read ahead in a thread), and
-    write each run's rows as soon as it is scored; returns how many runs failed. ``many`` False
-    (one run): no run column, and an input error is raised (exit 1); with several runs it is
-    reported and the others are still scored."""
+    """Score the runs in this process, one after the other, each block by block of whole queries
+    (:func:`~ir_measures_pres.engine.streaming.stream_run`: the next block read ahead in a thread,
+    or ``jobs`` forked workers sharing the blocks), and write each run's rows as soon as it is
+    scored; returns how many runs failed. ``many`` False (one run): no run column, and an input
+    error is raised (exit 1); with several runs it is reported and the others are still scored."""
+    from ..engine.streaming import stream_run
+
     failed = 0
     names = labels if many else None
     with _progress(len(runs)) as bar:
-        for k, loaded in enumerate(_read_ahead(evaluation, runs)):
+        for k, path in enumerate(runs):
             try:
-                run, ranked, notices, error = loaded.result()
-                warn(notices)
-                if error is not None:
-                    raise error
-                results = evaluation.iter_calc(run, ranked)
+                table, run = stream_run(evaluation, path, jobs=jobs)
                 name = None if names is None else names[k]
                 _write_run(
                     args,
                     evaluation.measures,
                     evaluation.qrels,
                     run,
-                    results,
+                    table.metrics(),
                     name,
                     query_order,
                     out,
                     label=labels[k],
+                    means=_means_of(args, table),
                 )
             except BrokenPipeError:
                 raise
@@ -428,7 +476,7 @@ def _score_in_workers(
     """Score the runs in ``jobs`` forked workers, which inherit the prepared qrels and evaluators
     (nothing is prepared twice); each run's rows, warnings and input error come back and are
     written here in the order of the runs. Returns how many runs failed."""
-    from ..data.readers import read_run
+    from ..engine.streaming import stream_run
 
     def score(item: Tuple[str, str]) -> Tuple[str, List[str], Optional[str]]:
         path, name = item
@@ -437,8 +485,8 @@ def _score_in_workers(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                run = read_run(path, doc_ids="bytes")
-                results = evaluation.iter_calc(run)
+                table, run = stream_run(evaluation, path)
+                results = table.metrics()
                 _write_run(
                     args,
                     evaluation.measures,
@@ -450,6 +498,7 @@ def _score_in_workers(
                     rows,
                     label=name,
                     notices=notes,
+                    means=_means_of(args, table),
                 )
                 error = None
             except INPUT_ERRORS as problem:
@@ -470,50 +519,19 @@ def _score_in_workers(
     return failed
 
 
+def _means_of(args: argparse.Namespace, table: Any) -> Optional[Dict[Any, float]]:
+    """The run's means straight from its table when only they are printed (tsv, jsonl without -q)."""
+    if args.by_query or args.output_format == "trec":
+        return None
+    return table.aggregates()  # type: ignore[no-any-return]
+
+
 def _progress(total: int) -> Any:
     """A bar over several runs, on a terminal only (:func:`~ir_measures_pres.data.progress.progress_bar`);
     none for one run."""
     from ..data.progress import progress_bar
 
     return progress_bar(total, show=None if total > 1 else False, unit="run")
-
-
-def _read_ahead(evaluation: "Evaluation", runs: Sequence[str]) -> Iterator[Any]:
-    """For each run, a future of ``(run, ranked run, warnings, input error or None)``: the next
-    run is read and ranked in a second thread while the current one is scored (reading and
-    ranking are mostly numpy and zlib, which release the GIL; pytrec_eval and the output do
-    not). At most one run is read ahead. The thread's warnings are held and handed over with
-    its run, so that they are shown in the order of the runs, before that run's error."""
-    from concurrent.futures import Future, ThreadPoolExecutor
-
-    from ..data.readers import read_run
-
-    def load(path: str) -> Tuple[Any, Any, List[str], Optional[BaseException]]:
-        notices: List[str] = []
-        held.notices = notices
-        try:
-            run = read_run(path, doc_ids="bytes")
-            return run, evaluation.rank(run), notices, None
-        except INPUT_ERRORS as error:
-            return None, None, notices, error
-        finally:
-            held.notices = None
-
-    if len(runs) == 1:  # nothing to overlap
-        done: Future = Future()
-        try:
-            done.set_result(load(runs[0]))
-        except BaseException as error:  # noqa: BLE001 - handed to the caller, as a thread would
-            done.set_exception(error)
-        yield done
-        return
-    with ThreadPoolExecutor(1, thread_name_prefix="read-ahead") as pool:
-        pending = pool.submit(load, runs[0])
-        for k in range(len(runs)):
-            current = pending
-            if k + 1 < len(runs):
-                pending = pool.submit(load, runs[k + 1])
-            yield current
 
 
 def _write_run(
@@ -527,6 +545,7 @@ def _write_run(
     out: Any,
     label: Optional[str] = None,
     notices: Optional[List[str]] = None,
+    means: Optional[Dict[Any, float]] = None,
 ) -> None:
     """Write one run's rows (``name``: the run column, None for one run); warn first when the
     run lacks qrels topics (a run of another collection would otherwise score 0 silently),
@@ -546,7 +565,7 @@ def _write_run(
         tag = None if name is None else (run.tag or name)
         _write_trec(args, measures, results, fixes, out, tag)
     else:
-        _write_ir_measures(args, measures, results, query_order, out, name)
+        _write_ir_measures(args, measures, results, query_order, out, name, means)
 
 
 def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:

@@ -1,7 +1,8 @@
 """The data layer: what every evaluation starts from.
 
-The strict TREC readers (:mod:`.readers`), the validation boundary that turns any input
-ir_measures accepts into checked columns (:mod:`.inputs`), qrels grouped by query
+The strict TREC readers (:mod:`.readers`; a run in blocks of whole queries: :mod:`.runblocks`),
+the validation boundary that turns any input ir_measures accepts into checked columns
+(:mod:`.inputs`), qrels grouped by query
 (:mod:`.qrels`), the package's one ranking rule (:mod:`.ranking`), column 2 of TAR screening
 runs (:mod:`.column2`), duplicate lines (:mod:`.duplicates`), per-query offset arrays
 (:mod:`.arrays`), run-file listing (:mod:`.runfiles`), forked workers (:mod:`.forks`) and

@@ -408,13 +408,15 @@ def backend_qrels(qrels: Columns, latin1: bool = False) -> Dict[str, Dict[str, A
 
 
 def backend_run(
-    qrels: Columns, run: Columns, latin1: bool = False
+    qrels: Columns, run: Columns, latin1: bool = False, wanted: Optional[Set[str]] = None
 ) -> Tuple[Dict[str, Dict[str, Any]], Dict[str, str]]:
     """The run as ``{query: {doc: score}}`` for the same providers, reduced to the queries of the
     qrels (the others are ignored anyway), ids as :func:`backend_qrels` hands them over; and a
-    map from the query ids handed over back to the readers' (empty unless ``latin1``)."""
+    map from the query ids handed over back to the readers' (empty unless ``latin1``).
+    ``wanted``: the qrels' query ids, when the caller keeps them (a run read in blocks)."""
     back: Dict[str, str] = {}
-    wanted = set(qrels.query_names if qrels.query_names is not None else qrels.query_ids.tolist())
+    if wanted is None:
+        wanted = set(qrels.query_names if qrels.query_names is not None else qrels.query_ids.tolist())
     if run.query_codes is not None and run.query_names is not None:  # a reader's: one test per query
         keep_query = np.fromiter(
             map(wanted.__contains__, run.query_names), dtype=bool, count=len(run.query_names)

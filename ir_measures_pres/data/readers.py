@@ -408,19 +408,28 @@ def _last_wins(
     if found is None:
         return None
     keep, dropped, first, same = found
-    lines = ", ".join(str(line_of(p)) for p in same[:5]) + (", ..." if len(same) > 5 else "")
-    what = "judgement" if kind.integer else "result"
-    doc = docs[first]
-    if isinstance(doc, bytes):
-        doc = doc.decode("utf-8", "surrogateescape")
     warnings.warn(
-        f"{name}: {dropped} duplicate (query, document) {what} line(s) dropped, the last line of "
-        f"each is used (as in ir_measures); first: query {qnames[codes[first]]!r}, document "
-        f"{doc!r} on lines {lines}",
+        duplicates_message(
+            name, kind, dropped, qnames[codes[first]], docs[first], [line_of(p) for p in same]
+        ),
         TrecFormatWarning,
         stacklevel=3,
     )
     return keep
+
+
+def duplicates_message(name: str, kind: Kind, dropped: int, qid: str, doc: Any, lines: List[int]) -> str:
+    """The one warning about duplicate (query, document) lines of a file (whole or read in blocks):
+    how many lines were dropped, and the first pair (``lines``: every line of that pair)."""
+    shown = ", ".join(str(n) for n in lines[:5]) + (", ..." if len(lines) > 5 else "")
+    what = "judgement" if kind.integer else "result"
+    if isinstance(doc, bytes):
+        doc = doc.decode("utf-8", "surrogateescape")
+    return (
+        f"{name}: {dropped} duplicate (query, document) {what} line(s) dropped, the last line of "
+        f"each is used (as in ir_measures); first: query {qid!r}, document "
+        f"{doc!r} on lines {shown}"
+    )
 
 
 def _file_order(

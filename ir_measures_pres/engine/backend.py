@@ -32,7 +32,8 @@ mean is the same to the last bit.
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from dataclasses import replace
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 import numpy as np
 
@@ -85,7 +86,10 @@ class StandardMeasures:
         self.whole = [m for m in measures if m not in self.batched]
         self._calc = ir_measures if provider is None else ir_measures.providers.registry[provider]
         self._whole_evaluators: Dict[Tuple[Any, ...], Any] = {}
+        self._qrels_dicts: Dict[bool, Dict[str, Dict[str, Any]]] = {}
+        self._qrels_queries: Optional[Set[str]] = None
         self._groups: List[Tuple[List[str], Any]] = []
+        self._group_of: Dict[str, int] = {}
         self._placeholders_safe = True
         #: processes that score a large run's batches side by side (the command's ``--jobs``)
         self.processes = processes
@@ -100,7 +104,10 @@ class StandardMeasures:
         for a in range(0, len(qids), GROUP_QUERIES):
             group = qids[a : a + GROUP_QUERIES]
             evaluator = self._calc.evaluator(self.batched, {q: qrels_dict[q] for q in group})
+            self._group_of.update(dict.fromkeys(group, len(self._groups)))
             self._groups.append((group, evaluator))
+        if self.whole:  # kept for the other measures' blocks (RR@10 ...), not made twice
+            self._qrels_dicts[False] = qrels_dict
         # an unjudged document is handed over as " <rank>": no qrels id may look like that
         self._placeholders_safe = not _any_starts_with_space(self.qrels.doc_ids)
 
@@ -121,6 +128,62 @@ class StandardMeasures:
         if batched:
             assert ranked is not None
             yield from self._in_batches(run, ranked)
+
+    def iter_block(self, run: Columns, ranked: Optional[RankedRun] = None) -> Iterator[Any]:
+        """The ``Metric``s of one block of a run (some of its queries, each whole; see
+        :mod:`.streaming`): the values of the block's queries only, as :meth:`iter_calc` gives
+        them, and no DEFAULT for the qrels queries outside the block (the caller adds those once
+        the run has ended). The work is proportional to the block, not to the qrels."""
+        whole = list(self.whole)
+        batched = self.batched
+        if batched and (ranked is None or not self._can_batch(run, ranked)):
+            whole, batched = whole + batched, []
+        if whole:
+            yield from self._whole_block(whole, run)
+        if batched:
+            assert ranked is not None
+            yield from self._in_batches(run, ranked, block=True)
+
+    def _whole_block(self, measures: List[Any], run: Columns) -> Iterator[Any]:
+        """:meth:`_whole_run` for one block: an evaluator made for the qrels of the block's
+        queries only (so neither it nor ir_measures' DEFAULTs walk the whole qrels)."""
+        latin1 = needs_latin1(self.qrels, run)
+        if latin1 not in self._qrels_dicts:
+            self._qrels_dicts[latin1] = backend_qrels(self.qrels, latin1)
+        if self._qrels_queries is None:
+            names = self.qrels.query_names
+            self._qrels_queries = set(names if names is not None else self.qrels.query_ids.tolist())
+        qrels_dict = self._qrels_dicts[latin1]
+        depth = self._top_depth(measures)
+        if depth is not None:
+            run = _top_scores(run, depth)
+        run_dict, query_back = backend_run(self.qrels, run, latin1, self._qrels_queries)
+        judged = {q: qrels_dict[q] for q in run_dict if q in qrels_dict}
+        if not judged:
+            return
+        for metric in self._calc.evaluator(measures, judged).iter_calc(run_dict):
+            if query_back:
+                metric = metric._replace(query_id=query_back.get(metric.query_id, metric.query_id))
+            yield metric
+
+    def _top_depth(self, measures: List[Any]) -> Optional[int]:
+        """k when every measure is ir_measures' ``msmarco`` RR@k (RR@10 of the default pipeline):
+        that provider sorts each query by score descending (then by id) and reads its first k
+        documents only, so it can be handed only the documents scoring at least the query's k-th
+        score (:func:`_top_scores`), which hold that top k, ties and all; None otherwise."""
+        from ir_measures.providers.base import NOT_PROVIDED
+
+        if self.provider not in (None, "msmarco"):
+            return None
+        depth = 0
+        for m in measures:
+            if getattr(m, "NAME", None) != "RR" or _default_provider_of(m) != "msmarco":
+                return None
+            cutoff = m["cutoff"]
+            if cutoff is NOT_PROVIDED or not isinstance(cutoff, int) or cutoff < 1:
+                return None
+            depth = max(depth, cutoff)
+        return depth or None
 
     def _can_batch(self, run: Columns, ranked: RankedRun) -> bool:
         return (
@@ -143,12 +206,27 @@ class StandardMeasures:
                 metric = metric._replace(query_id=query_back.get(metric.query_id, metric.query_id))
             yield metric
 
-    def _in_batches(self, run: Columns, ranked: RankedRun) -> Iterator[Any]:
+    def _in_batches(self, run: Columns, ranked: RankedRun, block: bool = False) -> Iterator[Any]:
+        """The batched measures; ``block``: of one block of a run (the groups its queries touch,
+        no DEFAULTs, no forks: :meth:`iter_block`)."""
         from ir_measures import Metric
 
         qrels_ids = ranked.qrels.query_ids
         ranked_of = {qrels_ids[p]: i for i, p in enumerate(ranked.qpos.tolist())}
         handed = _HandedOver(ranked)
+        if block:
+            touched = sorted({self._group_of[q] for q in ranked_of if q in self._group_of})
+            answered_here: List[Any] = []
+            for k in touched:
+                group, evaluator = self._groups[k]
+                batch = {qid: handed.query(i) for qid in group if (i := ranked_of.get(qid)) is not None}
+                batch = {qid: docs for qid, docs in batch.items() if docs}
+                if batch:
+                    answered_here.extend(m for m in evaluator.iter_calc(batch) if m.query_id in batch)
+            first_seen = {q: k for k, q in enumerate(_queries_in_file_order(run))}
+            answered_here.sort(key=lambda m: first_seen.get(m.query_id, len(first_seen)))
+            yield from answered_here
+            return
 
         def score(groups: List[int]) -> List[Tuple[List[Any], List[Any]]]:
             """Per group: the metrics of its queries the run answers, and the DEFAULTs of the rest."""
@@ -218,6 +296,37 @@ class _HandedOver:
         deque(map(docs.__delitem__, map(self.placeholder.__getitem__, ranks)), maxlen=0)
         docs.update(zip(self.judged_id[a:b], map(self.score.__getitem__, ranks)))
         return docs
+
+
+def _top_scores(run: Columns, k: int) -> Columns:
+    """The lines of ``run`` whose score (float64, as handed to the providers) is at least the
+    k-th highest of their query: every document of the query's top k in any order that sorts by
+    score descending first, whatever breaks its ties (all documents tied with the k-th are kept).
+    A query of at most k lines keeps them all. Vectorised: one sort of the block."""
+    if run.query_codes is None or len(run) == 0:
+        return run
+    codes = np.asarray(run.query_codes, dtype=np.int64)
+    values = np.asarray(run.values, dtype=np.float64)
+    counts = np.bincount(codes)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    kth = np.full(len(counts), -np.inf)
+    deep = counts > k
+    grouped = bool((codes[1:] >= codes[:-1]).all())
+    if grouped and bool(((values[1:] <= values[:-1]) | (codes[1:] != codes[:-1])).all()):
+        kth[deep] = values[starts[deep] + k - 1]  # each query already by score descending (usual)
+    else:
+        order = np.lexsort((-values, codes))  # by query, score descending
+        kth[deep] = values[order[starts[deep] + k - 1]]
+    keep = values >= kth[codes]
+    if keep.all():
+        return run
+    return replace(
+        run,
+        query_ids=np.asarray(run.query_ids)[keep],
+        doc_ids=run.doc_ids[keep],
+        values=run.values[keep],
+        query_codes=codes[keep].astype(np.asarray(run.query_codes).dtype),
+    )
 
 
 def _queries_in_file_order(run: Columns) -> List[str]:

@@ -8,7 +8,7 @@ by the package's one ranking rule (:func:`~ir_measures_pres.data.ranking.rank_ru
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, List, Optional, Sequence
 
 from ..data.qrels import Qrels
 from ..data.ranking import rank_run
@@ -46,6 +46,16 @@ class Evaluation:
         self._qrels: Optional[Qrels] = self.ours.qrels if self.ours is not None else None  # type: ignore[attr-defined]
         if self._qrels is None and self.others is not None and self.others.batched:
             self._qrels = Qrels.from_any(qrels)
+
+    @property
+    def qrels_ids(self) -> List[str]:
+        """The qrels' query ids, in qrels order (the rows of a :class:`.streaming.RunTable`)."""
+        if "_qrels_ids" not in self.__dict__:
+            names = getattr(self.qrels, "query_names", None)
+            if names is None:
+                names = (self._qrels or Qrels.from_any(self.qrels)).query_ids
+            self._qrels_ids = list(names)
+        return self._qrels_ids
 
     def rank(self, run: Any) -> Any:
         """The run ranked against the qrels by the package's one rule (a :class:`RankedRun`

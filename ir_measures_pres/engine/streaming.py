@@ -1,0 +1,571 @@
+"""Runs larger than memory: a run evaluated block by block of whole queries (issue #23).
+
+One evaluation engine for every size. A run is a sequence of blocks (a block: the lines of some
+consecutive queries, each query whole; :class:`~ir_measures_pres.data.runblocks.RunBlocks`
+reads a file so); each block is ranked by the package's one rule and scored by the same
+measures as a whole run (:func:`block_metrics`: pytrec_eval fed the block's queries, the
+package's kernels, other providers with the block's qrels), and its per-query values go into a
+:class:`RunTable`, one row per qrels query. The whole-file path is the same thing with one block.
+
+* **Bounded memory.** What is held is the qrels, their evaluators, a block or two (the next one is
+  read while the current one is scored) and the table (a float per qrels query and measure): the
+  same whatever the size of the run.
+* **The same bytes.** Each query's values do not depend on the other queries, and the table hands
+  them to the output in the order the whole-run path yields them (per measure: the run's queries
+  in the order they appear, then the DEFAULT of the qrels queries it lacks, sorted), so every mean
+  is the same to the last digit and every output format is byte-identical.
+* **Ungrouped runs.** A run whose query's lines come in two places cannot be cut into blocks of
+  whole queries; the reader notices the first line that breaks the grouping, and the run is read
+  whole and scored as one block (:func:`stream_run` warns once, through the package's warning
+  path). A run read from standard input is copied to a temporary file as it is read, for that.
+* **Forked workers** (``jobs`` > 1): blocks are scored by forked processes, which inherit the
+  prepared qrels and evaluators; at most ``2 * jobs`` blocks are on the way at a time.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+import sys
+import tempfile
+import threading
+import warnings
+from collections import deque
+from dataclasses import dataclass
+from queue import Queue
+from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..data.forks import can_fork, in_worker
+from ..data.inputs import Columns
+from ..data.runblocks import RunBlocks, UngroupedRun
+
+__all__ = [
+    "BlockEvaluator",
+    "BlockRows",
+    "RunInfo",
+    "RunTable",
+    "block_metrics",
+    "iter_calc_blocks",
+    "stream_run",
+]
+
+#: per measure: (query ids, values) of one block, in the order the engine yields them
+BlockRows = List[Tuple[Any, List[str], List[float]]]
+
+
+def block_metrics(evaluation: Any, block: Columns, ranked: Any = None) -> BlockRows:
+    """The per-query values of one block of a run (a pure function of the prepared
+    :class:`~.evaluation.Evaluation` and the block): per measure, the block's qrels queries that
+    the run answers and their values, in the order the whole-run path yields them. The DEFAULTs
+    of the qrels queries the block lacks are not here: the caller adds those once (the run's
+    end, :meth:`RunTable.metrics`). ``ranked``: the block already ranked (:meth:`Evaluation.rank`)."""
+    if ranked is None:
+        ranked = evaluation.rank(block)
+    rows: BlockRows = []
+    if evaluation.others is not None:
+        # by the measure object's id: a Measure hashes its repr, which costs more than the rest
+        by_measure: Dict[int, Tuple[Any, List[str], List[float]]] = {}
+        for metric in evaluation.others.iter_block(block, ranked):
+            row = by_measure.get(id(metric.measure))
+            if row is None:
+                row = by_measure[id(metric.measure)] = (metric.measure, [], [])
+            row[1].append(metric.query_id)
+            row[2].append(metric.value)
+        rows.extend(by_measure.values())
+    if evaluation.ours is not None:
+        measures = list(dict.fromkeys(evaluation.ours.measures))
+        qids, columns = evaluation.ours._answered(ranked if ranked is not None else block, measures)
+        rows.extend((m, qids, values) for m, values in zip(measures, columns))
+    return rows
+
+
+class RunTable:
+    """One run's per-query values, gathered block by block: a float per (measure, qrels query)
+    and, per measure, the order the values came in. :meth:`metrics` hands them out as the
+    whole-run path yields them."""
+
+    def __init__(self, measures: Sequence[Any], qrels_ids: Sequence[str]) -> None:
+        self.measures = list(dict.fromkeys(measures))
+        self._row = {m: k for k, m in enumerate(self.measures)}
+        self.qrels_ids = list(qrels_ids)
+        self._qindex = {q: k for k, q in enumerate(self.qrels_ids)}
+        self.values = np.zeros((len(self.measures), len(self.qrels_ids)))
+        self.seen = np.zeros((len(self.measures), len(self.qrels_ids)), dtype=bool)
+        self._order: List[List[np.ndarray]] = [[] for _ in self.measures]
+        self._other: List[List[Tuple[str, float]]] = [[] for _ in self.measures]  # not qrels queries
+
+    def add(self, rows: BlockRows) -> None:
+        """Add one block's :func:`block_metrics`."""
+        for measure, qids, values in rows:
+            k = self._row[measure]
+            pos = np.fromiter((self._qindex.get(q, -1) for q in qids), dtype=np.int64, count=len(qids))
+            vals = np.asarray(values, dtype=np.float64)
+            known = pos >= 0
+            if not known.all():
+                self._other[k].extend((q, v) for q, v, ok in zip(qids, values, known.tolist()) if not ok)
+                pos, vals = pos[known], vals[known]
+            self.values[k, pos] = vals
+            self.seen[k, pos] = True
+            self._order[k].append(pos)
+
+    def aggregates(self) -> Dict[Any, float]:
+        """Each measure's aggregate, as its aggregator makes it from :meth:`metrics` (the same
+        values in the same order), without a ``Metric`` per query: a mean (``MeanAgg``) is the
+        last element of a running sum (``np.cumsum`` adds in order, as ``MeanAgg.add`` does), so it
+        is the same to the last bit; other aggregators are fed one value at a time."""
+        from ir_measures.measures.base import MeanAgg
+
+        out: Dict[Any, float] = {}
+        for k, m in enumerate(self.measures):
+            order = np.concatenate(self._order[k]) if self._order[k] else np.zeros(0, np.int64)
+            unseen = int((~self.seen[k]).sum())
+            values = np.concatenate(
+                (
+                    self.values[k, order],
+                    np.asarray([v for _, v in self._other[k]], dtype=np.float64),
+                    np.full(unseen, m.DEFAULT, dtype=np.float64),
+                )
+            )
+            agg = m.aggregator()
+            if type(agg) is MeanAgg:
+                out[m] = float(np.cumsum(values)[-1]) / len(values) if len(values) else agg.result()
+            else:
+                for v in values.tolist():
+                    agg.add(v)
+                out[m] = agg.result()
+        return out
+
+    def metrics(self) -> Iterator[Any]:
+        """Every ``Metric`` of the run, per measure in the whole-run path's order: the answered
+        queries in the order they came (the run's), then the DEFAULT of every qrels query left,
+        by query id (as ir_measures' ``Evaluator.iter_calc`` adds them)."""
+        from ir_measures import Metric
+
+        by_id = (
+            np.argsort(np.asarray(self.qrels_ids, dtype=object)) if self.qrels_ids else np.zeros(0, np.int64)
+        )
+        for k, m in enumerate(self.measures):
+            order = np.concatenate(self._order[k]) if self._order[k] else np.zeros(0, np.int64)
+            ids = self.qrels_ids
+            for q, v in zip(order.tolist(), self.values[k, order].tolist()):
+                yield Metric(ids[q], m, v)
+            for q, v in self._other[k]:
+                yield Metric(q, m, v)
+            default = m.DEFAULT
+            for q in by_id[~self.seen[k, by_id]].tolist():
+                yield Metric(ids[q], m, default)
+
+
+@dataclass
+class RunInfo:
+    """What the output needs of a run besides its values: its query ids (all, in order of first
+    appearance) and its tag (trec_eval's runid), as the whole-file :class:`Columns` has them."""
+
+    query_names: List[str]
+    tag: Optional[str]
+
+    @property
+    def query_codes(self) -> None:  # as a Columns read whole: the names are all there is
+        return None
+
+
+def stream_run(
+    evaluation: Any,
+    source: Any,
+    jobs: int = 1,
+    block_lines: Optional[int] = None,
+) -> Tuple[RunTable, RunInfo]:
+    """Score a run file block by block (module docstring); returns its table and :class:`RunInfo`.
+    An ungrouped run is warned of and scored whole, as one block. Input errors (a bad line)
+    are raised as the whole-file reader raises them, before anything is returned.
+    ``block_lines``: lines per block (default :data:`~ir_measures_pres.data.runblocks.BLOCK_LINES`)."""
+    from ..data import runblocks
+    from ..data.readers import read_run
+
+    spool: Optional[_Spool] = None
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-":
+        if sys.stdin is None:
+            from ..data.readers import TrecFormatError
+
+            raise TrecFormatError("<stdin>", None, "a readable file on standard input", "it closed")
+        spool = _Spool(sys.stdin.buffer)
+        source = io.BufferedReader(spool)
+    try:
+        blocks = RunBlocks(source, "bytes", block_lines or runblocks.BLOCK_LINES)
+        table = RunTable(evaluation.measures, evaluation.qrels_ids)
+        try:
+            for rows in _scored(evaluation, blocks, jobs):
+                table.add(rows)
+            return table, RunInfo(blocks.query_names, blocks.tag)
+        except UngroupedRun as ungrouped:
+            warnings.warn(
+                f"{ungrouped}: it is read whole instead of query by query (the memory this takes "
+                "grows with the run; sort the run by query to read it in blocks)",
+                stacklevel=2,
+            )
+        whole_source: Any = source
+        if spool is not None:
+            whole_source = spool.rest()
+        run = read_run(whole_source, doc_ids="bytes")
+        table = RunTable(evaluation.measures, evaluation.qrels_ids)
+        table.add(block_metrics_whole(evaluation, run, jobs))
+        return table, RunInfo(list(run.query_names or []), run.tag)
+    finally:
+        if spool is not None:
+            spool.close()
+
+
+def block_metrics_whole(evaluation: Any, run: Columns, processes: int) -> BlockRows:
+    """A whole run as one block (the ungrouped fallback); a large one has its pytrec_eval batches
+    forked as the whole-run path forks them."""
+    others = evaluation.others
+    before = None if others is None else others.processes
+    if others is not None:
+        others.processes = processes
+    try:
+        return block_metrics(evaluation, run)
+    finally:
+        if others is not None:
+            others.processes = before
+
+
+def _scored(evaluation: Any, blocks: Iterable[Columns], jobs: int) -> Iterator[BlockRows]:
+    """Each block's :func:`block_metrics`, in order: here with the next block read and ranked in
+    a thread, or by ``jobs`` forked workers."""
+    if jobs > 1 and can_fork():
+        yield from _in_workers(evaluation, blocks, jobs)
+        return
+    for block, ranked in _read_ahead(evaluation, blocks):
+        yield block_metrics(evaluation, block, ranked)
+
+
+def _read_ahead(evaluation: Any, blocks: Iterable[Columns]) -> Iterator[Tuple[Columns, Any]]:
+    """(block, ranked block) pairs; the next block is read and ranked in a second thread (numpy
+    and zlib release the GIL) while the caller scores one. Not in a forked worker (its siblings
+    have the other CPUs)."""
+    if in_worker():
+        for block in blocks:
+            yield block, evaluation.rank(block)
+        return
+    evaluation.warm()
+    done = object()
+    queue: "Queue[Any]" = Queue(maxsize=1)
+    stop = threading.Event()
+
+    def produce() -> None:
+        reading = iter(blocks)
+        try:
+            for block in reading:
+                item = (block, evaluation.rank(block))
+                while not stop.is_set():
+                    try:
+                        queue.put(item, timeout=0.1)
+                        break
+                    except Exception:  # noqa: BLE001 - queue.Full: try again unless stopped
+                        continue
+                if stop.is_set():
+                    return
+            queue.put((done, None))
+        except BaseException as error:  # noqa: BLE001 - handed to the consumer
+            queue.put((done, error))
+        finally:
+            close = getattr(reading, "close", None)
+            if close is not None:  # the file and the parse threads, now (the consumer stopped early)
+                close()
+
+    thread = threading.Thread(target=produce, name="read-ahead", daemon=True)
+    thread.start()
+    try:
+        while True:
+            item, error = queue.get()
+            if item is done:
+                if error is not None:
+                    raise error
+                return
+            yield item, error
+    finally:
+        stop.set()
+        while thread.is_alive():
+            try:
+                queue.get(timeout=0.1)
+            except Exception:  # noqa: BLE001 - queue.Empty
+                pass
+        thread.join()
+
+
+def _in_workers(evaluation: Any, blocks: Iterable[Columns], jobs: int) -> Iterator[BlockRows]:
+    """Blocks scored by ``jobs`` forked workers (they inherit the prepared evaluators; a block is
+    pickled on its way there, its rows on the way back), at most ``2 * jobs`` on the way."""
+    import multiprocessing
+
+    from ..data.forks import _become_worker
+
+    evaluation.warm()
+    pending: Deque[Any] = deque()
+    _WORKER_EVALUATION[0] = evaluation
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_become_worker)
+    try:
+        with pool:
+            for block in blocks:
+                pending.append(pool.apply_async(_score_in_worker, (_packed(block),)))
+                while len(pending) >= 2 * jobs:
+                    yield pending.popleft().get()
+            while pending:
+                yield pending.popleft().get()
+    finally:
+        _WORKER_EVALUATION[0] = None
+
+
+#: the evaluation the forked workers of :func:`_in_workers` inherit
+_WORKER_EVALUATION: List[Any] = [None]
+
+
+def _packed(block: Columns) -> Tuple[Any, ...]:
+    """A block as it travels to a worker: its arrays and its queries' names, not a ``str`` per
+    line (the query id column is made again there)."""
+    if block.query_codes is None or block.query_names is None:
+        return (block,)
+    return (block.query_codes, block.query_names, block.doc_ids, block.values, block.non_utf8_at, block.tag)
+
+
+def _score_in_worker(packed: Tuple[Any, ...]) -> BlockRows:
+    if len(packed) == 1:
+        block = packed[0]
+    else:
+        codes, names, docs, values, non_utf8_at, tag = packed
+        qnames = np.empty(len(names), dtype=object)
+        qnames[:] = names
+        block = Columns(
+            qnames[codes],
+            docs,
+            values,
+            unique_pairs=True,
+            query_codes=codes,
+            query_names=names,
+            kind="run",
+            non_utf8_at=non_utf8_at,
+            tag=tag,
+        )
+    return block_metrics(_WORKER_EVALUATION[0], block)
+
+
+class _Spool(io.RawIOBase):
+    """Standard input read through, every byte also written to a temporary file: a run that turns
+    out ungrouped is then read whole from there (standard input cannot be read twice)."""
+
+    def __init__(self, raw: Any) -> None:
+        super().__init__()
+        self.raw = raw
+        self.name = "<stdin>"  # what messages call it, as the readers call standard input
+        self.copy = tempfile.TemporaryFile(prefix="ir_measures_pres-stdin-")  # noqa: SIM115
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.raw.read1(len(buffer)) if hasattr(self.raw, "read1") else self.raw.read(len(buffer))
+        n = len(data)
+        buffer[:n] = data
+        self.copy.write(data)
+        return n
+
+    def rest(self) -> Any:
+        """The whole input (what was read and what was not), as a file object at its start."""
+        shutil.copyfileobj(self.raw, self.copy)
+        self.copy.flush()
+        self.copy.seek(0)
+        return self.copy
+
+    def close(self) -> None:
+        self.copy.close()
+        super().close()
+
+
+# --------------------------------------------------------------------------------------------
+# the same from Python: a run larger than memory evaluated from a notebook, or by an engine
+# --------------------------------------------------------------------------------------------
+
+
+class BlockEvaluator:
+    """Measures prepared once for the qrels; scores a run one block of whole queries at a time.
+
+    ``measures``: measure objects or strings (as the command takes them: ``"AP nDCG@10"``,
+    ``"PRES@100"``, ``"map"``); ``qrels``: a path (read by the strict reader) or any qrels
+    ir_measures accepts; ``provider``: as the command's ``--provider``.
+
+    * :meth:`calc_block` -- the per-query ``Metric``s of one block (a pure function of the
+      prepared qrels and the block: what an engine such as Dask maps over partitions);
+    * :meth:`frame_block` -- the same as a DataFrame (``query_id``, ``measure``, ``value``);
+    * :meth:`iter_calc` -- a run file (read in blocks) or an iterable of DataFrame chunks
+      (regrouped into whole queries) as a sequence of per-block ``Metric`` lists, in bounded memory;
+    * :meth:`aggregate` -- the means of per-query values as the command prints them (trec_eval
+      ``-c``: over every qrels query, a query the run lacks counting the measure's DEFAULT, 0);
+      :meth:`means` -- a run file's means (an ungrouped run read whole, as the command does).
+
+    A block must hold whole queries: a query's lines split over two blocks would be scored twice,
+    each time with part of its list. :meth:`iter_calc` sees to that for a file or chunks whose
+    lines are grouped by query, and raises :class:`~ir_measures_pres.data.runblocks.UngroupedRun`
+    (an :class:`~ir_measures_pres.InputError`) when they are not (sort the run by query first).
+    """
+
+    def __init__(self, measures: Any, qrels: Any, provider: Optional[str] = None) -> None:
+        from ..data.readers import read_qrels
+        from ..measures.catalogue import parse_measures
+        from .evaluation import Evaluation
+
+        if isinstance(measures, (str, os.PathLike)) or not isinstance(measures, Iterable):
+            measures = [measures]
+        measures = list(measures)
+        if all(isinstance(m, str) for m in measures):
+            measures = list(parse_measures(measures))
+        #: what another process needs to prepare the same evaluator (a qrels file), see __reduce__
+        self._recipe: Optional[Tuple[Any, ...]] = None
+        if isinstance(qrels, (str, os.PathLike)):
+            self._recipe = (tuple(str(m) for m in measures), os.path.abspath(qrels), provider)
+            qrels = read_qrels(qrels, doc_ids="bytes")
+        self.measures = measures
+        self.evaluation = Evaluation(measures, qrels, provider, processes=1)
+        self.evaluation.warm()  # made now, not by two threads at once
+
+    def __reduce__(self) -> Any:
+        """An evaluator travels to another process (a Dask worker) as its recipe: the measures'
+        names and the qrels file; each process prepares it once (pytrec_eval's evaluators do not
+        travel) and reuses it for every task."""
+        if self._recipe is None:
+            raise TypeError(
+                "a BlockEvaluator made from in-memory qrels cannot be sent to another process: make it "
+                "from a qrels file, which each process then reads once"
+            )
+        return (_prepared, self._recipe)
+
+    @property
+    def qrels_ids(self) -> List[str]:
+        """The qrels' query ids (the queries every mean is over)."""
+        return list(self.evaluation.qrels_ids)
+
+    def calc_block(self, block: Any) -> List[Any]:
+        """Per-query ``Metric``s of one block of a run (:class:`Columns` or a DataFrame with
+        ``query_id``, ``doc_id``, ``score``), each of its queries whole: the block's queries
+        that the qrels have, no DEFAULT for the others."""
+        from ir_measures import Metric
+
+        rows = block_metrics(self.evaluation, _as_block(block))
+        return [Metric(q, m, v) for m, qids, values in rows for q, v in zip(qids, values)]
+
+    def frame_block(self, block: Any) -> Any:
+        """:meth:`calc_block` as a DataFrame: ``query_id``, ``measure`` (its name, as the command
+        prints it), ``value``."""
+        import pandas as pd
+
+        rows = block_metrics(self.evaluation, _as_block(block))
+        return pd.DataFrame(
+            {
+                "query_id": pd.Series([q for _, qids, _ in rows for q in qids], dtype=object),
+                "measure": pd.Series([str(m) for m, qids, _ in rows for _ in qids], dtype=object),
+                "value": np.array([v for _, _, values in rows for v in values], dtype=np.float64),
+            }
+        )
+
+    def iter_calc(self, run: Any, block_lines: Optional[int] = None) -> Iterator[List[Any]]:
+        """The run's per-query ``Metric``s, one list per block. ``run``: a TREC run file (path,
+        gzipped or not) read in blocks of at least ``block_lines`` lines, or an iterable of
+        DataFrame chunks (``pd.read_csv(..., chunksize=...)``, a parquet reader's batches ...)
+        whose rows are grouped by query; a chunk's last query is held until the next chunk
+        shows it has ended."""
+        from ..data import runblocks
+
+        if isinstance(run, (str, os.PathLike)):
+            blocks: Iterable[Any] = RunBlocks(run, "bytes", block_lines or runblocks.BLOCK_LINES)
+        else:
+            blocks = _whole_queries(run)
+        for block in blocks:
+            yield self.calc_block(block)
+
+    def means(self, run: Any, block_lines: Optional[int] = None) -> Dict[Any, float]:
+        """The means of a run file as the command prints them (block by block; an ungrouped run
+        is read whole, with a warning, as the command does)."""
+        table, _ = stream_run(self.evaluation, run, block_lines=block_lines)
+        return self.aggregate(table.metrics())
+
+    def aggregate(self, metrics: Iterable[Any]) -> Dict[Any, float]:
+        """Means of per-query ``Metric``s (all the blocks' of one run) as the command computes
+        them: per measure, the values in the order given, then the DEFAULT of every qrels query
+        without one (trec_eval ``-c``); the measure's own aggregator."""
+        aggs = {m: m.aggregator() for m in dict.fromkeys(self.measures)}
+        seen: Dict[Any, set] = {m: set() for m in aggs}
+        by_name = {str(m): m for m in aggs}
+        for metric in metrics:
+            m = metric.measure if metric.measure in aggs else by_name[str(metric.measure)]
+            aggs[m].add(metric.value)
+            seen[m].add(metric.query_id)
+        qrels_ids = set(self.evaluation.qrels_ids)
+        for m, agg in aggs.items():
+            for _ in range(len(qrels_ids - seen[m])):
+                agg.add(m.DEFAULT)
+        return {m: agg.result() for m, agg in aggs.items()}
+
+
+#: the evaluators this process prepared from a recipe (:meth:`BlockEvaluator.__reduce__`)
+_PREPARED: Dict[Tuple[Any, ...], BlockEvaluator] = {}
+_PREPARING = threading.Lock()
+
+
+def _prepared(measures: Tuple[str, ...], qrels: str, provider: Optional[str]) -> BlockEvaluator:
+    key = (measures, qrels, provider)
+    with _PREPARING:  # two threads of one worker: one prepares, the other waits for it
+        if key not in _PREPARED:
+            _PREPARED[key] = BlockEvaluator(list(measures), qrels, provider)
+        return _PREPARED[key]
+
+
+def iter_calc_blocks(
+    measures: Any, qrels: Any, run: Any, block_lines: Optional[int] = None
+) -> Iterator[List[Any]]:
+    """Per-query ``Metric``s of a run larger than memory, one list per block of whole queries
+    (:meth:`BlockEvaluator.iter_calc`)."""
+    return BlockEvaluator(measures, qrels).iter_calc(run, block_lines)
+
+
+def _as_block(block: Any) -> Columns:
+    from ..data.inputs import as_columns
+
+    if isinstance(block, Columns):
+        return block
+    return as_columns(block, "frame", "score", "run")
+
+
+def _whole_queries(chunks: Iterable[Any]) -> Iterator[Any]:
+    """DataFrame chunks regrouped so that each holds whole queries: a chunk's last query is held
+    back and put in front of the next chunk. A query seen again after another is an
+    :class:`UngroupedRun`."""
+    import pandas as pd
+
+    held: Any = None
+    done: set = set()
+    rows = 0
+    for chunk in chunks:
+        if held is not None:
+            chunk = pd.concat([held, chunk], ignore_index=True)
+        if not len(chunk):
+            held = chunk
+            continue
+        qids = chunk["query_id"].to_numpy()
+        change = np.flatnonzero(qids[1:] != qids[:-1]) + 1
+        heads = np.concatenate(([0], change))
+        order = qids[heads].tolist()
+        here: set = set()
+        for k, q in enumerate(order):  # a loop over the chunk's queries, not its rows
+            if q in done or q in here:
+                raise UngroupedRun("<chunks>", str(q), rows + int(heads[k]) + 1)
+            here.add(q)
+        last = int(heads[-1])
+        if last:
+            done.update(order[:-1])
+            yield chunk.iloc[:last]
+        rows += last
+        held = chunk.iloc[last:]
+    if held is not None and len(held):
+        yield held
