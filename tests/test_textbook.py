@@ -9,6 +9,7 @@ under test.
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 import sys
@@ -157,6 +158,20 @@ def test_an_empty_known_intersection_is_left_out_of_the_mean_with_one_warning() 
         assert value == pytest.approx(q1)  # the mean of q1 alone, not (q1 + 0) / 2
         texts = [str(w.message) for w in caught]
         assert len(texts) == 1 and "q2" in texts[0] and "K ∩ R is empty" in texts[0], texts
+
+
+def test_an_undefined_value_is_null_in_jsonl(capsys: pytest.CaptureFixture[str]) -> None:
+    """Strict JSON has no NaN: the main command's jsonl writes an undefined per-query value as
+    null (q2: K ∩ R is empty), and the mean over the defined queries as a number."""
+    from ir_measures_pres.cli.evaluate import main
+
+    measure = f"Coverage(known={str(KNOWN)!r})@10"
+    assert main([str(QRELS), str(RUN), measure, "-q", "--format", "jsonl"]) == 0
+    rows = [
+        json.loads(line, parse_constant=lambda c: pytest.fail(f"{c} in jsonl"))
+        for line in capsys.readouterr().out.splitlines()
+    ]
+    assert [(r["query_id"], r["value"]) for r in rows] == [("q1", 2 / 4), ("q2", None), ("all", 2 / 4)]
 
 
 def test_compare_leaves_undefined_topics_out_and_meta_refuses_them(tmp_path: Path) -> None:

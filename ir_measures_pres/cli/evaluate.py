@@ -237,7 +237,9 @@ def _write_ir_measures(
 
     def emit(qid: str, measure: Any, value: float) -> None:
         if args.output_format == "jsonl":
-            row: Dict[str, Any] = {"query_id": qid, "measure": str(measure), "value": value}
+            # an undefined value (K ∩ R empty for Coverage ...) is JSON's null: NaN is not JSON
+            shown = None if value != value else value
+            row: Dict[str, Any] = {"query_id": qid, "measure": str(measure), "value": shown}
             if not args.by_query:
                 del row["query_id"]
             if run is not None:
