@@ -10,7 +10,9 @@ plain Python (no package code), one ``RelevanceEvaluator`` per relevance level a
 from __future__ import annotations
 
 import gzip
+import os
 import random
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Tuple
@@ -250,3 +252,21 @@ def test_one_evaluation_scores_many_runs_with_the_qrels_prepared_once(
     with pytest.warns(UserWarning):
         assert second == list(fresh.iter_calc(read_run(run_b, doc_ids="bytes")))
     assert first != second
+
+
+def test_num_ret_beside_a_judged_only_measure_counts_every_document(tmp_path: Path) -> None:
+    """ir_measures' pytrec_eval provider puts NumRet into whichever pytrec_eval invocation comes
+    first, a judged-only one included, where num_ret counts the judged documents only; which
+    comes first follows the hash seed (9 did it). Every seed must give the run's 3 documents."""
+    qrels = _write(tmp_path / "qrels", ["q1 0 a 1", "q1 0 b 0"])
+    run = _write(tmp_path / "run", ["q1 Q0 a 1 3 r", "q1 Q0 x 2 2 r", "q1 Q0 b 3 1 r"])
+    for seed in range(16):
+        out = subprocess.run(
+            [sys.executable, "-m", "ir_measures_pres", str(qrels), str(run), "AP(judged_only=True) NumRet"],
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            check=True,
+        ).stdout
+        # AP on the judged documents only (a, b): a at rank 1 = 1; NumRet: a, x and b
+        assert out == "AP(judged_only=True)\t1.0000\nNumRet\t3.0000\n", (seed, out)

@@ -103,13 +103,27 @@ class StandardMeasures:
         qids = list(qrels_dict)
         for a in range(0, len(qids), GROUP_QUERIES):
             group = qids[a : a + GROUP_QUERIES]
-            evaluator = self._calc.evaluator(self.batched, {q: qrels_dict[q] for q in group})
+            evaluator = self._evaluator(self.batched, {q: qrels_dict[q] for q in group})
             self._group_of.update(dict.fromkeys(group, len(self._groups)))
             self._groups.append((group, evaluator))
         if self.whole:  # kept for the other measures' blocks (RR@10 ...), not made twice
             self._qrels_dicts[False] = qrels_dict
         # an unjudged document is handed over as " <rank>": no qrels id may look like that
         self._placeholders_safe = not _any_starts_with_space(self.qrels.doc_ids)
+
+    def _evaluator(self, measures: List[Any], qrels: Dict[str, Dict[str, int]]) -> Any:
+        """ir_measures' evaluator of ``measures``, the judged-only ones apart.
+
+        ir_measures' pytrec_eval provider (0.4.3) runs one pytrec_eval evaluator per (rel,
+        judged_only) and puts ``NumRet`` and ``NumQ``, which have no ``judged_only``, into
+        whichever comes first; when that is a judged-only one (which comes first follows the hash
+        seed), ``num_ret`` counts the judged documents only: a wrong number, in one process out
+        of several. Measures with ``judged_only=True`` are therefore given their own evaluator."""
+        judged_only = [m for m in measures if m.params.get("judged_only") is True]
+        if not judged_only or len(judged_only) == len(measures):
+            return self._calc.evaluator(measures, qrels)
+        others = [m for m in measures if m.params.get("judged_only") is not True]
+        return _Chained([self._calc.evaluator(others, qrels), self._calc.evaluator(judged_only, qrels)])
 
     # -- runs --------------------------------------------------------------------------------
 
@@ -161,7 +175,7 @@ class StandardMeasures:
         judged = {q: qrels_dict[q] for q in run_dict if q in qrels_dict}
         if not judged:
             return
-        for metric in self._calc.evaluator(measures, judged).iter_calc(run_dict):
+        for metric in self._evaluator(measures, judged).iter_calc(run_dict):
             if query_back:
                 metric = metric._replace(query_id=query_back.get(metric.query_id, metric.query_id))
             yield metric
@@ -199,7 +213,7 @@ class StandardMeasures:
         latin1 = needs_latin1(self.qrels, run)
         key = (*measures, latin1)
         if key not in self._whole_evaluators:
-            self._whole_evaluators[key] = self._calc.evaluator(measures, backend_qrels(self.qrels, latin1))
+            self._whole_evaluators[key] = self._evaluator(measures, backend_qrels(self.qrels, latin1))
         run_dict, query_back = backend_run(self.qrels, run, latin1)
         for metric in self._whole_evaluators[key].iter_calc(run_dict):
             if query_back:  # ids handed over as Latin-1 (not valid UTF-8): the readers' ids again
@@ -259,6 +273,18 @@ class StandardMeasures:
         defaults.sort(key=lambda m: (str(m.measure), m.query_id))
         yield from answered
         yield from defaults
+
+
+class _Chained:
+    """Several evaluators of disjoint measures as one: their metrics, one evaluator after the
+    other (each measure's queries in the order its evaluator yields them)."""
+
+    def __init__(self, evaluators: List[Any]) -> None:
+        self.evaluators = evaluators
+
+    def iter_calc(self, run: Any) -> Iterator[Any]:
+        for evaluator in self.evaluators:
+            yield from evaluator.iter_calc(run)
 
 
 class _HandedOver:
