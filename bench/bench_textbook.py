@@ -26,6 +26,9 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 DEFAULT_ROBUST = HERE.parents[1] / "shared" / "data" / "real" / "trec-robust-2003"
+# the naive loops from the definitions, the same oracle tests/test_textbook.py checks with
+sys.path.insert(0, str(HERE.parent / "tests"))
+from _naive_textbook import naive, trec_ranking  # noqa: E402
 
 
 def measures(known: str) -> list[str]:
@@ -56,56 +59,12 @@ def read_qrels(path: Path) -> dict[str, dict[str, int]]:
 
 
 def read_run(path: Path) -> dict[str, list[str]]:
-    """Each topic's documents by score descending, ties by doc id descending (trec_eval)."""
-    rows: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    rows: dict[str, dict[str, float]] = defaultdict(dict)
     with gzip.open(path, "rt") as f:
         for line in f:
             q, _, d, _, s, _ = line.split()
-            rows[q].append((float(s), d))
-    import numpy as np
-
-    out = {}
-    for q, r in rows.items():
-        by_doc = sorted(r, key=lambda x: x[1].encode(), reverse=True)  # ties: doc id descending
-        ranked = sorted(by_doc, key=lambda x: -float(np.float32(x[0])))  # stable: score (float32)
-        out[q] = [d for _, d in ranked]
-    return out
-
-
-def naive(
-    name: str, labels: dict[str, int], ranking: list[str], known: set[str], k, beta=1.0, logb=2.0
-) -> float:
-    """One query's value straight from the chapter's definitions (docs/textbook.md)."""
-    top = ranking if k is None else ranking[:k]
-    relevant = {d for d, v in labels.items() if v >= 1}
-    seen = [j for j, d in enumerate(top, 1) if d in relevant]
-    if name == "APSeen":
-        return sum(sum(1 for d in top[:j] if d in relevant) / j for j in seen) / len(seen) if seen else 0.0
-    if name in ("F", "E"):
-        cut = len(ranking) if k is None else k
-        f = 0.0
-        if seen and relevant:
-            r, p = len(seen) / len(relevant), len(seen) / cut
-            f = (1 + beta**2) / (beta**2 / r + 1 / p)
-        return f if name == "F" else 1 - f
-    kr = relevant & known
-    if name == "Coverage":
-        return len(kr & set(top)) / len(kr) if kr else math.nan
-    if name == "Novelty":
-        found = relevant & set(top)
-        return len(found - known) / len(found) if found else 0.0
-    if name == "RelativeRecall":
-        return len(relevant & set(top)) / len(kr) if kr else math.nan
-    if name == "RecallEffort":
-        if not kr:
-            return math.nan
-        if kr <= set(ranking):
-            return len(kr) / max(ranking.index(d) + 1 for d in kr)
-        return len(kr) / len(ranking)
-    gains = [max(labels.get(d, 0), 0) for d in top]
-    if name == "CG":
-        return float(sum(gains))
-    return sum(g / max(1.0, math.log(i) / math.log(logb)) for i, g in enumerate(gains, 1))
+            rows[q][d] = float(s)
+    return {q: trec_ranking(docs) for q, docs in rows.items()}
 
 
 def parse(spec: str) -> tuple[str, dict, object]:

@@ -19,6 +19,7 @@ from pathlib import Path
 import ir_measures
 import numpy as np
 import pytest
+from _naive_textbook import naive, trec_ranking
 from conftest import needs_shared, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -253,42 +254,6 @@ def test_dcg_needs_a_base_above_one() -> None:
 POOL = [f"d{i}" for i in range(12)]
 
 
-def naive(name: str, labels: dict[str, int], ranking: list[str], known: set[str], k, beta=1.0, logb=2.0):
-    """The measure for one query, straight from the chapter's definitions (docs/textbook.md)."""
-    top = ranking if k is None else ranking[:k]
-    relevant = {d for d, v in labels.items() if v >= 1}
-    seen = [j for j, d in enumerate(top, 1) if d in relevant]
-    if name == "APSeen":
-        return sum(sum(1 for d in top[:j] if d in relevant) / j for j in seen) / len(seen) if seen else 0.0
-    if name in ("F", "E"):
-        cut = len(ranking) if k is None else k
-        found = len(seen)
-        if found == 0 or not relevant:
-            f = 0.0
-        else:
-            r, p = found / len(relevant), found / cut
-            f = (1 + beta**2) / (beta**2 / r + 1 / p)
-        return f if name == "F" else 1 - f
-    kr = relevant & known
-    if name == "Coverage":
-        return len(kr & set(top)) / len(kr) if kr else math.nan
-    if name == "Novelty":
-        found_rel = relevant & set(top)
-        return len(found_rel - known) / len(found_rel) if found_rel else 0.0
-    if name == "RelativeRecall":
-        return len(relevant & set(top)) / len(kr) if kr else math.nan
-    if name == "RecallEffort":
-        if not kr:
-            return math.nan
-        if kr <= set(ranking):
-            return len(kr) / max(ranking.index(d) + 1 for d in kr)
-        return len(kr) / len(ranking)
-    gains = [max(labels.get(d, 0), 0) for d in top]
-    if name == "CG":
-        return float(sum(gains))
-    return sum(g / max(1.0, math.log(i) / math.log(logb)) for i, g in enumerate(gains, 1))
-
-
 @st.composite
 def collections(draw: st.DrawFn):
     qrels, run, known = {}, {}, {}
@@ -380,17 +345,7 @@ def test_robust_2003_equals_the_naive_loops(tmp_path: Path) -> None:
         run: dict[str, dict[str, float]] = {}
         for q, _, d, _, s, _ in lines:
             run.setdefault(q, {})[d] = float(s)
-        # the trec_eval order: score (float32) descending, then doc id descending
-        rankings = {
-            q: [
-                d
-                for d, _ in sorted(
-                    sorted(docs.items(), key=lambda x: x[0].encode(), reverse=True),
-                    key=lambda x: -float(np.float32(x[1])),
-                )
-            ]
-            for q, docs in run.items()
-        }
+        rankings = {q: trec_ranking(docs) for q, docs in run.items()}  # trec_eval's order
         for name, k, params in MEASURES:
             args = dict(params)
             if name in ("Coverage", "Novelty", "RelativeRecall", "RecallEffort"):
