@@ -125,12 +125,72 @@ def test_a_non_finite_score_deep_inside_a_dataframe_is_named(bad):
     )
 
 
-def test_a_nan_score_deep_inside_a_dict_run_is_named():
+@pytest.mark.parametrize(
+    "bad, shown",
+    [(float("nan"), "nan"), (None, "None"), (np.float32("inf"), "np.float32(inf)"), (10**400, str(10**400))],
+)
+def test_a_bad_score_deep_inside_a_dict_run_is_named_as_given(bad, shown):
+    # numpy reads None as NaN and refuses an int beyond float64 with OverflowError: the message
+    # still names the value the user gave
     run = big_run()
-    run["q"]["d30000"] = float("nan")
+    run["q"]["d30000"] = bad
     assert message(big_qrels(), run) == (
-        "run query 'q', document 'd30000': expected a finite number as score, found np.float64(nan)"
+        f"run query 'q', document 'd30000': expected a finite number as score, found {shown}"
     )
+
+
+def test_an_int_beyond_float64_is_an_input_error_in_every_input_type():
+    huge = 10**400
+    frame_run = pd.DataFrame({"query_id": ["q"], "doc_id": ["d3"], "score": pd.Series([huge], dtype=object)})
+    assert message(big_qrels(), frame_run) == (
+        f"run query 'q', document 'd3': expected a finite number as score, found {huge}"
+    )
+    assert message({"q": {"d3": 1, "d4": huge}}, big_run()) == (
+        f"qrels query 'q', document 'd4': expected an integer relevance within "
+        f"-2147483648..2147483647, found {huge}"
+    )
+
+
+@pytest.mark.parametrize(
+    "qrels, run, expected",
+    [
+        # pytrec_eval reads ids as C strings: 'a\x00x' would be 'a' for the standard measures
+        (
+            {"q": {"a": 1}},
+            {"q": {"b": 2.0, "a\x00x": 1.0}},
+            "run document ids must not hold a NUL character, found 'a\\x00x'",
+        ),
+        (
+            {"q": {"a": 1}},
+            {"q\x00": {"a": 1.0}},
+            "run query ids must not hold a NUL character, found 'q\\x00'",
+        ),
+        (
+            {"q\x00": {"a": 1}},
+            {"q": {"a": 1.0}},
+            "qrels query ids must not hold a NUL character, found 'q\\x00'",
+        ),
+        # a query the qrels lack is checked too, as a DataFrame's lines are
+        (
+            {"q": {"a": 1}},
+            {"q": {"a": 1.0}, "z": {"a\x00": 1.0}},
+            "run document ids must not hold a NUL character, found 'a\\x00'",
+        ),
+        (
+            {"q": {"a": 1}},
+            {"q": {"a": 1.0}, "z": {None: 1.0}},
+            "run document ids must be strings or integers, found None (NoneType)",
+        ),
+    ],
+)
+def test_a_nul_in_a_dict_id_is_refused_as_in_a_dataframe(qrels, run, expected):
+    assert message(qrels, run) == expected
+    if "NUL" in expected and expected.startswith("run"):  # the same run as a DataFrame
+        frame_run = pd.DataFrame(
+            [(q, d, s) for q, docs in run.items() for d, s in docs.items()],
+            columns=["query_id", "doc_id", "score"],
+        )
+        assert message(qrels, frame_run) == expected
 
 
 # -- labels placed by score equal labels looked up per document --------------------------------

@@ -7,6 +7,7 @@ grouped by query. Relevance values are checked to be integral here, once, for ev
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from operator import countOf
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type
@@ -183,7 +184,9 @@ def integral_labels(values: Any, where: Callable[[int], str]) -> np.ndarray:
         i = _first_bad(~numbers)
         if i is not None:
             raise InputError(f"{where(i)}: expected {expected}, found {arr[i]!r}")
-        arr = np.array([float(v) for v in arr], dtype=np.float64)
+        given, arr = arr, np.fromiter(map(_float_or_inf, arr), dtype=np.float64, count=len(arr))
+    else:
+        given = arr
     if arr.dtype.kind in "iu":
         bad = (arr < RELEVANCE_MIN) | (arr > RELEVANCE_MAX)
     elif arr.dtype.kind == "f":
@@ -193,8 +196,17 @@ def integral_labels(values: Any, where: Callable[[int], str]) -> np.ndarray:
         bad = np.ones(len(arr), dtype=bool)
     i = _first_bad(bad)
     if i is not None:
-        raise InputError(f"{where(i)}: expected {expected}, found {arr[i]!r}")
+        raise InputError(f"{where(i)}: expected {expected}, found {given[i]!r}")
     return arr.astype(np.int64)
+
+
+def _float_or_inf(number: Any) -> float:
+    """``float(number)``, or an infinity of its sign for an int beyond float64 (``10**400``),
+    which the checks then refuse by name instead of an ``OverflowError``."""
+    try:
+        return float(number)
+    except OverflowError:
+        return math.inf if number > 0 else -math.inf
 
 
 def finite_scores(values: Any, where: Callable[[int], str]) -> np.ndarray:
@@ -211,7 +223,10 @@ def finite_scores(values: Any, where: Callable[[int], str]) -> np.ndarray:
         if i is not None:
             raise InputError(f"{where(i)}: expected a finite number as score, found {arr[i]!r}")
     with np.errstate(over="ignore"):
-        scores = arr.astype(np.float64, copy=False)  # no copy of float64 scores: none is changed
+        if arr.dtype.kind == "O":
+            scores = np.fromiter(map(_float_or_inf, arr), dtype=np.float64, count=len(arr))
+        else:
+            scores = arr.astype(np.float64, copy=False)  # no copy of float64 scores: none is changed
     i = _first_bad(~np.isfinite(scores))
     if i is not None:
         raise InputError(f"{where(i)}: expected a finite number as score, found {arr[i]!r}")

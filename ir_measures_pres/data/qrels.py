@@ -31,6 +31,7 @@ from .inputs import (
     object_array,
     place,
     predict_kind,
+    refuse_nul,
     take,
 )
 
@@ -86,6 +87,7 @@ class Qrels:
     def _from_dict(cls, qrels: Dict[Any, Any]) -> "Qrels":
         """From ``{query: {doc: relevance}}``, every id and value checked (see :mod:`.inputs`)."""
         query_ids = [id_text(q, "qrels query id") for q in qrels]
+        refuse_nul(query_ids, "qrels query id")  # pytrec_eval would read 'q\x00x' as 'q'
         lookup = list(qrels.values())
         for qid, docs in zip(query_ids, lookup):
             if not isinstance(docs, dict):

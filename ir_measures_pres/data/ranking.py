@@ -42,6 +42,7 @@ from .inputs import (
     object_array,
     place,
     predict_kind,
+    refuse_nul,
     take,
 )
 from .qrels import ABSENT, Qrels
@@ -328,26 +329,32 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
     seg_docs: List[Any] = []
     # the judged documents of each query, found from the qrels side (its ~65 ids looked up in the
     # run's dict, not the run's 1,000 ids in the qrels'): per qrels line, the run's score of the
-    # document or NaN when the run lacks it (a run's NaN is refused below) and the label
+    # document or NaN when the run lacks it (a run's NaN is refused below), read while the
+    # query's dict is in cache; None once a score is not a number numpy reads (then read again
+    # after the check of all scores has named the bad one)
     judged_counts: List[int] = []
-    judged_scores: List[Any] = []
-    judged_labels: List[int] = []
+    judged_parts: Optional[List[np.ndarray]] = []
     lookup = qrels.lookup
-    for qid, docs in run.items():
-        qid = qid if type(qid) is str else id_text(qid, "run query id")
-        i = qrels.index.get(qid)
-        if i is None:
-            continue
+    run_qids = [q if type(q) is str else id_text(q, "run query id") for q in run]
+    refuse_nul(run_qids, "run query id")  # pytrec_eval would read 'q\x00x' as 'q'
+    for qid, docs in zip(run_qids, run.values()):
         if not isinstance(docs, dict):
             raise InputError(
                 f"run query {qid!r}: expected a dict of document id -> score, found {type(docs).__name__}"
             )
-        if not all_of_type(docs, str, len(docs)):
-            docs = {id_text(d, "run document id"): v for d, v in docs.items()}
+        docs = _plain_doc_ids(docs)  # every query's, as a DataFrame's are checked
+        i = qrels.index.get(qid)
+        if i is None:
+            continue
         judged = lookup[i]
         judged_counts.append(len(judged))
-        judged_scores.extend(map(docs.get, judged, repeat(math.nan)))
-        judged_labels.extend(judged.values())
+        if judged_parts is not None:
+            try:
+                judged_parts.append(
+                    np.fromiter(map(docs.get, judged, repeat(math.nan)), dtype=np.float64, count=len(judged))
+                )
+            except (TypeError, ValueError, OverflowError):
+                judged_parts = None
         qids.append(qid)
         qpos.append(i)
         seg_docs.append(docs)
@@ -364,21 +371,32 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
     def docs_at(positions: np.ndarray) -> np.ndarray:
         return all_docs()[positions]
 
-    scores = _check_scores(
-        _as_scores(lambda: chain.from_iterable(d.values() for d in seg_docs), total), docs_at, qids, offsets
-    )
+    def given_scores() -> Iterable[Any]:
+        return chain.from_iterable(d.values() for d in seg_docs)
+
+    try:
+        scores = _check_scores(_as_scores(given_scores, total), docs_at, qids, offsets)
+    except InputError:  # named as given: numpy reads None as NaN
+        _check_scores(object_array(list(given_scores())), docs_at, qids, offsets)
+        raise
     qpos_arr = np.asarray(qpos, dtype=np.int64)
     order, ranked_scores = _rank_order(scores, docs_at, offsets)
     # the judged documents' scores are some of those just checked, converted the same way
-    with np.errstate(over="ignore"):
-        judged_as_run = _as_scores(lambda: judged_scores, len(judged_scores)).astype(np.float64)
+    if judged_parts is None:
+        judged_parts = [_judged_scores(d, lookup[i]) for d, i in zip(seg_docs, qpos)]
+    judged_as_run = np.concatenate(judged_parts) if judged_parts else np.zeros(0)
     in_run = ~np.isnan(judged_as_run)
+    # a look-up table holds its query's qrels lines in line order: their labels are a slice
+    judged_offsets = offsets_from_counts(np.asarray(judged_counts, dtype=np.int64))
+    judged_segment = segment_ids(judged_offsets)
+    first_line = qrels.offsets[qpos_arr] - judged_offsets[:-1]
+    qrels_line = np.arange(len(judged_segment)) + first_line[judged_segment]
     labels, shared = _labels_by_score(
         ranked_scores,
         offsets,
-        segment_ids(offsets_from_counts(np.asarray(judged_counts, dtype=np.int64)))[in_run],
+        judged_segment[in_run],
         ranking_scores(judged_as_run[in_run]),
-        np.fromiter(judged_labels, dtype=np.int64, count=len(judged_labels))[in_run],
+        qrels.labels[qrels_line[in_run]],
     )
     for seg in shared.tolist():  # a judged score shared in its list: look every document up
         a, b = int(offsets[seg]), int(offsets[seg + 1])
@@ -391,12 +409,32 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
     return ranked
 
 
+def _plain_doc_ids(docs: Dict[Any, float]) -> Dict[str, float]:
+    """One query of a dict run with its ids checked as a DataFrame's are (:func:`.inputs.id_column`):
+    exact ``str`` ids as they are, integers and ``str`` subclasses as their text; any other id,
+    or one holding a NUL (which pytrec_eval would cut short), an :class:`InputError` naming the
+    first. Two C-level passes over the keys: their types, then a join searched for NULs."""
+    if not all_of_type(docs, str, len(docs)):
+        docs = {id_text(d, "run document id"): v for d, v in docs.items()}
+    if "\x00" in "".join(docs):
+        refuse_nul(list(docs), "run document id")
+    return docs
+
+
+def _judged_scores(docs: Dict[str, Any], judged: Dict[str, int]) -> np.ndarray:
+    """The run's score of each judged document (NaN where the run lacks it) as float64, through
+    :func:`_as_scores` as the run's scores were read (after they were checked)."""
+    values = list(map(docs.get, judged, repeat(math.nan)))
+    with np.errstate(over="ignore"):
+        return _as_scores(lambda: values, len(values)).astype(np.float64)
+
+
 def _as_scores(values: Callable[[], Iterable[Any]], count: int) -> np.ndarray:
     """Scores as float64 when numpy reads them so, else as the objects they are (for
     :func:`_check_scores` to name the bad one)."""
     try:
         return np.fromiter(values(), dtype=np.float64, count=count)
-    except (TypeError, ValueError):  # text or another object: let the check name it
+    except (TypeError, ValueError, OverflowError):  # text or another object: let the check name it
         return object_array(list(values()))
 
 
