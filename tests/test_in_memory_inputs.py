@@ -278,3 +278,27 @@ def test_odd_or_repeated_document_ids_in_a_dataframe_run_take_the_general_path(o
     else:
         run.loc[20_000, "doc_id"] = odd
         assert ir_measures.calc_aggregate(MEASURES, big_qrels(), run) == expected
+
+
+def test_every_qrels_keeps_its_look_up_tables_in_label_order(tmp_path):
+    """A dict run's judged labels are sliced from ``Qrels.labels`` by the look-up tables' order."""
+    from ir_measures_pres.data.readers import read_qrels
+
+    lines = [("q1", "b", 2), ("q2", "a", 1), ("q1", "a", 0), ("q1", "c", -1), ("q2", "z", 3)]
+    path = tmp_path / "qrels.txt"
+    path.write_text("".join(f"{q} 0 {d} {r}\n" for q, d, r in lines))
+    dup = pd.DataFrame(lines + [("q1", "b", 1)], columns=["query_id", "doc_id", "relevance"])
+    nested: Dict[str, Dict[str, int]] = {}
+    for q, d, r in lines:
+        nested.setdefault(q, {})[d] = r
+    built = [
+        Qrels.from_any(nested),
+        Qrels.from_any({"q1": {"b": np.int64(2), "a": 0, 7: 1}, "q2": {"a": True}}),  # converted
+        Qrels.from_any(pd.DataFrame(lines, columns=["query_id", "doc_id", "relevance"])),
+        Qrels.from_any(dup),  # a repeated pair: the last line wins
+        Qrels.from_any(read_qrels(str(path), doc_ids="bytes")),  # bytes ids, tables made on first use
+    ]
+    for qrels in built:
+        in_table_order = [label for table in qrels.lookup for label in table.values()]
+        assert in_table_order == qrels.labels.tolist()
+        assert np.diff(qrels.offsets).tolist() == [len(table) for table in qrels.lookup]

@@ -45,8 +45,9 @@ ABSENT = np.iinfo(np.int64).min
 class Qrels:
     """Qrels grouped by query, with one ``{doc_id: label}`` look-up table per query.
 
-    ``labels[offsets[i]:offsets[i + 1]]`` are the relevance values of query ``query_ids[i]``.
-    Built once per evaluator and shared by every run it scores.
+    ``labels[offsets[i]:offsets[i + 1]]`` are the relevance values of query ``query_ids[i]``,
+    in the order of ``lookup[i]`` (every constructor keeps the two in step: a dict run's judged
+    labels are sliced from ``labels``). Built once per evaluator and shared by every run it scores.
     """
 
     query_ids: List[str]
