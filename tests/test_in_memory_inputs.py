@@ -302,3 +302,29 @@ def test_every_qrels_keeps_its_look_up_tables_in_label_order(tmp_path):
         in_table_order = [label for table in qrels.lookup for label in table.values()]
         assert in_table_order == qrels.labels.tolist()
         assert np.diff(qrels.offsets).tolist() == [len(table) for table in qrels.lookup]
+
+
+@pytest.mark.parametrize("dtype", ["object", "string", "str"])
+def test_a_query_id_column_of_any_string_dtype_reads_the_same(dtype):
+    """pandas' string dtypes are numbered by ``pandas.factorize`` (no Python string per line);
+    the result equals the object column's: ids, codes in order of first appearance, names."""
+    from ir_measures_pres.data.inputs import frame_columns, query_column
+
+    qids = ["q2", "q1", "q2", "q10", "q1", "q1"]
+    run = pd.DataFrame({"query_id": qids, "doc_id": list("abcdef"), "score": np.arange(6.0)})
+    run = run.astype({"query_id": dtype})
+    cols = frame_columns(run, "score", "run")
+    ids, codes, names = query_column(np.array(qids, dtype=object), "run query id")
+    assert cols.query_ids.tolist() == ids.tolist() == qids
+    assert {type(q) for q in cols.query_ids.tolist()} == {str}
+    assert cols.query_codes.tolist() == codes.tolist() == [0, 1, 0, 2, 1, 1]
+    assert cols.query_names == names == ["q2", "q1", "q10"]
+    with_nul = run.astype({"query_id": object})
+    with_nul.loc[3, "query_id"] = "q\x00"
+    assert message(big_qrels(), with_nul.astype({"query_id": dtype})) == (
+        "run query ids must not hold a NUL character, found 'q\\x00'"
+    )
+    missing = run.astype({"query_id": object})
+    missing.loc[3, "query_id"] = None
+    with pytest.raises(InputError, match="run query ids must be strings or integers"):
+        ir_measures.calc_aggregate(MEASURES, big_qrels(), missing.astype({"query_id": dtype}))

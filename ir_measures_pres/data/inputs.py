@@ -303,11 +303,28 @@ def frame_columns(df: Any, value_col: str, kind: str, check_docs: bool = True) -
     missing = [c for c in ("query_id", "doc_id", value_col) if c not in df.columns]
     if missing:
         raise InputError(f"{kind} DataFrame is missing columns {missing} (found {list(df.columns)})")
-    qids, codes, names = query_column(df["query_id"].to_numpy(), f"{kind} query id")
+    qids, codes, names = _frame_query_column(df["query_id"], f"{kind} query id")
     docs = np.asarray(df["doc_id"].to_numpy())
     if check_docs or docs.dtype.kind != "O":
         docs = id_column(docs, f"{kind} document id")
     return Columns(qids, docs, df[value_col].to_numpy(), query_codes=codes, query_names=names)
+
+
+def _frame_query_column(column: Any, what: str) -> Tuple[np.ndarray, np.ndarray, List[str]]:
+    """:func:`query_column` of a DataFrame's query id column. A column of pandas' string dtype
+    (pyarrow-backed by default since pandas 3) is numbered by ``pandas.factorize`` in C++, its
+    few distinct ids checked, and the lines given those ids' ``str`` objects: not one Python
+    string made per line (0.24 s for 5M lines). A missing id (NA) takes the general path,
+    which names it."""
+    import pandas as pd
+
+    if isinstance(column.dtype, pd.StringDtype):
+        codes, uniques = pd.factorize(column)  # numbered in order of first appearance
+        names = list(uniques)
+        if len(codes) and codes.min() >= 0 and all_of_type(names, str, len(names)):
+            refuse_nul(names, what)
+            return object_array(names)[codes], np.asarray(codes, dtype=np.int64), names
+    return query_column(column.to_numpy(), what)
 
 
 def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
