@@ -448,8 +448,10 @@ def _descending_bits(scores: np.ndarray) -> np.ndarray:
 
 
 #: ranked positions placed at a time by :func:`_labels_by_score` (whole segments): its
-#: temporaries stay a few MiB, reused from chunk to chunk instead of fresh pages each time
-PLACE_CHUNK = 1 << 20
+#: temporaries stay a few MiB, reused from chunk to chunk instead of fresh pages each time, and
+#: the binary search runs in 2 MiB of keys that stay in cache (1 << 20: 8 MiB, 0.01 s slower
+#: on the 5M-line benchmark)
+PLACE_CHUNK = 1 << 18
 
 
 def _labels_by_score(

@@ -9,6 +9,8 @@ while ir_measures itself is still importing.
 
 from __future__ import annotations
 
+from collections import deque
+from itertools import repeat
 from typing import Any, Dict, Iterable, Iterator, List, Tuple
 
 from ir_measures.providers.base import Any as AnyValue
@@ -67,10 +69,8 @@ class PresEvaluator(Evaluator):
         result = {}
         for measure, values in zip(measures, columns):
             agg = measure.aggregator()
-            for value in values:
-                agg.add(value)
-            for _ in range(left):
-                agg.add(measure.DEFAULT)
+            deque(map(agg.add, values), maxlen=0)  # the calls of the loop, run from C
+            deque(map(agg.add, repeat(measure.DEFAULT, left)), maxlen=0)
             result[measure] = agg.result()
         return result
 
