@@ -328,3 +328,16 @@ def test_a_query_id_column_of_any_string_dtype_reads_the_same(dtype):
     missing.loc[3, "query_id"] = None
     with pytest.raises(InputError, match="run query ids must be strings or integers"):
         ir_measures.calc_aggregate(MEASURES, big_qrels(), missing.astype({"query_id": dtype}))
+
+
+@pytest.mark.parametrize("text", ["1.5", b"1.5", "nan"])
+def test_a_score_given_as_text_is_refused_in_a_dict_as_in_a_dataframe(text):
+    """numpy would read '1.5' as 1.5; docs/conventions.md says text is an error (pytrec_eval
+    refuses it too), as it is in DataFrames and files."""
+    run = big_run()
+    run["q"]["d30000"] = text
+    expected = f"run query 'q', document 'd30000': expected a finite number as score, found {text!r}"
+    assert message(big_qrels(), run) == expected
+    frame_run = frame().astype({"score": object})
+    frame_run.loc[30_000, "score"] = text
+    assert message(big_qrels(), frame_run) == expected

@@ -430,11 +430,15 @@ def _judged_scores(docs: Dict[str, Any], judged: Dict[str, int]) -> np.ndarray:
 
 
 def _as_scores(values: Callable[[], Iterable[Any]], count: int) -> np.ndarray:
-    """Scores as float64 when numpy reads them so, else as the objects they are (for
-    :func:`_check_scores` to name the bad one)."""
+    """Scores as float64 when they are all numbers, else as the objects they are (for
+    :func:`_check_scores` to name the bad one). numpy reads text (``'1.5'``) and ``None`` as
+    numbers; adding the values up finds them (a C loop, float's fast path: 0.045 s for 5M
+    scores), so text is an error here as in DataFrames, files and pytrec_eval."""
     try:
-        return np.fromiter(values(), dtype=np.float64, count=count)
-    except (TypeError, ValueError, OverflowError):  # text or another object: let the check name it
+        scores = np.fromiter(values(), dtype=np.float64, count=count)
+        sum(values(), 0.0)  # TypeError on text, None, bytes, Decimal; OverflowError on 10**400
+        return scores
+    except (TypeError, ValueError, OverflowError):  # let the check name it
         return object_array(list(values()))
 
 
