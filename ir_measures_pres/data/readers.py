@@ -79,7 +79,7 @@ from ._trec_parse import Block, Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str, usable_cpus
 from .duplicates import find_duplicates
 from .forks import in_worker
-from .inputs import Columns
+from .inputs import Columns, object_array
 
 __all__ = [
     "read_qrels",
@@ -295,10 +295,8 @@ def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = Fa
     keep = _last_wins(codes, docs, reader.qnames, kind, name, line_map)
     if keep is not None:
         codes, docs, values = codes[keep], docs[keep], values[keep]
-    qnames = np.empty(len(reader.qnames), dtype=object)
-    qnames[:] = reader.qnames
     return Columns(
-        qnames[codes],
+        object_array(reader.qnames)[codes],
         docs,
         values,
         unique_pairs=True,
@@ -487,10 +485,8 @@ def _file_order(
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     position = np.arange(len(codes)) - np.repeat(starts, counts)
     values = (np.repeat(counts, counts) - position).astype(np.float64)
-    qnames = np.empty(len(qnames_list), dtype=object)
-    qnames[:] = qnames_list
     return FileOrderColumns(
-        qnames[codes],
+        object_array(qnames_list)[codes],
         docs,
         values,
         unique_pairs=True,

@@ -32,7 +32,7 @@ import numpy as np
 from ._trec_parse import Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str
 from .duplicates import find_duplicates
-from .inputs import Columns, InputError
+from .inputs import Columns, InputError, object_array
 from .readers import _RUN, _blocks, _doc_mode, _open, _parsed_in_order, duplicates_message
 
 __all__ = ["BLOCK_LINES", "RunBlocks", "UngroupedRun"]
@@ -158,10 +158,8 @@ class RunBlocks:
                 self._example = (names[int(local[at])], docs[at], [int(lines[p]) for p in same])
             local, docs, values = local[keep], docs[keep], values[keep]
         self.lines += len(codes)
-        qnames = np.empty(len(names), dtype=object)
-        qnames[:] = names
         return Columns(
-            qnames[local],
+            object_array(names)[local],
             docs,
             values,
             unique_pairs=True,

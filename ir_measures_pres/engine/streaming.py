@@ -39,7 +39,7 @@ from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequenc
 import numpy as np
 
 from ..data.forks import can_fork, in_worker
-from ..data.inputs import Columns
+from ..data.inputs import Columns, object_array
 from ..data.runblocks import RunBlocks, UngroupedRun
 
 __all__ = [
@@ -336,10 +336,8 @@ def _score_in_worker(packed: Tuple[Any, ...]) -> BlockRows:
         block = packed[0]
     else:
         codes, names, docs, values, non_utf8_at, tag = packed
-        qnames = np.empty(len(names), dtype=object)
-        qnames[:] = names
         block = Columns(
-            qnames[codes],
+            object_array(names)[codes],
             docs,
             values,
             unique_pairs=True,
