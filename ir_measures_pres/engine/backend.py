@@ -127,16 +127,21 @@ class StandardMeasures:
 
     # -- runs --------------------------------------------------------------------------------
 
+    def _plan(self, run: Columns, ranked: Optional[RankedRun]) -> Tuple[List[Any], List[Any]]:
+        """(measures for the whole-run path, measures fed in batches): the batched ones join the
+        whole-run path when the run has no ranking here or cannot be fed in batches."""
+        whole, batched = list(self.whole), list(self.batched)
+        if batched and (ranked is None or not self._can_batch(run, ranked)):
+            return whole + batched, []
+        return whole, batched
+
     def iter_calc(self, run: Columns, ranked: Optional[RankedRun] = None) -> Iterator[Any]:
         """Per-query ``Metric``s of the run (every qrels query; DEFAULT where the run has none).
 
         ``ranked`` is the run ranked against the same qrels by :func:`..data.ranking.rank_run` (the
         command ranks each run once for its own measures too); without it, or when the run
         cannot be fed in batches, the whole run goes through the dicts of the whole-run path."""
-        whole = list(self.whole)
-        batched = self.batched
-        if batched and (ranked is None or not self._can_batch(run, ranked)):
-            whole, batched = whole + batched, []
+        whole, batched = self._plan(run, ranked)
         if whole:
             yield from self._whole_run(whole, run)
         if batched:
@@ -148,10 +153,7 @@ class StandardMeasures:
         :mod:`.streaming`): the values of the block's queries only, as :meth:`iter_calc` gives
         them, and no DEFAULT for the qrels queries outside the block (the caller adds those once
         the run has ended). The work is proportional to the block, not to the qrels."""
-        whole = list(self.whole)
-        batched = self.batched
-        if batched and (ranked is None or not self._can_batch(run, ranked)):
-            whole, batched = whole + batched, []
+        whole, batched = self._plan(run, ranked)
         if whole:
             yield from self._whole_block(whole, run)
         if batched:
