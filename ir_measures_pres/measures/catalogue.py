@@ -225,6 +225,12 @@ MEASURES: Tuple[Entry, ...] = (
     Entry(nt.MSnDCG, (), nt.compute_msndcg, nt.check_levels, TrecStyle.named("MSnDCG")),
     Entry(nt.NTCIR_bpref, (), nt.compute_bpref, trec=TrecStyle(_BPREF, by="variant", at="none")),
     Entry(nt.NTCIR_rpref, (), nt.compute_rpref, nt.check_levels, TrecStyle(_RPREF, by="variant", at="none")),
+    # sampled judgements: sample_eval.pl's estimators (docs/judgements.md)
+    #
+    # statAP_MQ_eval_v3.pl's estimators from a prels file (docs/judgements.md)
+    #
+    # trec_eval 10's judgement-aware measures (docs/judgements.md)
+    #
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.
