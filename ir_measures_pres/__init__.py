@@ -9,6 +9,7 @@ measure lists, is in :mod:`ir_measures_pres.measures.catalogue`.
 
 from typing import TYPE_CHECKING, Any
 
+from .data.forks import WorkerLost
 from .data.inputs import InputError
 from .engine.provider import PresProvider
 from .measures.base import MeasureParameterError
@@ -109,6 +110,7 @@ __all__ = [
     "PresProvider",
     "MeasureParameterError",
     "InputError",
+    "WorkerLost",
     "__version__",
     "compare",
     "compare_scores",

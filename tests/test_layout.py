@@ -195,6 +195,8 @@ def test_public_names_unchanged() -> None:
         "compare_scores", "Comparison",
         # issue #23: runs larger than memory (docs/streaming.md)
         "BlockEvaluator", "iter_calc_blocks",
+        # issue #28: a dead worker is an exception, never a hang (docs/cli.md)
+        "WorkerLost",
     }  # fmt: skip
     assert set(ir_measures_pres.__all__) == expected_top
     assert all(getattr(ir_measures_pres, n) is not None for n in expected_top)

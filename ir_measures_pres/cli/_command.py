@@ -5,7 +5,9 @@
   ``ir_measures_pres: error: FILE:LINE: what was expected, what was found`` (or the option);
 * no traceback for a user's mistake: ``--debug`` shows it; a bug (any other exception) prints
   one line saying so and exits with 70 (``EX_SOFTWARE``);
-* Ctrl-C exits with 130 and a reader that closes the pipe (``| head``) ends the command quietly;
+* Ctrl-C exits with 130, SIGTERM with 143, both quietly (forked workers are ended first); a
+  worker that dies (the out-of-memory killer) ends the command with one line and 1; a reader
+  that closes the pipe (``| head``) ends the command quietly;
 * warnings, Python's included, are one line each: ``ir_measures_pres: warning: ...`` (:func:`warn`).
 
 The main command, the meta-evaluation subcommands and any later subcommand run through
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import signal
 import sys
 import threading
 import traceback
@@ -30,8 +33,17 @@ PROG = "ir_measures_pres"
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: exit statuses
-USAGE, INPUT, INTERRUPTED, BUG = 2, 1, 130, 70
+#: exit statuses (SIGINT's and SIGTERM's are the shells' 128 + the signal)
+USAGE, INPUT, INTERRUPTED, TERMINATED, BUG = 2, 1, 130, 143, 70
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived (``kill``, ``timeout``, a cluster's time limit): the command stops as it
+    does on Ctrl-C, quietly, its workers ended, with exit status 143."""
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise Terminated()
 
 
 class UsageError(Exception):
@@ -208,10 +220,12 @@ def _show_warning(
 
 def guarded(run: Callable[[], int], debug: bool = False) -> int:
     """Run a command; turn what goes wrong into one line and an exit status (module docstring)."""
+    from ..data.forks import WorkerLost
     from ..measures.catalogue import MeasureNameError
 
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
+    previous_sigterm = _catch_sigterm()
     try:
         return run()
     except BrokenPipeError:
@@ -225,6 +239,12 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         return INPUT
     except KeyboardInterrupt:
         return INTERRUPTED
+    except Terminated:
+        return TERMINATED
+    except WorkerLost as error:  # the out-of-memory killer, most often: one line, never a hang
+        _trace(debug)
+        say(str(error))
+        return INPUT
     except SystemExit as done:  # argparse's --help and --version
         return done.code if isinstance(done.code, int) else 0
     except (UsageError, MeasureNameError) as error:
@@ -241,6 +261,16 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         return BUG
     finally:
         warnings.showwarning = previous
+        if previous_sigterm is not None:
+            signal.signal(signal.SIGTERM, previous_sigterm)
+
+
+def _catch_sigterm() -> Any:
+    """SIGTERM raises :class:`Terminated` in the main thread while a command runs (the handler
+    it replaces is put back after); None where signals cannot be caught (not the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _on_sigterm)
 
 
 def report_input_error(error: BaseException) -> int:

@@ -29,10 +29,13 @@ Exit status: 0 on success, 1 when an input file or the evaluation fails, 2 for a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
 import os
+import shutil
 import sys
+import tempfile
 import warnings
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -388,14 +391,23 @@ def _score_all(
     query_order = qrels.query_names
     if query_order is None:
         query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
-    # forked workers have no standard input (multiprocessing closes it): a run read from it
-    # keeps every run in this process
-    if len(runs) > 1 and jobs > 1 and can_fork() and "-" not in runs:
-        failed = _score_in_workers(args, evaluation, runs, names, query_order, jobs, out)
-    else:
-        failed = _score_here(
-            args, evaluation, runs, names, many, query_order, out, jobs if len(runs) == 1 else 1
-        )
+    # several runs: their rows are held (in memory, on disk past 16 MiB) until every run is
+    # scored, so a command stopped early (a killed worker, SIGTERM, Ctrl-C) prints no table that
+    # looks complete and is not; one run's rows are written once it is scored anyway
+    held = tempfile.SpooledTemporaryFile(16 << 20, mode="w+", newline="") if many else None
+    rows = out if held is None else held
+    with held if held is not None else contextlib.nullcontext():
+        # forked workers have no standard input (multiprocessing closes it): a run read from it
+        # keeps every run in this process
+        if len(runs) > 1 and jobs > 1 and can_fork() and "-" not in runs:
+            failed = _score_in_workers(args, evaluation, runs, names, query_order, jobs, rows)
+        else:
+            failed = _score_here(
+                args, evaluation, runs, names, many, query_order, rows, jobs if len(runs) == 1 else 1
+            )
+        if held is not None:
+            held.seek(0)
+            shutil.copyfileobj(held, out)
     out.flush()
     if failed:
         say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")

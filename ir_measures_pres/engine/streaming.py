@@ -31,14 +31,13 @@ import sys
 import tempfile
 import threading
 import warnings
-from collections import deque
 from dataclasses import dataclass
 from queue import Queue
-from typing import Any, Deque, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..data.forks import can_fork, in_worker
+from ..data.forks import can_fork, forked_map, in_worker
 from ..data.inputs import Columns, object_array
 from ..data.runblocks import RunBlocks, UngroupedRun
 
@@ -297,30 +296,16 @@ def _read_ahead(evaluation: Any, blocks: Iterable[Columns]) -> Iterator[Tuple[Co
 
 
 def _in_workers(evaluation: Any, blocks: Iterable[Columns], jobs: int) -> Iterator[BlockRows]:
-    """Blocks scored by ``jobs`` forked workers (they inherit the prepared evaluators; a block is
-    pickled on its way there, its rows on the way back), at most ``2 * jobs`` on the way."""
-    import multiprocessing
-
-    from ..data.forks import _become_worker
-
+    """Blocks scored by ``jobs`` forked workers (:func:`~ir_measures_pres.data.forks.forked_map`:
+    they inherit the prepared evaluators; a block is pickled on its way there, its rows on the way
+    back), at most ``2 * jobs`` on the way; a worker's death raises
+    :class:`~ir_measures_pres.data.forks.WorkerLost`."""
     evaluation.warm()
-    pending: Deque[Any] = deque()
-    _WORKER_EVALUATION[0] = evaluation
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_become_worker)
-    try:
-        with pool:
-            for block in blocks:
-                pending.append(pool.apply_async(_score_in_worker, (_packed(block),)))
-                while len(pending) >= 2 * jobs:
-                    yield pending.popleft().get()
-            while pending:
-                yield pending.popleft().get()
-    finally:
-        _WORKER_EVALUATION[0] = None
 
+    def score(packed: Tuple[Any, ...]) -> BlockRows:
+        return block_metrics(evaluation, _unpacked(packed))
 
-#: the evaluation the forked workers of :func:`_in_workers` inherit
-_WORKER_EVALUATION: List[Any] = [None]
+    yield from forked_map(score, (_packed(block) for block in blocks), jobs, ahead=2 * jobs)
 
 
 def _packed(block: Columns) -> Tuple[Any, ...]:
@@ -331,23 +316,22 @@ def _packed(block: Columns) -> Tuple[Any, ...]:
     return (block.query_codes, block.query_names, block.doc_ids, block.values, block.non_utf8_at, block.tag)
 
 
-def _score_in_worker(packed: Tuple[Any, ...]) -> BlockRows:
+def _unpacked(packed: Tuple[Any, ...]) -> Columns:
+    """The block :func:`_packed` sent."""
     if len(packed) == 1:
-        block = packed[0]
-    else:
-        codes, names, docs, values, non_utf8_at, tag = packed
-        block = Columns(
-            object_array(names)[codes],
-            docs,
-            values,
-            unique_pairs=True,
-            query_codes=codes,
-            query_names=names,
-            kind="run",
-            non_utf8_at=non_utf8_at,
-            tag=tag,
-        )
-    return block_metrics(_WORKER_EVALUATION[0], block)
+        return packed[0]  # type: ignore[no-any-return]
+    codes, names, docs, values, non_utf8_at, tag = packed
+    return Columns(
+        object_array(names)[codes],
+        docs,
+        values,
+        unique_pairs=True,
+        query_codes=codes,
+        query_names=names,
+        kind="run",
+        non_utf8_at=non_utf8_at,
+        tag=tag,
+    )
 
 
 class _Spool(io.RawIOBase):

@@ -1,0 +1,243 @@
+"""Faults end cleanly (issue #28): a forked worker killed as the out-of-memory killer kills it,
+SIGTERM, SIGINT and a full disk each end the real command with one line (or none) and its exit
+status, never a hang, a traceback or a table that looks complete; no process is left behind.
+
+Not timing-fragile: each test waits until the command's workers exist (they are forked before
+any work is done, and live until the last item is scored), then acts; every wait has a generous
+limit that fails the test instead of hanging the CI run, and kills what is left.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import List, Tuple
+
+import numpy as np
+import pytest
+
+from ir_measures_pres.data.forks import WorkerLost, forked_map
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks are used on Linux only")
+
+COMMAND = [sys.executable, "-m", "ir_measures_pres"]
+LIMIT = 120.0  # seconds: far beyond what any case takes (about one second each)
+KILLED_LINE = (
+    "ir_measures_pres: error: a worker process was killed (signal 9, often the out-of-memory killer); "
+    "rerun with --jobs 1 or more memory\n"
+)
+
+
+def _run_text(queries: int, docs: int, seed: int) -> str:
+    scores = np.random.default_rng(seed).random((queries, docs))
+    return "".join(f"{q} Q0 D{d} {d} {scores[q, d]:.6f} r\n" for q in range(queries) for d in range(docs))
+
+
+@pytest.fixture(scope="module")
+def collection(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """qrels of 200 queries; ``runs/``: four runs of 300,000 lines; ``big.txt``: one run of
+    1,000,000 lines (eight blocks of RunBlocks' 131,072 lines)."""
+    root = tmp_path_factory.mktemp("faults")
+    labels = np.random.default_rng(0).random((200, 100)) < 0.3
+    (root / "qrels.txt").write_text(
+        "".join(f"{q} 0 D{d} {int(labels[q, d])}\n" for q in range(200) for d in range(100))
+    )
+    (root / "runs").mkdir()
+    text = _run_text(200, 1500, 1)
+    for k in range(4):
+        (root / "runs" / f"r{k}.txt").write_text(text)
+    (root / "big.txt").write_text(_run_text(200, 5000, 2))
+    return root
+
+
+def _children(pid: int) -> List[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        if int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+def _start(args: List[str], cwd: Path, stdout: object = subprocess.PIPE) -> subprocess.Popen:
+    # a session of its own: a process group to signal as ``timeout`` does, and to clean up
+    return subprocess.Popen(
+        COMMAND + args, cwd=cwd, stdout=stdout, stderr=subprocess.PIPE, start_new_session=True
+    )
+
+
+def _workers(command: subprocess.Popen, count: int = 2) -> List[int]:
+    deadline = time.monotonic() + LIMIT
+    while time.monotonic() < deadline:
+        found = _children(command.pid)
+        if len(found) >= count:
+            return found
+        if command.poll() is not None:
+            pytest.fail(f"the command ended (status {command.returncode}) before its workers were seen")
+        time.sleep(0.002)
+    _clean_up(command)
+    pytest.fail("the command's workers never appeared")
+
+
+def _finish(command: subprocess.Popen, workers: List[int]) -> Tuple[int, bytes, str]:
+    """The command's exit status and outputs, once it has ended; fails (and kills the process
+    group) if it hangs; fails if a worker outlives it."""
+    try:
+        out, err = command.communicate(timeout=LIMIT)
+    except subprocess.TimeoutExpired:
+        _clean_up(command)
+        pytest.fail("the command hung")
+    deadline = time.monotonic() + 10
+    while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    left = [w for w in workers if _alive(w)]
+    for w in left:
+        os.kill(w, signal.SIGKILL)
+    assert not left, f"workers left behind: {left}"
+    return command.returncode, out or b"", (err or b"").decode()
+
+
+def _clean_up(command: subprocess.Popen) -> None:
+    try:
+        os.killpg(command.pid, signal.SIGKILL)
+    except OSError:
+        pass
+    command.wait()
+
+
+CASES = {
+    "several runs": ["qrels.txt", "runs", "AP", "PRES@1000", "--jobs", "2"],
+    "one run in blocks": ["qrels.txt", "big.txt", "AP", "PRES@100", "--jobs", "2"],
+}
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_killed_worker_ends_the_command_with_one_line(collection: Path, case: str) -> None:
+    command = _start(CASES[case], collection)
+    workers = _workers(command)
+    os.kill(workers[0], signal.SIGKILL)  # as the out-of-memory killer does
+    status, out, err = _finish(command, workers)
+    assert (status, err) == (1, KILLED_LINE)
+    assert out == b""  # no table that looks complete and is not
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize(
+    "how, status",
+    [("SIGTERM to the command", 143), ("SIGTERM to the process group", 143), ("SIGINT", 130)],
+)
+def test_a_stop_signal_ends_the_command_quietly(collection: Path, case: str, how: str, status: int) -> None:
+    command = _start(CASES[case], collection)
+    workers = _workers(command)
+    if how == "SIGTERM to the process group":  # what ``timeout`` and a batch system send
+        os.killpg(command.pid, signal.SIGTERM)
+    else:
+        os.kill(command.pid, signal.SIGINT if how == "SIGINT" else signal.SIGTERM)
+    returned, out, err = _finish(command, workers)
+    assert (returned, err, out) == (status, "", b"")
+
+
+def _catches(pid: int, signum: int) -> bool:
+    """Whether process ``pid`` has a handler for ``signum`` (SigCgt of /proc/PID/status)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    mask = next(line for line in status.splitlines() if line.startswith("SigCgt:")).split()[1]
+    return bool(int(mask, 16) >> (signum - 1) & 1)
+
+
+def test_sigterm_stops_a_run_scored_in_this_process(collection: Path) -> None:
+    command = _start(["qrels.txt", "big.txt", "AP", "PRES@100", "--jobs", "1"], collection)
+    deadline = time.monotonic() + LIMIT
+    while not _catches(command.pid, signal.SIGTERM):  # the command's handler is in place
+        assert command.poll() is None and time.monotonic() < deadline
+        time.sleep(0.002)
+    command.send_signal(signal.SIGTERM)
+    returned, out, err = _finish(command, [])
+    assert (returned, err, out) == (143, "", b"")
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_a_full_disk_is_one_line_and_status_1(collection: Path, case: str) -> None:
+    with open("/dev/full", "wb") as full:
+        command = _start(CASES[case], collection, stdout=full)
+        returned, _, err = _finish(command, [])
+    assert returned == 1
+    assert err == "ir_measures_pres: error: [Errno 28] No space left on device\n"
+
+
+# --------------------------------------------------------------------------------------------
+# the same from Python: an exception, never a hang
+# --------------------------------------------------------------------------------------------
+
+_PYTHON_CASE = """
+import os, signal, sys
+from ir_measures_pres.data.forks import WorkerLost, forked_map
+
+def work(x):
+    if x == int(sys.argv[1]):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return x * x
+
+try:
+    print(list(forked_map(work, {items}, 2)))
+except WorkerLost as lost:
+    print("lost", lost.exitcode, lost)
+"""
+
+
+@pytest.mark.parametrize("items", ["list(range(20))", "iter(range(20))"])
+@pytest.mark.parametrize("victim", [0, 7, 19])
+def test_forked_map_raises_worker_lost(items: str, victim: int) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _PYTHON_CASE.format(items=items), str(victim)],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "lost -9 a worker process was killed (signal 9, often the out-of-memory killer); "
+        "rerun with --jobs 1 or more memory\n"
+    )
+    assert done.stderr == ""
+
+
+def test_worker_lost_names_other_deaths() -> None:
+    assert str(WorkerLost(-11)).startswith("a worker process was killed (signal 11, SIGSEGV)")
+    assert str(WorkerLost(3)).startswith("a worker process ended before returning its work (exit status 3)")
+
+
+def test_a_lazy_stream_is_read_a_few_items_ahead() -> None:
+    read: List[int] = []
+
+    def items():  # type: ignore[no-untyped-def]
+        for x in range(50):
+            read.append(x)
+            yield x
+
+    given = 0
+    for value in forked_map(lambda x: x + 1, items(), 2, ahead=4):
+        given += 1
+        assert value == given
+        assert len(read) - given <= 4  # at most ``ahead`` items out and not yet given back
+    assert given == 50
