@@ -27,6 +27,7 @@ from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QM
 from ir_measures_pres.cli.evaluate import main
 from ir_measures_pres.measures import catalogue, trec_eval
 from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures, trec_name, trec_names
+from ir_measures_pres.measures.trec_eval10 import rbp, rbp_resid, unj, yaap
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "ir_measures_pres" / "data" / "sample"
@@ -70,11 +71,18 @@ TOKENS: List[Tuple[str, Union[List[Any], str]]] = [
     ("old_bpref_top10pRnonrel", [Bpref10(variant="old")]),
     ("Rnorm_N1000", [R_norm(collection_size=1000)]),
     ("R_norm(collection_size=1000)", [R_norm(collection_size=1000)]),
+    # trec_eval 10's names and -m syntax (tests/test_trec_eval10.py)
+    ("unj", [unj @ 5, unj @ 10, unj @ 20]),
+    ("unj.5,10", [unj @ 5, unj @ 10]),
+    ("rbp.p=0.5", [rbp(p=0.5)]),
+    ("rbp_resid_p=0.95", [rbp_resid(p=0.95)]),
+    ("yaap", [yaap]),
     # rejected
     ("Rnorm", NEEDS_SIZE),
     ("Bpref-10", "unknown measure 'Bpref-10' (did you mean Bpref10 or Bpref_10 or Bpref?)"),
     ("Foo", "unknown measure 'Foo'"),
     ("Success", "invalid measure 'Success': cutoff required, e.g. Success@10"),
+    ("rbp@10", "invalid measure 'rbp@10': rbp has no parameter 'cutoff'; its parameters are: p"),
 ]
 ACCEPTED = [(t, e) for t, e in TOKENS if isinstance(e, list)]
 REJECTED = [(t, e) for t, e in TOKENS if isinstance(e, str)]
@@ -284,6 +292,11 @@ OURS = [
     PMeasure,
     PPlusMeasure @ 20,
     Bpref10(rel=2),
+    unj @ 1000,
+    rbp(p=0.5),
+    rbp_resid(p=0.95),
+    rbp_resid(p=0.123),
+    yaap(rel=2),
 ]
 
 

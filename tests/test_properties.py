@@ -66,6 +66,7 @@ from ir_measures_pres.measures.textbook import (
     RecallEffort,
     RelativeRecall,
 )
+from ir_measures_pres.measures.trec_eval10 import rbp, rbp_resid, unj, yaap
 
 # --------------------------------------------------------------------------------------------
 # the property table
@@ -278,6 +279,12 @@ CASES: list[Case] = [
             RecallEffort(known="known.txt"),
         )
     ),
+    # trec_eval 10's judgement-aware measures (tests/test_trec_eval10.py). rbp: gains scaled by
+    # the topic's top level, so a better document first never lowers it; ideal below 1. unj and
+    # rbp_resid measure the unjudged documents (not quality), yaap is a log-odds (unbounded)
+    Case(rbp, swap=SWAP_NOT_BELOW, ideal=lambda n: None),
+    Case(rbp(p=0.5), swap=SWAP_NOT_BELOW, ideal=lambda n: None),
+    *(Case(m, generic=False) for m in (unj @ 5, unj @ 20, rbp_resid, rbp_resid(p=0.5), yaap, yaap(rel=2))),
 ]
 
 GENERIC = [c for c in CASES if c.generic]
@@ -695,6 +702,10 @@ CITED = {
     "MSnDCG": "Burges",
     "NTCIR_bpref": "Buckley",
     "NTCIR_rpref": "De Beer",
+    "unj": "Soboroff",
+    "rbp": "Moffat",
+    "rbp_resid": "Moffat",
+    "yaap": "Robertson",
 }
 
 

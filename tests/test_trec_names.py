@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
 from ir_measures_pres.measures import trec_names as _trec_names
 from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures
+from ir_measures_pres.measures.trec_eval10 import rbp, rbp_resid, unj, yaap
 
 _trec_names.install()  # the lead wires this into register(); calling it again is a no-op
 
@@ -136,6 +137,15 @@ def test_the_original_where_it_accepts_else_the_catalogue(name: str, capsys: Any
         ("Rnorm_N500", [R_norm(collection_size=500)]),
         ("map ", [ir_measures.AP]),
         ("AP nDCG@10", [ir_measures.AP, ir_measures.nDCG @ 10]),
+        # trec_eval 10's names: its output names and its -m syntax
+        ("unj_5", [unj @ 5]),
+        ("unj.5,10", [unj @ 5, unj @ 10]),
+        ("unj", [unj @ 5, unj @ 10, unj @ 20]),
+        ("rbp_p=0.5", [rbp(p=0.5)]),
+        ("rbp.p=0.5", [rbp(p=0.5)]),
+        ("rbp_resid.p=0.95", [rbp_resid(p=0.95)]),
+        ("yaap", [yaap]),
+        ("RBP@10", [ir_measures.RBP @ 10]),  # ir_measures' RBP keeps its name
     ],
 )
 def test_strings_the_original_rejects_and_the_catalogue_reads(name: str, expected: list) -> None:
@@ -307,6 +317,9 @@ _TOKENS = [
     "P_measure",
     "Bpref10",
     "nDCG",
+    "rbp",
+    "unj",
+    "p=0.5",
     "AP",
     "_",
     ".",

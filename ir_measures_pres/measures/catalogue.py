@@ -21,7 +21,10 @@ A token is read as, in this order:
    (:class:`TrecStyle` of each entry): ``PRES_1000``, ``PRES_est_100``, ``Rnorm_N1000``,
    ``Rnorm_N1000_cut_100``, ``Rnorm_bollmann_N1000``, ``Q-measure``, ``Q-measure_cut_10`` (also
    ``_cut.5,10``), ``O-measure``, ``P-measure``, ``P-plus``, ``bpref_top10pRnonrel``,
-   ``old_bpref_top10pRnonrel``, ``bpref_top10pRnonrel_paper``.
+   ``old_bpref_top10pRnonrel``, ``bpref_top10pRnonrel_paper``; trec_eval 10's own names of its
+   judgement-aware measures, as it prints them and as its ``-m`` reads them: ``unj_5``,
+   ``unj.5,10``, a bare ``unj`` (its cutoffs 5, 10, 20), ``rbp``, ``rbp_p=0.5``, ``rbp.p=0.5``,
+   ``rbp_resid``, ``rbp_resid_p=0.95``, ``yaap``.
 
 R_norm needs its collection size, so its trec-style names carry it after ``N``
 (``Rnorm_N<size>``); a name without it (``Rnorm``, ``Rnorm_cut_100``) is refused with a message
@@ -42,8 +45,11 @@ import math
 import re
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
+from ir_measures.measures.base import _NOT_PROVIDED
+
 from . import ntcir as nt
 from . import textbook as tb
+from . import trec_eval10 as te10
 from ._syntax import digits_for_letters, syntax_problem
 from .blended_ratio import (
     OMeasure,
@@ -230,7 +236,12 @@ MEASURES: Tuple[Entry, ...] = (
     # statAP_MQ_eval_v3.pl's estimators from a prels file (docs/judgements.md)
     #
     # trec_eval 10's judgement-aware measures (docs/judgements.md)
-    #
+    Entry(te10.unj, (), te10.compute_unj, trec=TrecStyle.named("unj", at="value", cuts=te10.UNJ_CUTOFFS)),
+    Entry(te10.rbp, (), te10.compute_rbp, trec=TrecStyle.named("rbp", at="none", param="p")),
+    Entry(
+        te10.rbp_resid, (), te10.compute_rbp_resid, trec=TrecStyle.named("rbp_resid", at="none", param="p")
+    ),
+    Entry(te10.yaap, (), te10.compute_yaap, trec=TrecStyle.named("yaap", at="none")),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.
@@ -458,6 +469,8 @@ _AT_PATTERNS = {
     "value": r"[._](?P<cuts>\d+(?:,\d+)*)",
     "none": "",
 }
+#: a number parameter as trec_eval writes it (``_p=0.5``) and as its ``-m`` reads it (``.p=0.5``)
+_PARAM_PATTERN = r"(?:[._]{}=(?P<param>\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?))?"
 
 
 @functools.lru_cache(maxsize=None)
@@ -470,6 +483,10 @@ def _style_patterns() -> Tuple[Tuple[re.Pattern[str], Entry, Any, str, bool], ..
         if style is None:
             continue
         at = _AT_PATTERNS[style.at]
+        if style.cuts:  # the bare base name stands for the default cutoffs
+            at = f"(?:{at})?"
+        if style.param is not None:
+            at = _PARAM_PATTERN.format(re.escape(style.param)) + at
         for value, base in style.bases:
             if style.number is not None:
                 number = rf"_{re.escape(style.number.letter)}(?P<number>\d+)"
@@ -490,12 +507,14 @@ def _parse_trec_style(token: str) -> Optional[List[Any]]:
         if style.by is not None and value != entry.measure.SUPPORTED_PARAMS[style.by].default:
             params[style.by] = value
         groups = found.groupdict()
-        cuts = [int(k) for k in groups["cuts"].split(",")] if groups.get("cuts") else []
+        cuts = [int(k) for k in groups["cuts"].split(",")] if groups.get("cuts") else list(style.cuts)
         if lacks_number:
             raise _Problem(_lacks_number(token, base, entry, params, cuts))
         try:
             if style.number is not None:
                 params[style.number.param] = int(groups["number"])
+            if style.param is not None and groups.get("param") is not None:
+                params[style.param] = float(groups["param"])
             measure = entry.measure(**params) if params else entry.measure
             return [measure @ k for k in cuts] if cuts else [measure]
         except ValueError as error:  # e.g. PRES_0: N_max must be >= 1
@@ -543,7 +562,9 @@ def trec_name(measure: Any) -> str:
 def _trec_style_name(measure: Any, style: TrecStyle) -> Optional[str]:
     at = measure.AT_PARAM
     number = style.number.param if style.number is not None else None
-    if not defaults_except(measure, at if style.at != "none" else None, style.by, number):
+    if not defaults_except(measure, at if style.at != "none" else None, style.by, number, style.param):
+        return None
+    if style.param is not None and not isinstance(measure.params.get(style.param, 0.0), float):
         return None
     base = dict(style.bases).get(measure[style.by] if style.by is not None else None)
     if base is None:
@@ -554,7 +575,13 @@ def _trec_style_name(measure: Any, style: TrecStyle) -> Optional[str]:
         if value is None:
             return None
         name += f"_{style.number.letter}{value}"
+    if style.param is not None and style.param in measure.params:
+        value = measure.params[style.param]
+        if value != measure.SUPPORTED_PARAMS[style.param].default:
+            name += f"_{style.param}={value!r}"
     if style.at == "value":
+        if measure[at] is _NOT_PROVIDED:
+            return None
         name += f"_{measure[at]}"
     elif style.at == "cut" and measure.params.get(at) is not None:
         name += f"_cut_{measure.params[at]}"
@@ -591,7 +618,7 @@ def _candidates() -> List[str]:
         if entry.trec is None:
             continue
         for _, base in entry.trec.bases:
-            if entry.trec.at == "value":
+            if entry.trec.at == "value" and not entry.trec.cuts:
                 base += f"_{entry.measure[entry.measure.AT_PARAM]}"
             names.append(base)
     return names

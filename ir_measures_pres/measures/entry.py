@@ -29,14 +29,19 @@ class NamedNumber:
 class TrecStyle:
     """How ``--format trec`` names an entry's measures, and how such a name reads back.
 
-    A name is ``<base>[_<letter><number>][<@ part>]``:
+    A name is ``<base>[_<letter><number>][_<param>=<value>][<@ part>]``:
 
     * ``bases`` maps the value of the parameter ``by`` to the base name (one pair, key None,
       when ``by`` is None): PRES's ``estimate`` picks ``PRES`` or ``PRES_est``;
     * ``number``: a parameter written into the name (R_norm's collection size, ``_N1000``);
     * ``at``: how the ``@`` parameter is written: ``"cut"`` as ``_cut_k`` (absent without ``@k``,
       like trec_eval's ``map_cut_k``), ``"value"`` as ``_k``, default included (PRES's N_max,
-      like ``P_10``), ``"none"`` when the measure has no ``@`` parameter.
+      like ``P_10``), ``"none"`` when the measure has no ``@`` parameter;
+    * ``param``: a number parameter written as trec_eval writes a measure's parameters,
+      ``_<param>=<value>`` when away from its default (``rbp_p=0.5``), and read back from that
+      and from trec_eval's ``-m`` form ``.<param>=<value>`` (``rbp.p=0.5``);
+    * ``cuts``: with ``at="value"``, what the bare base name stands for (trec_eval's default
+      cutoffs: ``unj`` is ``unj_5``, ``unj_10``, ``unj_20``).
 
     A measure with any other parameter away from its default keeps its canonical form.
     """
@@ -45,11 +50,15 @@ class TrecStyle:
     by: Optional[str] = None
     number: Optional[NamedNumber] = None
     at: str = "cut"
+    param: Optional[str] = None
+    cuts: Tuple[int, ...] = ()
 
     @classmethod
-    def named(cls, base: str, at: str = "cut") -> "TrecStyle":
+    def named(
+        cls, base: str, at: str = "cut", param: Optional[str] = None, cuts: Tuple[int, ...] = ()
+    ) -> "TrecStyle":
         """A style with one base name."""
-        return cls(((None, base),), at=at)
+        return cls(((None, base),), at=at, param=param, cuts=cuts)
 
 
 @dataclass(frozen=True)

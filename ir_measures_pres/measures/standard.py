@@ -48,6 +48,7 @@ __all__ = [
     "ndcg_kernel",
     "precision_kernel",
     "recall_kernel",
+    "relevant_precision_sum",
     "rprec_kernel",
     "rr_kernel",
     "success_kernel",
@@ -86,9 +87,15 @@ def ap_kernel(judged: JudgedList, n_relevant: np.ndarray, rel: int) -> np.ndarra
 
     Donna Harman. Evaluation issues in information retrieval. IPM 28(4), 1992.
     """
+    return _ratio(relevant_precision_sum(judged, rel), n_relevant.astype(np.float64))
+
+
+def relevant_precision_sum(judged: JudgedList, rel: int) -> np.ndarray:
+    """Per query, the sum of count(r_d) / r_d over the relevant documents d (label >= ``rel``) of
+    the list: AP's numerator, and the s of trec_eval's ``yaap`` (:mod:`.trec_eval10`)."""
     found = _found(judged, rel)
     count_so_far = found.cumsum(np.ones(len(found.rank)))
-    return _ratio(found.sum(count_so_far / found.rank), n_relevant.astype(np.float64))
+    return found.sum(count_so_far / found.rank)
 
 
 def precision_kernel(judged: JudgedList, rel: int, cutoff: int) -> np.ndarray:
