@@ -41,6 +41,7 @@ from ir_measures_pres.measures.ntcir import (
     NTCIR_rpref,
     iRBU,
 )
+from ir_measures_pres.measures.statap import statAP, statP, statRprec
 from ir_measures_pres.measures.tar import (
     WSS,
     LastRel,
@@ -277,6 +278,12 @@ CASES: list[Case] = [
             RelativeRecall(known="known.txt") @ 5,
             RecallEffort(known="known.txt"),
         )
+    ),
+    # statAP_MQ_eval_v3.pl's estimators from a prels file (tests/test_statap.py): estimates,
+    # above 1 at times, undefined where nothing relevant was sampled
+    *(
+        Case(m, generic=False)
+        for m in (statAP(prels="prels.txt"), statRprec(prels="prels.txt"), statP(prels="prels.txt") @ 5)
     ),
 ]
 
@@ -695,6 +702,9 @@ CITED = {
     "MSnDCG": "Burges",
     "NTCIR_bpref": "Buckley",
     "NTCIR_rpref": "De Beer",
+    "statAP": "Aslam",
+    "statRprec": "Aslam",
+    "statP": "Aslam",
 }
 
 

@@ -80,6 +80,7 @@ class Prels:
     umass: np.ndarray
     index: Dict[str, int] = field(init=False)
     _lookup: Optional[List[Dict[str, int]]] = field(default=None, init=False, repr=False)
+    _r_hat: Optional[np.ndarray] = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.index = {t: i for i, t in enumerate(self.topics)}
@@ -110,9 +111,14 @@ class Prels:
         return np.bincount(qidx[self.relevant], minlength=len(self.topics)).astype(np.int64)
 
     def r_hat(self) -> np.ndarray:
-        """Per topic, R̂ = Σ 1/π over its relevant documents, added in file order."""
+        """Per topic, R̂ = Σ 1/π over its relevant documents, added in file order (the script
+        adds them in its hash's order: with π other than 1, 0.5, 0.25 ... its last bit may
+        change from one invocation to the next)."""
+        if self._r_hat is not None:
+            return self._r_hat
         weight = np.where(self.relevant, 1.0 / np.where(self.relevant, self.iprob, 1.0), 0.0)
-        return sums_in_order(weight, self.offsets)
+        self._r_hat = sums_in_order(weight, self.offsets)
+        return self._r_hat
 
     def qrels(self) -> Qrels:
         """The judgements as qrels (``rel`` as the label): for the package's other measures, or

@@ -43,6 +43,7 @@ import re
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from . import ntcir as nt
+from . import statap as sa
 from . import textbook as tb
 from ._syntax import digits_for_letters, syntax_problem
 from .blended_ratio import (
@@ -228,7 +229,25 @@ MEASURES: Tuple[Entry, ...] = (
     # sampled judgements: sample_eval.pl's estimators (docs/judgements.md)
     #
     # statAP_MQ_eval_v3.pl's estimators from a prels file (docs/judgements.md)
-    #
+    Entry(
+        sa.statAP,
+        (),
+        sa.compute_statap,
+        sa.check_prels,
+        TrecStyle.named("statAP", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sa.statRprec,
+        (),
+        sa.compute_statrprec,
+        sa.check_prels,
+        TrecStyle.named("statRprec", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sa.statP, (), sa.compute_statp, sa.check_prels, TrecStyle.named("statP", at="value"), needs_docs=True
+    ),
     # trec_eval 10's judgement-aware measures (docs/judgements.md)
     #
 )
