@@ -162,8 +162,8 @@ def test_read_once_while_unchanged(tmp_path: Path) -> None:
 
 
 def test_as_qrels(tmp_path: Path) -> None:
-    q = _prels(tmp_path, "1 d1 2 1 0.5\n1 d2 0 1 0.5\n2 d3 -1 1 1\n").qrels()
-    assert q.query_ids == ["1", "2"] and q.lookup == [{"d1": 2, "d2": 0}, {"d3": -1}]
+    q = _prels(tmp_path, "1 d1 2 1 0.5\n1 d2 0 1 0.5\n2 d3 -1 1 1\n3 d4 1 1 NA\n").qrels()
+    assert q == {"1": {"d1": 2, "d2": 0}, "2": {"d3": -1}, "3": {}}
 
 
 @needs_shared("sampled-judgements")

@@ -120,14 +120,15 @@ class Prels:
         self._r_hat = sums_in_order(weight, self.offsets)
         return self._r_hat
 
-    def qrels(self) -> Qrels:
-        """The judgements as qrels (``rel`` as the label): for the package's other measures, or
-        as the QRELS of the main command when only a prels file exists."""
-        lookup = [
-            {d: int(r) for d, r in zip(self.docs[a:b].tolist(), self.rel[a:b].tolist())}
-            for a, b in zip(self.offsets[:-1].tolist(), self.offsets[1:].tolist())
-        ]
-        return Qrels(list(self.topics), self.offsets.copy(), self.rel.copy(), lookup)
+    def qrels(self) -> Dict[str, Dict[str, int]]:
+        """The kept judgements as qrels, ``{topic: {docno: rel}}`` (every topic the tool knows,
+        some maybe empty): for the QRELS the measures need beside the prels, or for other
+        measures."""
+        docs, rel = self.docs.tolist(), self.rel.tolist()
+        return {
+            t: dict(zip(docs[a:b], rel[a:b]))
+            for t, a, b in zip(self.topics, self.offsets[:-1].tolist(), self.offsets[1:].tolist())
+        }
 
 
 # --------------------------------------------------------------------------------------------
