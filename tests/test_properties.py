@@ -41,6 +41,7 @@ from ir_measures_pres.measures.ntcir import (
     NTCIR_rpref,
     iRBU,
 )
+from ir_measures_pres.measures.statap import statAP, statP, statRprec
 from ir_measures_pres.measures.tar import (
     WSS,
     LastRel,
@@ -285,6 +286,12 @@ CASES: list[Case] = [
     Case(rbp, swap=SWAP_NOT_BELOW, ideal=lambda n: None),
     Case(rbp(p=0.5), swap=SWAP_NOT_BELOW, ideal=lambda n: None),
     *(Case(m, generic=False) for m in (unj @ 5, unj @ 20, rbp_resid, rbp_resid(p=0.5), yaap, yaap(rel=2))),
+    # statAP_MQ_eval_v3.pl's estimators from a prels file (tests/test_statap.py): estimates,
+    # above 1 at times, undefined where nothing relevant was sampled
+    *(
+        Case(m, generic=False)
+        for m in (statAP(prels="prels.txt"), statRprec(prels="prels.txt"), statP(prels="prels.txt") @ 5)
+    ),
 ]
 
 GENERIC = [c for c in CASES if c.generic]
@@ -706,6 +713,9 @@ CITED = {
     "rbp": "Moffat",
     "rbp_resid": "Moffat",
     "yaap": "Robertson",
+    "statAP": "Aslam",
+    "statRprec": "Aslam",
+    "statP": "Aslam",
 }
 
 

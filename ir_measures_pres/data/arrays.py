@@ -46,6 +46,32 @@ def cumsum_within(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return total - segment_ids(offsets, before)
 
 
+def running_sums_in_order(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Inclusive running sum of ``values`` within every segment of ``offsets``, each segment
+    added left to right from 0 (as a tool's loop adds). :func:`cumsum_within` subtracts one
+    running sum of the whole array, and ``np.add.reduceat`` adds in pairs: both can differ in the
+    last bit. Here the segments are rows of a zero-padded matrix accumulated along its rows."""
+    counts = np.diff(offsets)
+    width = int(counts.max()) if len(counts) else 0
+    if width == 0:
+        return np.zeros(len(values))
+    qidx = segment_ids(offsets)
+    col = np.arange(len(values)) - offsets[:-1][qidx]
+    grid = np.zeros((len(counts), width))
+    grid[qidx, col] = values
+    np.cumsum(grid, axis=1, out=grid)  # an accumulation: one addition after the other
+    return grid[qidx, col]
+
+
+def sums_in_order(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """Per segment of ``offsets``, the sum of ``values`` added left to right (0 for an empty
+    segment; see :func:`running_sums_in_order`)."""
+    out = np.zeros(len(offsets) - 1)
+    ends = offsets[1:][np.diff(offsets) > 0]
+    out[np.diff(offsets) > 0] = running_sums_in_order(values, offsets)[ends - 1]
+    return out
+
+
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
 _M3 = np.uint64(0x94D049BB133111EB)

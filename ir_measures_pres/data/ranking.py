@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain, repeat
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -47,7 +47,7 @@ from .inputs import (
 )
 from .qrels import ABSENT, Qrels
 
-__all__ = ["JudgedList", "RankedRun", "document_labels", "rank_run", "ranking_scores"]
+__all__ = ["JudgedList", "RankedRun", "document_labels", "rank_run", "ranking_scores", "untied_as_doubles"]
 
 
 @dataclass
@@ -246,14 +246,18 @@ def _rank_segments(
 
 
 def _rank_order(
-    scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray], offsets: np.ndarray
+    scores: np.ndarray,
+    docs_at: Callable[[np.ndarray], np.ndarray],
+    offsets: np.ndarray,
+    compared: Callable[[np.ndarray], np.ndarray] = ranking_scores,
 ) -> Tuple[Optional[np.ndarray], np.ndarray]:
     """:func:`_rank_segments`'s order, and the scores as the ranking compares them
-    (:func:`ranking_scores`) in that order."""
+    (``compared``: :func:`ranking_scores`, or doubles for :func:`untied_as_doubles`) in that
+    order."""
     n = len(scores)
     if n == 0:
-        return None, ranking_scores(scores)
-    scores = ranking_scores(scores)
+        return None, compared(scores)
+    scores = compared(scores)
     descending = scores[1:] <= scores[:-1]
     # a break in descending order inside a segment means that segment needs sorting
     boundary = np.zeros(n - 1, dtype=bool)
@@ -603,3 +607,27 @@ def document_labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: n
         dtype=np.int64,
         count=len(docs),
     )
+
+
+def untied_as_doubles(run: Columns) -> Columns:
+    """``run`` (columns whose (query, document) pairs are unique, as :func:`.readers.read_run`
+    gives) with every score replaced by its line's place counted from the end of its query
+    (m, m - 1, ..., 1) once each query is sorted by score compared as **doubles**, descending,
+    ties by document id descending. Ranked by :func:`rank_run`, the result is that order.
+
+    For the tools that compare Perl numbers (statAP_MQ_eval_v3.pl, sample_eval.pl): two scores
+    that differ only beyond float32 precision do not tie there, as they do in this package's
+    rule (:func:`ranking_scores`); the tie rule itself is this module's. The places are exact in
+    float32 up to 2**24 documents per query.
+    """
+    qids, order, offsets = group_lines(run)
+    docs = take(run.doc_ids, order)
+    values = take(np.asarray(run.values, dtype=np.float64), order)
+    by, _ = _rank_order(values, docs.__getitem__, offsets, compared=lambda s: np.asarray(s, dtype=np.float64))
+    n = len(values)
+    counts = np.diff(offsets)
+    place = (np.repeat(counts, counts) - (np.arange(n) - np.repeat(offsets[:-1], counts))).astype(np.float64)
+    lines = take(take(np.arange(n), order), by)  # the line at each ranked position
+    out = np.empty(n)
+    out[lines] = place
+    return replace(run, values=out)

@@ -48,6 +48,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from ir_measures.measures.base import _NOT_PROVIDED
 
 from . import ntcir as nt
+from . import statap as sa
 from . import textbook as tb
 from . import trec_eval10 as te10
 from ._syntax import digits_for_letters, syntax_problem
@@ -234,7 +235,25 @@ MEASURES: Tuple[Entry, ...] = (
     # sampled judgements: sample_eval.pl's estimators (docs/judgements.md)
     #
     # statAP_MQ_eval_v3.pl's estimators from a prels file (docs/judgements.md)
-    #
+    Entry(
+        sa.statAP,
+        (),
+        sa.compute_statap,
+        sa.check_prels,
+        TrecStyle.named("statAP", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sa.statRprec,
+        (),
+        sa.compute_statrprec,
+        sa.check_prels,
+        TrecStyle.named("statRprec", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sa.statP, (), sa.compute_statp, sa.check_prels, TrecStyle.named("statP", at="value"), needs_docs=True
+    ),
     # trec_eval 10's judgement-aware measures (docs/judgements.md)
     Entry(te10.unj, (), te10.compute_unj, trec=TrecStyle.named("unj", at="value", cuts=te10.UNJ_CUTOFFS)),
     Entry(te10.rbp, (), te10.compute_rbp, trec=TrecStyle.named("rbp", at="none", param="p")),
