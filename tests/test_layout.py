@@ -195,6 +195,8 @@ def test_public_names_unchanged() -> None:
         "compare_scores", "Comparison",
         # issue #23: runs larger than memory (docs/streaming.md)
         "BlockEvaluator", "iter_calc_blocks",
+        # issue #30: every mean with its interval over topics (docs/uncertainty.md)
+        "Interval", "calc_intervals",
     }  # fmt: skip
     assert set(ir_measures_pres.__all__) == expected_top
     assert all(getattr(ir_measures_pres, n) is not None for n in expected_top)
