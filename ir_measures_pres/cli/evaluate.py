@@ -4,6 +4,7 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 
     ir_measures_pres QRELS RUN [RUN ...] MEASURE [MEASURE ...] [-q] [-n] [-p N]
                      [--format tsv|jsonl|trec] [--provider NAME] [--jobs N]
+                     [--ci LEVEL [--ci-method t|bootstrap|bootstrap-percentile] [-B N] [--seed S]]
     ir_measures_pres {robustness,agreement,discriminative-power} ...   (meta-evaluation)
 
 * QRELS and RUN are paths (gzipped or not) or ``-`` for standard input, read by the strict
@@ -21,6 +22,10 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 * Output ``tsv`` (default) and ``jsonl`` are exactly the stock ``ir_measures`` CLI's;
   ``trec`` prints trec_eval's ``measure<TAB>qid<TAB>value`` lines. ``--format`` names them as
   every command does; ``-o`` (ir_measures' spelling) is the same option.
+* ``--ci LEVEL`` (issue #30): each mean with its interval over the topics
+  (:mod:`ir_measures_pres.stats.intervals`): tsv rows gain two cells, ``ci_low`` and
+  ``ci_high`` on the mean ('all') rows and empty on per-query rows, so every row has as many
+  fields; jsonl mean records gain the keys ``ci_low`` and ``ci_high``. Not with ``--format trec``.
 
 Exit status: 0 on success, 1 when an input file or the evaluation fails, 2 for a usage error
 (bad option, unknown or invalid measure).
@@ -49,6 +54,7 @@ from ._command import (
     ArgumentParser,
     UsageError,
     add_jobs_option,
+    float_option,
     format_option,
     guarded,
     input_error_text,
@@ -79,6 +85,12 @@ SUBCOMMANDS = (
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
+
+#: --ci-method words and the default -B (the values of ..stats.significance, which this module
+#: does not import: evaluating without --ci never loads the statistics)
+INTERVAL_METHODS = ("t", "bootstrap", "bootstrap-percentile")
+DEFAULT_RESAMPLES = 9999
+DEFAULT_SEED = 0
 
 # --------------------------------------------------------------------------------------------
 # arguments
@@ -164,6 +176,36 @@ def _parser() -> ArgumentParser:
         parser,
         "the runs, when there are several; one run: its blocks of queries",
     )
+    parser.add_argument(
+        "--ci",
+        type=float_option(0.0, 1.0, low_open=True, high_open=True),
+        metavar="LEVEL",
+        help="each mean with its interval over the topics at confidence LEVEL (0.95: 95%%): tsv "
+        "gains ci_low and ci_high columns, jsonl mean records the keys ci_low and ci_high "
+        "(docs/uncertainty.md; needs scipy, the meta extra)",
+    )
+    parser.add_argument(
+        "--ci-method",
+        choices=INTERVAL_METHODS,
+        default=None,
+        help="with --ci: t (Student, default), bootstrap (BCa) or bootstrap-percentile "
+        "(scipy.stats.bootstrap)",
+    )
+    parser.add_argument(
+        "-B",
+        "--resamples",
+        type=int_option(1, 10**7),
+        default=None,
+        dest="B",
+        metavar="N",
+        help=f"with --ci-method bootstrap*: resamples (default {DEFAULT_RESAMPLES})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int_option(0),
+        default=None,
+        help="with --ci-method bootstrap*: the seed of numpy.random.default_rng (default 0)",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -224,18 +266,20 @@ def _write_ir_measures(
     out: Any,
     run: Optional[str] = None,
     means: Optional[Dict[Any, float]] = None,
+    intervals: Optional[Dict[Any, Any]] = None,
 ) -> None:
     """The stock ir_measures CLI's output (tsv or jsonl), rows in a fixed order: per-query rows
     (-q) query by query in ``query_order`` (the qrels'), each query's measures in the order
     given; then the 'all' rows in that order. The stock CLI prints per-query rows as providers
     yield them, in an order that follows the hash seed. ``run`` (several runs): a first column
-    (tsv) or a ``"run"`` field (jsonl) naming the run."""
+    (tsv) or a ``"run"`` field (jsonl) naming the run. ``intervals`` (``--ci``): per measure
+    its :class:`~ir_measures_pres.stats.intervals.Interval` or None, written by :func:`_ci_cells`."""
     if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
         sys.stderr.write("--places is ignored when using --output jsonl\n")
 
     prefix = "" if run is None else f"{run}\t"
 
-    def emit(qid: str, measure: Any, value: float) -> None:
+    def emit(qid: str, measure: Any, value: float, summary: bool = False) -> None:
         if args.output_format == "jsonl":
             # an undefined value (K ∩ R empty for Coverage ...) is JSON's null: NaN is not JSON
             shown = None if value != value else value
@@ -244,11 +288,17 @@ def _write_ir_measures(
                 del row["query_id"]
             if run is not None:
                 row = {"run": run, **row}
+            if intervals is not None and summary:
+                row.update(_ci_cells(intervals.get(measure)))
             out.write(json.dumps(row) + "\n")
-        elif args.by_query:
-            out.write(f"{prefix}{qid}\t{measure}\t{_fmt(value, args.places)}\n")
         else:
-            out.write(f"{prefix}{measure}\t{_fmt(value, args.places)}\n")
+            cells = (
+                "" if intervals is None else _ci_tsv(intervals.get(measure) if summary else None, args.places)
+            )
+            if args.by_query:
+                out.write(f"{prefix}{qid}\t{measure}\t{_fmt(value, args.places)}{cells}\n")
+            else:
+                out.write(f"{prefix}{measure}\t{_fmt(value, args.places)}{cells}\n")
 
     aggs = {m: m.aggregator() for m in measures}
     # a Measure hashes its repr: found by the object's id first (the same objects come back)
@@ -257,7 +307,7 @@ def _write_ir_measures(
     if means is not None and not args.by_query:  # the aggregates made already (a run's table)
         if not args.no_summary:
             for m in measures:
-                emit(SUMMARY_QID, m, means[m])
+                emit(SUMMARY_QID, m, means[m], summary=True)
         return
     for metric in results:
         # values reach each aggregator in the order the provider yields them, as in the stock
@@ -273,7 +323,25 @@ def _write_ir_measures(
                 emit(qid, m, row[m])
     if not args.no_summary:
         for m in measures:
-            emit(SUMMARY_QID, m, aggs[m].result())
+            emit(SUMMARY_QID, m, aggs[m].result(), summary=True)
+
+
+def _ci_cells(interval: Any) -> Dict[str, Any]:
+    """``ci_low`` and ``ci_high`` of a mean record (jsonl): numbers, or null where the interval is
+    not defined (NaN: fewer than 2 topics) or the measure's summary is not a mean (``NumRet``)."""
+    if interval is None:
+        return {"ci_low": None, "ci_high": None}
+    return {k: (None if v != v else v) for k, v in (("ci_low", interval.low), ("ci_high", interval.high))}
+
+
+def _ci_tsv(interval: Any, places: int) -> str:
+    """The two tsv cells ``--ci`` adds to every row, tab first: a mean row's ci_low and ci_high
+    (``nan`` where the interval is not defined, as an undefined value prints), empty on a
+    per-query row and for a measure whose summary is not a mean: every row has the same
+    number of fields."""
+    if interval is None:
+        return "\t\t"
+    return f"\t{_fmt(interval.low, places)}\t{_fmt(interval.high, places)}"
 
 
 def _in_order(query_ids: Iterable[str], query_order: Sequence[str]) -> List[str]:
@@ -342,6 +410,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     args.output_format = args.fmt or args.output_format or "tsv"
     if args.no_summary and not args.by_query:
         parser.error("--no_summary (-n) only supported with --by_query (-q)")
+    _check_ci(parser, args)
     run_args, measure_args = _split_runs(args.items)
     if args.qrels == "-" and "-" in run_args:
         parser.error("only one of QRELS and RUN can be read from standard input ('-')")
@@ -372,6 +441,54 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
             import gc
 
             gc.unfreeze()
+
+
+def _check_ci(parser: ArgumentParser, args: argparse.Namespace) -> None:
+    """Usage errors of ``--ci`` and its options (before a file is read); fills in their defaults."""
+    if args.ci is None:
+        given = [
+            o
+            for o, v in (("--ci-method", args.ci_method), ("-B", args.B), ("--seed", args.seed))
+            if v is not None
+        ]
+        if given:
+            parser.error(f"{', '.join(given)} only with --ci LEVEL (an interval of each mean)")
+        return
+    if args.output_format == "trec":
+        parser.error("--ci: --format trec has no place for an interval (trec_eval's lines); use tsv or jsonl")
+    if args.no_summary:
+        parser.error("--ci: with --no_summary (-n) no mean is printed to put an interval on")
+    args.ci_method = args.ci_method or "t"
+    if args.ci_method == "t" and (args.B is not None or args.seed is not None):
+        parser.error("-B and --seed are for --ci-method bootstrap or bootstrap-percentile, not t")
+    args.B = DEFAULT_RESAMPLES if args.B is None else args.B
+    args.seed = DEFAULT_SEED if args.seed is None else args.seed
+    import importlib.util
+
+    if importlib.util.find_spec("scipy") is None:
+        raise UsageError("--ci needs scipy; install it with: pip install 'ir_measures_pres[meta]'")
+
+
+def _intervals_of(
+    args: argparse.Namespace, table: Any, means: Optional[Dict[Any, float]]
+) -> Optional[Dict[Any, Any]]:
+    """``--ci``: each measure's interval over the run's topics (None without --ci); a warning for a
+    measure whose summary is not a mean (its cells stay empty) and for an interval over fewer
+    than 2 topics (NaN)."""
+    if args.ci is None:
+        return None
+    from ..stats.intervals import table_intervals
+
+    out = table_intervals(table, args.ci, args.ci_method, args.B, args.seed, means)
+    sums = [str(m) for m, iv in out.items() if iv is None]
+    if sums:
+        warnings.warn(
+            f"--ci: {', '.join(sums)}: summed over topics, not averaged: no interval (empty cells)",
+            stacklevel=2,
+        )
+    if any(iv is not None and iv.n < 2 for iv in out.values()):
+        warnings.warn("--ci: an interval over topics needs at least 2 topics: it is nan", stacklevel=2)
+    return out
 
 
 def _score_all(
@@ -443,6 +560,7 @@ def _score_here(
             try:
                 table, run = stream_run(evaluation, path, jobs=jobs)
                 name = None if names is None else names[k]
+                means = _means_of(args, table)
                 _write_run(
                     args,
                     evaluation.measures,
@@ -453,7 +571,8 @@ def _score_here(
                     query_order,
                     out,
                     label=labels[k],
-                    means=_means_of(args, table),
+                    means=means,
+                    intervals=_intervals_of(args, table, means),
                 )
             except BrokenPipeError:
                 raise
@@ -489,6 +608,7 @@ def _score_in_workers(
             try:
                 table, run = stream_run(evaluation, path)
                 results = table.metrics()
+                means = _means_of(args, table)
                 _write_run(
                     args,
                     evaluation.measures,
@@ -500,7 +620,8 @@ def _score_in_workers(
                     rows,
                     label=name,
                     notices=notes,
-                    means=_means_of(args, table),
+                    means=means,
+                    intervals=_intervals_of(args, table, means),
                 )
                 error = None
             except INPUT_ERRORS as problem:
@@ -548,6 +669,7 @@ def _write_run(
     label: Optional[str] = None,
     notices: Optional[List[str]] = None,
     means: Optional[Dict[Any, float]] = None,
+    intervals: Optional[Dict[Any, Any]] = None,
 ) -> None:
     """Write one run's rows (``name``: the run column, None for one run); warn first when the
     run lacks qrels topics (a run of another collection would otherwise score 0 silently),
@@ -567,7 +689,7 @@ def _write_run(
         tag = None if name is None else (run.tag or name)
         _write_trec(args, measures, results, fixes, out, tag)
     else:
-        _write_ir_measures(args, measures, results, query_order, out, name, means)
+        _write_ir_measures(args, measures, results, query_order, out, name, means, intervals)
 
 
 def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:
