@@ -72,7 +72,8 @@ def main() -> int:
         median = statistics.median(times[name])
         ratio = median / plain
         target = TARGETS.get(name)
-        verdict = "" if target is None else f"  target <= {target:g}x: {'met' if ratio <= target else 'MISSED'}"
+        met = "" if target is None else ("met" if ratio <= target else "MISSED")
+        verdict = f"  target <= {target:g}x: {met}" if target is not None else ""
         shown = " ".join(f"{t:.2f}" for t in times[name])
         print(f"{name:8s} median {median:6.2f} s  ratio {ratio:5.3f}  (runs: {shown}){verdict}")
         result[name] = {"times": times[name], "median": median, "ratio": ratio}
