@@ -70,11 +70,12 @@ def reference(values, level: float, method: str, n: int = 9999, seed: int = 0) -
 
 
 def per_topic(measures, qrels, run) -> Dict[str, List[float]]:
-    """ir_measures' own per-topic values (DEFAULT for the qrels topics the run lacks), by measure name."""
-    out: Dict[str, List[float]] = {}
+    """ir_measures' own per-topic values (DEFAULT for the qrels topics the run lacks), by measure
+    name, in query-id order (the order the package's intervals are made in, docs/uncertainty.md)."""
+    out: Dict[str, List[Tuple[str, float]]] = {}
     for metric in ir_measures.iter_calc(measures, qrels, run):
-        out.setdefault(str(metric.measure), []).append(metric.value)
-    return out
+        out.setdefault(str(metric.measure), []).append((metric.query_id, metric.value))
+    return {m: [v for _, v in sorted(pairs)] for m, pairs in out.items()}
 
 
 def close(got: Tuple[float, float], want: Tuple[float, float]) -> bool:
@@ -344,3 +345,57 @@ def test_robust_three_runs(method):
     for m, iv in got.items():
         assert iv.n == 100
         assert close((iv.low, iv.high), want[run_labels([str(p) for p in runs])[0]][str(m)][1])
+
+
+# --------------------------------------------------------------------------------------------
+# compare: each run's interval in its JSON and its tables' per-run rows
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["t", "bootstrap", "bootstrap-percentile"])
+def test_compare_json_and_tables(method):
+    pytest.importorskip("statsmodels")
+    qrels, runs = _clef()
+    runs = runs[:3]
+    want = _expected(qrels, runs, "AP nDCG@10", 0.9, method, 999, 4)
+    argv = ["compare", qrels, *runs, "-m", "AP", "nDCG@10", "--ci", "0.9", "-B", "999", "--seed", "4", "-q"]
+    status, out, _ = run_cli([*argv, "--format", "json", "--run-ci", method])
+    assert status == 0
+    meta = json.loads(out)["metadata"]
+    assert meta["parameters"]["run_ci"] == method
+    for measure, by_run in meta["intervals"].items():
+        for run, cells in by_run.items():
+            mean, interval = want[run][measure]
+            assert meta["means"][measure][run] == pytest.approx(mean, abs=1e-12)
+            assert close((cells["ci_low"], cells["ci_high"]), interval), (measure, run)
+    # without --run-ci the JSON holds the t intervals, and the tables are as before
+    status, out, _ = run_cli([*argv, "--format", "json"])
+    meta = json.loads(out)["metadata"]
+    t_want = _expected(qrels, runs, "AP nDCG@10", 0.9, "t", 999, 4)
+    assert all(
+        close((c["ci_low"], c["ci_high"]), t_want[r][m][1])
+        for m, b in meta["intervals"].items()
+        for r, c in b.items()
+    )
+    plain = run_cli([*argv, "--format", "md"])[1]
+    assert "interval over the topics" not in plain
+    # the tables' per-run rows: "mean (low, high)" in text and Markdown, LaTeX in brackets
+    for fmt, pattern in (
+        ("text", "{:.4f} ({:.4f}, {:.4f})"),
+        ("md", "{:.4f} ({:.4f}, {:.4f})"),
+        ("latex", "[{1:.4f}, {2:.4f}]"),
+    ):
+        status, out, _ = run_cli([*argv, "--format", fmt, "--run-ci", method])
+        for run, by_measure in want.items():
+            for measure, (mean, (low, high)) in by_measure.items():
+                cell = pattern.format(mean, low, high)
+                if fmt != "latex":  # the best mean carries its mark between the mean and the interval
+                    cell = cell.split(" (")[1]
+                assert cell in out, (fmt, run, measure, cell)
+
+
+def test_compare_run_ci_usage_error():
+    status, _, err = run_cli(["compare", QRELS, RUN, RUN, "-m", "AP", "--run-ci", "bca"])
+    assert status == 2 and "error:" in err
+    with pytest.raises(ValueError, match="run_ci"):
+        ir_measures_pres.compare(str(QRELS), [str(RUN), str(RUN)], "AP", run_ci="bca")

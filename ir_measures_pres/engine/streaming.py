@@ -127,6 +127,16 @@ class RunTable:
             )
         )
 
+    def ids_in_order(self, k: int) -> List[str]:
+        """The query ids of :meth:`in_order`'s values, one for one."""
+        order = np.concatenate(self._order[k]) if self._order[k] else np.zeros(0, np.int64)
+        ids = self.qrels_ids
+        return (
+            [ids[q] for q in order.tolist()]
+            + [q for q, _ in self._other[k]]
+            + [ids[q] for q in np.flatnonzero(~self.seen[k]).tolist()]
+        )
+
     def aggregates(self) -> Dict[Any, float]:
         """Each measure's aggregate, as its aggregator makes it from :meth:`metrics` (the same
         values in the same order), without a ``Metric`` per query: a mean (``MeanAgg``) is the

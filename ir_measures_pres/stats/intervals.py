@@ -19,13 +19,18 @@ from __future__ import annotations
 import os
 import warnings
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .significance import DEFAULT_RESAMPLES, check_interval, mean_interval
 
-__all__ = ["Interval", "calc_intervals", "interval_of", "mean_values", "table_intervals"]
+__all__ = ["TOPIC_ORDER", "Interval", "calc_intervals", "interval_of", "mean_values", "table_intervals"]
+
+#: the order of the per-topic values an interval is made on (a bootstrap resamples positions: the
+#: same values in another order draw other samples): by query id, as Python orders strings
+#: (= UTF-8 byte order), whatever order the engine or the input had them in
+TOPIC_ORDER = "query id"
 
 
 @dataclass(frozen=True)
@@ -81,18 +86,25 @@ def interval_of(
     n_resamples: int = DEFAULT_RESAMPLES,
     seed: Optional[int] = None,
     mean: Optional[float] = None,
+    query_ids: Optional[Sequence[str]] = None,
 ) -> Optional[Interval]:
-    """The :class:`Interval` of one run's values of ``measure`` (in its aggregator's order, as
-    :func:`mean_values` takes them); ``mean``: the mean as printed (the aggregator's), else the
-    aggregator's result of ``values``. None when the measure's summary is not a mean."""
-    kept = mean_values(measure, values)
-    if kept is None:
-        return None
+    """The :class:`Interval` of one run's values of ``measure``, given in the order its
+    aggregator takes them; ``mean``: the mean as printed, else the aggregator's result of
+    ``values`` in that order. ``query_ids`` (one per value): the interval is made on the values
+    sorted by query id (:data:`TOPIC_ORDER`), so that a bootstrap resamples the same sequence
+    whatever order an engine yielded the topics in. None when the measure's summary is not a
+    mean."""
+    x = np.asarray(values, dtype=np.float64)
     if mean is None:
         agg = measure.aggregator()
-        for v in np.asarray(values, dtype=np.float64).tolist():
+        for v in x.tolist():
             agg.add(v)
         mean = float(agg.result())
+    if query_ids is not None:
+        x = x[np.array(sorted(range(len(x)), key=list(query_ids).__getitem__), dtype=np.int64)]
+    kept = mean_values(measure, x)
+    if kept is None:
+        return None
     low, high = mean_interval(kept, level, method, n_resamples, seed)
     return Interval(float(mean), low, high, float(level), method, len(kept))
 
@@ -149,8 +161,8 @@ def calc_intervals(
         per_measure = _values_from_objects(parsed, qrels, run, provider)
     out: Dict[Any, Interval] = {}
     for m in parsed:
-        values = per_measure[m]
-        iv = interval_of(m, values, level, method, n_resamples, seed)
+        ids, values = per_measure[m]
+        iv = interval_of(m, values, level, method, n_resamples, seed, query_ids=ids)
         assert iv is not None
         out[m] = iv
     few = sorted({iv.n for iv in out.values() if iv.n < 2})
@@ -167,10 +179,14 @@ def _is_path(obj: Any) -> bool:
     return isinstance(obj, (str, os.PathLike))
 
 
+#: one measure's (query ids, values), one for one, in the order its aggregator takes them
+PerTopic = Tuple[List[str], np.ndarray]
+
+
 def _values_from_files(
     measures: List[Any], qrels: Any, run: Any, provider: Optional[str]
-) -> Dict[Any, np.ndarray]:
-    """Per measure, the run file's values in its aggregator's order: the main command's engine
+) -> Dict[Any, PerTopic]:
+    """Per measure, the run file's :data:`PerTopic`: the main command's engine
     (:func:`~ir_measures_pres.engine.streaming.stream_run`: block by block, the next block read
     ahead), the qrels as the command reads them."""
     from ..data.datasets import qrels_columns
@@ -179,15 +195,15 @@ def _values_from_files(
 
     evaluation = Evaluation(measures, qrels_columns(os.fspath(qrels)), provider)
     table, _ = stream_run(evaluation, run)
-    return {m: table.in_order(k) for k, m in enumerate(table.measures)}
+    return {m: (table.ids_in_order(k), table.in_order(k)) for k, m in enumerate(table.measures)}
 
 
 def _values_from_objects(
     measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[str]
-) -> Dict[Any, np.ndarray]:
-    """Per measure, the values ``ir_measures.iter_calc`` yields (the DEFAULT of every qrels topic
-    the run lacks included), in the order it yields them: what ``calc_aggregate`` adds up. A path
-    on one side is read by ir_measures' reader."""
+) -> Dict[Any, PerTopic]:
+    """Per measure, the :data:`PerTopic` ``ir_measures.iter_calc`` yields (the DEFAULT of every
+    qrels topic the run lacks included), in the order it yields them: what ``calc_aggregate``
+    adds up. A path on one side is read by ir_measures' reader."""
     import ir_measures
 
     if _is_path(qrels):
@@ -195,12 +211,14 @@ def _values_from_objects(
     if _is_path(run):
         run = list(ir_measures.read_trec_run(os.fspath(run)))
     source: Any = ir_measures if provider is None else ir_measures.providers.registry[provider]
-    collected: Dict[Any, List[float]] = {m: [] for m in measures}
+    collected: Dict[Any, Tuple[List[str], List[float]]] = {m: ([], []) for m in measures}
     by_id = {id(m): collected[m] for m in measures}
     for metric in source.iter_calc(measures, qrels, run):
         row = by_id.get(id(metric.measure))
-        (collected[metric.measure] if row is None else row).append(metric.value)
-    return {m: np.asarray(v, dtype=np.float64) for m, v in collected.items()}
+        ids, values = collected[metric.measure] if row is None else row
+        ids.append(metric.query_id)
+        values.append(metric.value)
+    return {m: (ids, np.asarray(v, dtype=np.float64)) for m, (ids, v) in collected.items()}
 
 
 def table_intervals(
@@ -217,5 +235,6 @@ def table_intervals(
     out: Dict[Any, Optional[Interval]] = {}
     for k, m in enumerate(table.measures):
         mean = None if means is None else means.get(m)
-        out[m] = interval_of(m, table.in_order(k), level, method, n_resamples, seed, mean)
+        ids = table.ids_in_order(k)
+        out[m] = interval_of(m, table.in_order(k), level, method, n_resamples, seed, mean, ids)
     return out
