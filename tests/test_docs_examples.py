@@ -173,6 +173,13 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "run.txt": SAMPLE / "results.test",
         "runs": SAMPLE_RUNS,
     },
+    # intervals over topics: the sample collection, and TREC Robust 2003's runs for the figure
+    "docs/uncertainty.md": {
+        "qrels.txt": SAMPLE / "qrels.test",
+        "run.txt": SAMPLE / "results.test",
+        "robust03_qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
+        "runs": ROBUST / "runs",
+    },
     # the Python example; the worked comparison makes its own runs/ and finds the sample's qrels
     "docs/compare.md:19": {"qrels.txt": SAMPLE / "qrels.test", "runs": SAMPLE_RUNS},
     "docs/tar.md": {
