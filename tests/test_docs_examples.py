@@ -226,6 +226,7 @@ ENV: Dict[str, Dict[str, Union[str, Path]]] = {
 CONTINUES: Dict[str, List[str]] = {
     "docs/compare.md:61": ["docs/compare.md:36"],  # runs/ made by make_runs.py
     "docs/compare.md:102": ["docs/compare.md:36", "docs/compare.md:61"],  # runs/, $QRELS
+    "docs/compare.md:144": ["docs/compare.md:36", "docs/compare.md:61"],  # runs/, $QRELS
     "docs/tar.md:61": ["docs/tar.md:39"],  # run
     "docs/tar.md:158": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
     "docs/pyterrier.md:138": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES

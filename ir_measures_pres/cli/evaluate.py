@@ -426,6 +426,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     names = run_labels(runs)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
+    statistics = _load_statistics(args)  # --ci: scipy loads while the qrels are read
     qrels = qrels_columns(args.qrels)  # a file, or an ir_datasets id's Qrel tuples
     jobs = jobs_of(args.jobs)
     # a single run has its blocks shared by forked workers (read whole when not grouped by query:
@@ -433,6 +434,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     from ..engine.evaluation import Evaluation
 
     evaluation = Evaluation(measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1)
+    _ready_for_intervals(args, statistics, len(evaluation.qrels_ids))
     frozen = _freeze_prepared(evaluation)
     try:
         return _score_all(args, evaluation, runs, names, many, jobs, out)
@@ -467,6 +469,33 @@ def _check_ci(parser: ArgumentParser, args: argparse.Namespace) -> None:
 
     if importlib.util.find_spec("scipy") is None:
         raise UsageError("--ci needs scipy; install it with: pip install 'ir_measures_pres[meta]'")
+
+
+def _load_statistics(args: argparse.Namespace) -> Any:
+    """``--ci``: a thread that imports what the intervals need (scipy.special for t, scipy.stats
+    for a bootstrap: a tenth of a second and more) while this one reads the qrels; None without
+    --ci. :func:`_ready_for_intervals` joins it before any worker is forked."""
+    if args.ci is None:
+        return None
+    import threading
+
+    module = "scipy.special" if args.ci_method == "t" else "scipy.stats"
+    thread = threading.Thread(target=__import__, args=(module,), name="load-scipy", daemon=True)
+    thread.start()
+    return thread
+
+
+def _ready_for_intervals(args: argparse.Namespace, statistics: Any, topics: int) -> None:
+    """Wait for :func:`_load_statistics`' thread (no fork while a thread may hold the import lock)
+    and make the t quantile of ``topics`` qrels topics here, once: the forked workers inherit it
+    and load nothing more."""
+    if statistics is None:
+        return
+    statistics.join()
+    if args.ci_method == "t" and topics >= 2:
+        from ..stats.significance import t_quantile
+
+        t_quantile(float(args.ci), topics)
 
 
 def _intervals_of(
