@@ -54,7 +54,6 @@ from ._command import (
     ArgumentParser,
     UsageError,
     add_jobs_option,
-    float_option,
     format_option,
     guarded,
     input_error_text,
@@ -64,6 +63,15 @@ from ._command import (
     say,
     split_debug,
     warn,
+)
+from ._intervals import (
+    add_ci_options,
+    check_ci,
+    ci_cells,
+    ci_tsv,
+    intervals_of,
+    load_statistics,
+    ready_for_intervals,
 )
 
 #: --format words of this command (ir_measures' -o spells the same)
@@ -86,11 +94,6 @@ SUBCOMMANDS = (
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
 
-#: --ci-method words and the default -B (the values of ..stats.significance, which this module
-#: does not import: evaluating without --ci never loads the statistics)
-INTERVAL_METHODS = ("t", "bootstrap", "bootstrap-percentile")
-DEFAULT_RESAMPLES = 9999
-DEFAULT_SEED = 0
 
 # --------------------------------------------------------------------------------------------
 # arguments
@@ -176,36 +179,7 @@ def _parser() -> ArgumentParser:
         parser,
         "the runs, when there are several; one run: its blocks of queries",
     )
-    parser.add_argument(
-        "--ci",
-        type=float_option(0.0, 1.0, low_open=True, high_open=True),
-        metavar="LEVEL",
-        help="each mean with its interval over the topics at confidence LEVEL (0.95: 95%%): tsv "
-        "gains ci_low and ci_high columns, jsonl mean records the keys ci_low and ci_high "
-        "(docs/uncertainty.md; needs scipy, the meta extra)",
-    )
-    parser.add_argument(
-        "--ci-method",
-        choices=INTERVAL_METHODS,
-        default=None,
-        help="with --ci: t (Student, default), bootstrap (BCa) or bootstrap-percentile "
-        "(scipy.stats.bootstrap)",
-    )
-    parser.add_argument(
-        "-B",
-        "--resamples",
-        type=int_option(1, 10**7),
-        default=None,
-        dest="B",
-        metavar="N",
-        help=f"with --ci-method bootstrap*: resamples (default {DEFAULT_RESAMPLES})",
-    )
-    parser.add_argument(
-        "--seed",
-        type=int_option(0),
-        default=None,
-        help="with --ci-method bootstrap*: the seed of numpy.random.default_rng (default 0)",
-    )
+    add_ci_options(parser)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -273,7 +247,7 @@ def _write_ir_measures(
     given; then the 'all' rows in that order. The stock CLI prints per-query rows as providers
     yield them, in an order that follows the hash seed. ``run`` (several runs): a first column
     (tsv) or a ``"run"`` field (jsonl) naming the run. ``intervals`` (``--ci``): per measure
-    its :class:`~ir_measures_pres.stats.intervals.Interval` or None, written by :func:`_ci_cells`."""
+    its :class:`~ir_measures_pres.stats.intervals.Interval` or None, written by :mod:`._intervals`."""
     if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
         sys.stderr.write("--places is ignored when using --output jsonl\n")
 
@@ -289,12 +263,11 @@ def _write_ir_measures(
             if run is not None:
                 row = {"run": run, **row}
             if intervals is not None and summary:
-                row.update(_ci_cells(intervals.get(measure)))
+                row.update(ci_cells(intervals.get(measure)))
             out.write(json.dumps(row) + "\n")
         else:
-            cells = (
-                "" if intervals is None else _ci_tsv(intervals.get(measure) if summary else None, args.places)
-            )
+            shown = intervals.get(measure) if intervals is not None and summary else None
+            cells = "" if intervals is None else ci_tsv(shown, lambda v: _fmt(v, args.places))
             if args.by_query:
                 out.write(f"{prefix}{qid}\t{measure}\t{_fmt(value, args.places)}{cells}\n")
             else:
@@ -324,24 +297,6 @@ def _write_ir_measures(
     if not args.no_summary:
         for m in measures:
             emit(SUMMARY_QID, m, aggs[m].result(), summary=True)
-
-
-def _ci_cells(interval: Any) -> Dict[str, Any]:
-    """``ci_low`` and ``ci_high`` of a mean record (jsonl): numbers, or null where the interval is
-    not defined (NaN: fewer than 2 topics) or the measure's summary is not a mean (``NumRet``)."""
-    if interval is None:
-        return {"ci_low": None, "ci_high": None}
-    return {k: (None if v != v else v) for k, v in (("ci_low", interval.low), ("ci_high", interval.high))}
-
-
-def _ci_tsv(interval: Any, places: int) -> str:
-    """The two tsv cells ``--ci`` adds to every row, tab first: a mean row's ci_low and ci_high
-    (``nan`` where the interval is not defined, as an undefined value prints), empty on a
-    per-query row and for a measure whose summary is not a mean: every row has the same
-    number of fields."""
-    if interval is None:
-        return "\t\t"
-    return f"\t{_fmt(interval.low, places)}\t{_fmt(interval.high, places)}"
 
 
 def _in_order(query_ids: Iterable[str], query_order: Sequence[str]) -> List[str]:
@@ -410,7 +365,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     args.output_format = args.fmt or args.output_format or "tsv"
     if args.no_summary and not args.by_query:
         parser.error("--no_summary (-n) only supported with --by_query (-q)")
-    _check_ci(parser, args)
+    check_ci(parser, args)
     run_args, measure_args = _split_runs(args.items)
     if args.qrels == "-" and "-" in run_args:
         parser.error("only one of QRELS and RUN can be read from standard input ('-')")
@@ -426,7 +381,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     names = run_labels(runs)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
-    statistics = _load_statistics(args)  # --ci: scipy loads while the qrels are read
+    statistics = load_statistics(args)  # --ci: scipy loads while the qrels are read
     qrels = qrels_columns(args.qrels)  # a file, or an ir_datasets id's Qrel tuples
     jobs = jobs_of(args.jobs)
     # a single run has its blocks shared by forked workers (read whole when not grouped by query:
@@ -434,7 +389,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     from ..engine.evaluation import Evaluation
 
     evaluation = Evaluation(measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1)
-    _ready_for_intervals(args, statistics, len(evaluation.qrels_ids))
+    ready_for_intervals(args, statistics, len(evaluation.qrels_ids))
     frozen = _freeze_prepared(evaluation)
     try:
         return _score_all(args, evaluation, runs, names, many, jobs, out)
@@ -443,81 +398,6 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
             import gc
 
             gc.unfreeze()
-
-
-def _check_ci(parser: ArgumentParser, args: argparse.Namespace) -> None:
-    """Usage errors of ``--ci`` and its options (before a file is read); fills in their defaults."""
-    if args.ci is None:
-        given = [
-            o
-            for o, v in (("--ci-method", args.ci_method), ("-B", args.B), ("--seed", args.seed))
-            if v is not None
-        ]
-        if given:
-            parser.error(f"{', '.join(given)} only with --ci LEVEL (an interval of each mean)")
-        return
-    if args.output_format == "trec":
-        parser.error("--ci: --format trec has no place for an interval (trec_eval's lines); use tsv or jsonl")
-    if args.no_summary:
-        parser.error("--ci: with --no_summary (-n) no mean is printed to put an interval on")
-    args.ci_method = args.ci_method or "t"
-    if args.ci_method == "t" and (args.B is not None or args.seed is not None):
-        parser.error("-B and --seed are for --ci-method bootstrap or bootstrap-percentile, not t")
-    args.B = DEFAULT_RESAMPLES if args.B is None else args.B
-    args.seed = DEFAULT_SEED if args.seed is None else args.seed
-    import importlib.util
-
-    if importlib.util.find_spec("scipy") is None:
-        raise UsageError("--ci needs scipy; install it with: pip install 'ir_measures_pres[meta]'")
-
-
-def _load_statistics(args: argparse.Namespace) -> Any:
-    """``--ci``: a thread that imports what the intervals need (scipy.special for t, scipy.stats
-    for a bootstrap: a tenth of a second and more) while this one reads the qrels; None without
-    --ci. :func:`_ready_for_intervals` joins it before any worker is forked."""
-    if args.ci is None:
-        return None
-    import threading
-
-    module = "scipy.special" if args.ci_method == "t" else "scipy.stats"
-    thread = threading.Thread(target=__import__, args=(module,), name="load-scipy", daemon=True)
-    thread.start()
-    return thread
-
-
-def _ready_for_intervals(args: argparse.Namespace, statistics: Any, topics: int) -> None:
-    """Wait for :func:`_load_statistics`' thread (no fork while a thread may hold the import lock)
-    and make the t quantile of ``topics`` qrels topics here, once: the forked workers inherit it
-    and load nothing more."""
-    if statistics is None:
-        return
-    statistics.join()
-    if args.ci_method == "t" and topics >= 2:
-        from ..stats.significance import t_quantile
-
-        t_quantile(float(args.ci), topics)
-
-
-def _intervals_of(
-    args: argparse.Namespace, table: Any, means: Optional[Dict[Any, float]]
-) -> Optional[Dict[Any, Any]]:
-    """``--ci``: each measure's interval over the run's topics (None without --ci); a warning for a
-    measure whose summary is not a mean (its cells stay empty) and for an interval over fewer
-    than 2 topics (NaN)."""
-    if args.ci is None:
-        return None
-    from ..stats.intervals import table_intervals
-
-    out = table_intervals(table, args.ci, args.ci_method, args.B, args.seed, means)
-    sums = [str(m) for m, iv in out.items() if iv is None]
-    if sums:
-        warnings.warn(
-            f"--ci: {', '.join(sums)}: summed over topics, not averaged: no interval (empty cells)",
-            stacklevel=2,
-        )
-    if any(iv is not None and iv.n < 2 for iv in out.values()):
-        warnings.warn("--ci: an interval over topics needs at least 2 topics: it is nan", stacklevel=2)
-    return out
 
 
 def _score_all(
@@ -601,7 +481,7 @@ def _score_here(
                     out,
                     label=labels[k],
                     means=means,
-                    intervals=_intervals_of(args, table, means),
+                    intervals=intervals_of(args, table, means),
                 )
             except BrokenPipeError:
                 raise
@@ -650,7 +530,7 @@ def _score_in_workers(
                     label=name,
                     notices=notes,
                     means=means,
-                    intervals=_intervals_of(args, table, means),
+                    intervals=intervals_of(args, table, means),
                 )
                 error = None
             except INPUT_ERRORS as problem:

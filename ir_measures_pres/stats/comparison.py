@@ -94,10 +94,9 @@ class Comparison:
       tested), ``missing`` (``{run: [qrels topics the run lacks]}``), ``params``, ``notes``
       (what the reader must know: B raised, topics dropped ...), ``anova`` (Tukey tests:
       ``{measure: {"V_E", "F", "df_runs", "df_error", "p"}}``), ``metadata`` (versions, hashes);
-    * ``intervals``: ``{measure: {run: (low, high)}}``, each run's own interval of its mean over
-      the topics at ``ci`` (``params["run_ci"]``: t, bootstrap or bootstrap-percentile;
-      :func:`~ir_measures_pres.stats.significance.mean_interval`), in the JSON always, in the
-      tables' per-run rows when ``run_ci`` was asked for (``params["run_ci_shown"]``).
+    * ``intervals``: ``{measure: {run: (low, high)}}``, each run's interval of its mean at ``ci``
+      (method ``params["run_ci"]``, :func:`~.significance.mean_interval`), in the JSON always,
+      in the tables' per-run rows when ``run_ci`` was asked for (``params["run_ci_shown"]``).
     """
 
     runs: List[str]
