@@ -399,3 +399,17 @@ def test_compare_run_ci_usage_error():
     assert status == 2 and "error:" in err
     with pytest.raises(ValueError, match="run_ci"):
         ir_measures_pres.compare(str(QRELS), [str(RUN), str(RUN)], "AP", run_ci="bca")
+
+
+def test_command_without_scipy_says_which_extra(monkeypatch):
+    """--ci needs scipy (the meta extra); without it a usage error names the extra, and the
+    command without --ci does not need it."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "scipy" else real(name, *a)
+    )
+    status, out, err = run_cli([QRELS, RUN, "AP", "--ci", "0.95"])
+    assert status == 2 and out == "" and "ir_measures_pres[meta]" in err
+    assert run_cli([QRELS, RUN, "AP"])[0] == 0
