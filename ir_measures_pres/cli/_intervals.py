@@ -82,7 +82,7 @@ def check_ci(parser: ArgumentParser, args: argparse.Namespace) -> None:
 def load_statistics(args: argparse.Namespace) -> Any:
     """``--ci``: a thread that imports what the intervals need (scipy.special for t, scipy.stats
     for a bootstrap: a tenth of a second and more) while this one reads the qrels; None without
-    --ci. :func:`_ready_for_intervals` joins it before any worker is forked."""
+    --ci. :func:`ready_for_intervals` joins it before any worker is forked."""
     if args.ci is None:
         return None
     import threading
@@ -94,7 +94,7 @@ def load_statistics(args: argparse.Namespace) -> Any:
 
 
 def ready_for_intervals(args: argparse.Namespace, statistics: Any, topics: int) -> None:
-    """Wait for :func:`_load_statistics`' thread (no fork while a thread may hold the import lock)
+    """Wait for :func:`load_statistics`' thread (no fork while a thread may hold the import lock)
     and make the t quantile of ``topics`` qrels topics here, once: the forked workers inherit it
     and load nothing more."""
     if statistics is None:
