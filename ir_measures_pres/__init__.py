@@ -21,6 +21,7 @@ from .measures.normalized_recall import PRES, R_norm
 if TYPE_CHECKING:
     from .engine.streaming import BlockEvaluator, iter_calc_blocks
     from .stats.comparison import Comparison, compare, compare_scores
+    from .stats.intervals import Interval, calc_intervals
 
 
 def __getattr__(name: str) -> Any:
@@ -30,6 +31,10 @@ def __getattr__(name: str) -> Any:
         from .stats import comparison
 
         return getattr(comparison, name)
+    if name in ("Interval", "calc_intervals"):  # every mean with its interval (docs/uncertainty.md)
+        from .stats import intervals
+
+        return getattr(intervals, name)
     if name in ("BlockEvaluator", "iter_calc_blocks"):  # runs larger than memory (docs/streaming.md)
         from .engine import streaming
 
@@ -115,6 +120,8 @@ __all__ = [
     "compare",
     "compare_scores",
     "Comparison",
+    "Interval",
+    "calc_intervals",
     "BlockEvaluator",
     "iter_calc_blocks",
 ]

@@ -173,6 +173,13 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "run.txt": SAMPLE / "results.test",
         "runs": SAMPLE_RUNS,
     },
+    # intervals over topics: the sample collection, and TREC Robust 2003's runs for the figure
+    "docs/uncertainty.md": {
+        "qrels.txt": SAMPLE / "qrels.test",
+        "run.txt": SAMPLE / "results.test",
+        "robust03_qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
+        "runs": ROBUST / "runs",
+    },
     # the Python example; the worked comparison makes its own runs/ and finds the sample's qrels
     "docs/compare.md:19": {"qrels.txt": SAMPLE / "qrels.test", "runs": SAMPLE_RUNS},
     "docs/tar.md": {
@@ -219,6 +226,7 @@ ENV: Dict[str, Dict[str, Union[str, Path]]] = {
 CONTINUES: Dict[str, List[str]] = {
     "docs/compare.md:61": ["docs/compare.md:36"],  # runs/ made by make_runs.py
     "docs/compare.md:102": ["docs/compare.md:36", "docs/compare.md:61"],  # runs/, $QRELS
+    "docs/compare.md:144": ["docs/compare.md:36", "docs/compare.md:61"],  # runs/, $QRELS
     "docs/tar.md:61": ["docs/tar.md:39"],  # run
     "docs/tar.md:158": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
     "docs/pyterrier.md:138": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES

@@ -4,7 +4,8 @@
 
     ir_measures_pres compare QRELS RUN_OR_DIR [RUN ...] -m MEASURE [MEASURE ...]
         [--baseline NAME ...] [--test t|wilcoxon|perm|tukey|rtukey] [--correction holm|...]
-        [--alpha 0.05] [--B 10000] [--seed 0] [--ci 0.95] [--topics qrels|intersection]
+        [--alpha 0.05] [--B 10000] [--seed 0] [--ci 0.95] [--run-ci [t|bootstrap|bootstrap-percentile]]
+        [--topics qrels|intersection]
         [--names ...] [--exclude GLOB] [--format text|md|latex|csv|json] [-o DIR] [-p 4]
         [--plot forest|matrix|none]
 
@@ -59,6 +60,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     p.add_argument("--ci", type=float, default=0.95, help="interval confidence (default 0.95)")
     p.add_argument(
+        "--run-ci",
+        nargs="?",
+        const="t",
+        default=None,
+        choices=("t", "bootstrap", "bootstrap-percentile"),
+        help="show each run's own interval of its mean at --ci after it in the tables: t (the "
+        "default), bootstrap (BCa, -B resamples, --seed) or bootstrap-percentile; the JSON holds "
+        "them always",
+    )
+    p.add_argument(
         "--topics",
         choices=("qrels", "intersection"),
         default="qrels",
@@ -86,7 +97,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _check(args: argparse.Namespace) -> None:
     """Usage errors, before any file is read."""
     try:
-        check_parameters(args.test, args.correction, args.alpha, args.B, args.seed, args.ci, args.topics)
+        check_parameters(
+            args.test, args.correction, args.alpha, args.B, args.seed, args.ci, args.topics, args.run_ci
+        )
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if not 0 <= args.places <= 17:
@@ -119,6 +132,7 @@ def _compare(args: argparse.Namespace) -> Any:
             ci=args.ci,
             topics=args.topics,
             names=args.names,
+            run_ci=args.run_ci,
         )
     measures = parse_measures(args.measures)  # a usage error, before any file is read
     from ..data.datasets import qrels_source
@@ -139,6 +153,7 @@ def _compare(args: argparse.Namespace) -> Any:
         topics=args.topics,
         names=args.names,
         progress=False if args.quiet else None,
+        run_ci=args.run_ci,
     )
 
 

@@ -4,6 +4,7 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 
     ir_measures_pres QRELS RUN [RUN ...] MEASURE [MEASURE ...] [-q] [-n] [-p N]
                      [--format tsv|jsonl|trec] [--provider NAME] [--jobs N]
+                     [--ci LEVEL [--ci-method t|bootstrap|bootstrap-percentile] [-B N] [--seed S]]
     ir_measures_pres {robustness,agreement,discriminative-power} ...   (meta-evaluation)
 
 * QRELS and RUN are paths (gzipped or not) or ``-`` for standard input, read by the strict
@@ -21,6 +22,10 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 * Output ``tsv`` (default) and ``jsonl`` are exactly the stock ``ir_measures`` CLI's;
   ``trec`` prints trec_eval's ``measure<TAB>qid<TAB>value`` lines. ``--format`` names them as
   every command does; ``-o`` (ir_measures' spelling) is the same option.
+* ``--ci LEVEL`` (issue #30): each mean with its interval over the topics
+  (:mod:`ir_measures_pres.stats.intervals`): tsv rows gain two cells, ``ci_low`` and
+  ``ci_high`` on the mean ('all') rows and empty on per-query rows, so every row has as many
+  fields; jsonl mean records gain the keys ``ci_low`` and ``ci_high``. Not with ``--format trec``.
 
 Exit status: 0 on success, 1 when an input file or the evaluation fails, 2 for a usage error
 (bad option, unknown or invalid measure).
@@ -62,6 +67,15 @@ from ._command import (
     split_debug,
     warn,
 )
+from ._intervals import (
+    add_ci_options,
+    check_ci,
+    ci_cells,
+    ci_tsv,
+    intervals_of,
+    load_statistics,
+    ready_for_intervals,
+)
 
 #: --format words of this command (ir_measures' -o spells the same)
 OUTPUT_FORMATS = ("tsv", "jsonl", "trec")
@@ -82,6 +96,7 @@ SUBCOMMANDS = (
 
 DEFAULT_PLACES = 4
 SUMMARY_QID = "all"
+
 
 # --------------------------------------------------------------------------------------------
 # arguments
@@ -167,6 +182,7 @@ def _parser() -> ArgumentParser:
         parser,
         "the runs, when there are several; one run: its blocks of queries",
     )
+    add_ci_options(parser)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -227,18 +243,20 @@ def _write_ir_measures(
     out: Any,
     run: Optional[str] = None,
     means: Optional[Dict[Any, float]] = None,
+    intervals: Optional[Dict[Any, Any]] = None,
 ) -> None:
     """The stock ir_measures CLI's output (tsv or jsonl), rows in a fixed order: per-query rows
     (-q) query by query in ``query_order`` (the qrels'), each query's measures in the order
     given; then the 'all' rows in that order. The stock CLI prints per-query rows as providers
     yield them, in an order that follows the hash seed. ``run`` (several runs): a first column
-    (tsv) or a ``"run"`` field (jsonl) naming the run."""
+    (tsv) or a ``"run"`` field (jsonl) naming the run. ``intervals`` (``--ci``): per measure
+    its :class:`~ir_measures_pres.stats.intervals.Interval` or None, written by :mod:`._intervals`."""
     if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
         sys.stderr.write("--places is ignored when using --output jsonl\n")
 
     prefix = "" if run is None else f"{run}\t"
 
-    def emit(qid: str, measure: Any, value: float) -> None:
+    def emit(qid: str, measure: Any, value: float, summary: bool = False) -> None:
         if args.output_format == "jsonl":
             # an undefined value (K ∩ R empty for Coverage ...) is JSON's null: NaN is not JSON
             shown = None if value != value else value
@@ -247,11 +265,16 @@ def _write_ir_measures(
                 del row["query_id"]
             if run is not None:
                 row = {"run": run, **row}
+            if intervals is not None and summary:
+                row.update(ci_cells(intervals.get(measure)))
             out.write(json.dumps(row) + "\n")
-        elif args.by_query:
-            out.write(f"{prefix}{qid}\t{measure}\t{_fmt(value, args.places)}\n")
         else:
-            out.write(f"{prefix}{measure}\t{_fmt(value, args.places)}\n")
+            shown = intervals.get(measure) if intervals is not None and summary else None
+            cells = "" if intervals is None else ci_tsv(shown, lambda v: _fmt(v, args.places))
+            if args.by_query:
+                out.write(f"{prefix}{qid}\t{measure}\t{_fmt(value, args.places)}{cells}\n")
+            else:
+                out.write(f"{prefix}{measure}\t{_fmt(value, args.places)}{cells}\n")
 
     aggs = {m: m.aggregator() for m in measures}
     # a Measure hashes its repr: found by the object's id first (the same objects come back)
@@ -260,7 +283,7 @@ def _write_ir_measures(
     if means is not None and not args.by_query:  # the aggregates made already (a run's table)
         if not args.no_summary:
             for m in measures:
-                emit(SUMMARY_QID, m, means[m])
+                emit(SUMMARY_QID, m, means[m], summary=True)
         return
     for metric in results:
         # values reach each aggregator in the order the provider yields them, as in the stock
@@ -276,7 +299,7 @@ def _write_ir_measures(
                 emit(qid, m, row[m])
     if not args.no_summary:
         for m in measures:
-            emit(SUMMARY_QID, m, aggs[m].result())
+            emit(SUMMARY_QID, m, aggs[m].result(), summary=True)
 
 
 def _in_order(query_ids: Iterable[str], query_order: Sequence[str]) -> List[str]:
@@ -345,6 +368,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     args.output_format = args.fmt or args.output_format or "tsv"
     if args.no_summary and not args.by_query:
         parser.error("--no_summary (-n) only supported with --by_query (-q)")
+    check_ci(parser, args)
     run_args, measure_args = _split_runs(args.items)
     if args.qrels == "-" and "-" in run_args:
         parser.error("only one of QRELS and RUN can be read from standard input ('-')")
@@ -360,6 +384,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     names = run_labels(runs)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
+    statistics = load_statistics(args)  # --ci: scipy loads while the qrels are read
     qrels = qrels_columns(args.qrels)  # a file, or an ir_datasets id's Qrel tuples
     jobs = jobs_of(args.jobs)
     # a single run has its blocks shared by forked workers (read whole when not grouped by query:
@@ -367,6 +392,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     from ..engine.evaluation import Evaluation
 
     evaluation = Evaluation(measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1)
+    ready_for_intervals(args, statistics, len(evaluation.qrels_ids))
     frozen = _freeze_prepared(evaluation)
     try:
         return _score_all(args, evaluation, runs, names, many, jobs, out)
@@ -455,6 +481,7 @@ def _score_here(
             try:
                 table, run = stream_run(evaluation, path, jobs=jobs)
                 name = None if names is None else names[k]
+                means = _means_of(args, table)
                 _write_run(
                     args,
                     evaluation.measures,
@@ -465,7 +492,8 @@ def _score_here(
                     query_order,
                     out,
                     label=labels[k],
-                    means=_means_of(args, table),
+                    means=means,
+                    intervals=intervals_of(args, table, means),
                 )
             except BrokenPipeError:
                 raise
@@ -501,6 +529,7 @@ def _score_in_workers(
             try:
                 table, run = stream_run(evaluation, path)
                 results = table.metrics()
+                means = _means_of(args, table)
                 _write_run(
                     args,
                     evaluation.measures,
@@ -512,7 +541,8 @@ def _score_in_workers(
                     rows,
                     label=name,
                     notices=notes,
-                    means=_means_of(args, table),
+                    means=means,
+                    intervals=intervals_of(args, table, means),
                 )
                 error = None
             except INPUT_ERRORS as problem:
@@ -560,6 +590,7 @@ def _write_run(
     label: Optional[str] = None,
     notices: Optional[List[str]] = None,
     means: Optional[Dict[Any, float]] = None,
+    intervals: Optional[Dict[Any, Any]] = None,
 ) -> None:
     """Write one run's rows (``name``: the run column, None for one run); warn first when the
     run lacks qrels topics (a run of another collection would otherwise score 0 silently),
@@ -579,7 +610,7 @@ def _write_run(
         tag = None if name is None else (run.tag or name)
         _write_trec(args, measures, results, fixes, out, tag)
     else:
-        _write_ir_measures(args, measures, results, query_order, out, name, means)
+        _write_ir_measures(args, measures, results, query_order, out, name, means, intervals)
 
 
 def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:

@@ -110,6 +110,32 @@ class RunTable:
             self.seen[k, pos] = True
             self._order[k].append(pos)
 
+    def in_order(self, k: int) -> np.ndarray:
+        """The values of measure ``self.measures[k]`` as its aggregator takes them (as
+        :meth:`metrics` yields them, the DEFAULTs of the qrels queries the run lacks last; their
+        order among themselves does not matter here): what its mean and the interval of its mean
+        (``--ci``) are over."""
+        m = self.measures[k]
+        order = np.concatenate(self._order[k]) if self._order[k] else np.zeros(0, np.int64)
+        unseen = int((~self.seen[k]).sum())
+        return np.concatenate(
+            (
+                self.values[k, order],
+                np.asarray([v for _, v in self._other[k]], dtype=np.float64),
+                np.full(unseen, m.DEFAULT, dtype=np.float64),
+            )
+        )
+
+    def ids_in_order(self, k: int) -> List[str]:
+        """The query ids of :meth:`in_order`'s values, one for one."""
+        order = np.concatenate(self._order[k]) if self._order[k] else np.zeros(0, np.int64)
+        ids = self.qrels_ids
+        return (
+            [ids[q] for q in order.tolist()]
+            + [q for q, _ in self._other[k]]
+            + [ids[q] for q in np.flatnonzero(~self.seen[k]).tolist()]
+        )
+
     def aggregates(self) -> Dict[Any, float]:
         """Each measure's aggregate, as its aggregator makes it from :meth:`metrics` (the same
         values in the same order), without a ``Metric`` per query: a mean (``MeanAgg``) is the
@@ -119,15 +145,7 @@ class RunTable:
 
         out: Dict[Any, float] = {}
         for k, m in enumerate(self.measures):
-            order = np.concatenate(self._order[k]) if self._order[k] else np.zeros(0, np.int64)
-            unseen = int((~self.seen[k]).sum())
-            values = np.concatenate(
-                (
-                    self.values[k, order],
-                    np.asarray([v for _, v in self._other[k]], dtype=np.float64),
-                    np.full(unseen, m.DEFAULT, dtype=np.float64),
-                )
-            )
+            values = self.in_order(k)
             agg = m.aggregator()
             if type(agg) is MeanAgg:
                 out[m] = float(np.cumsum(values)[-1]) / len(values) if len(values) else agg.result()

@@ -93,7 +93,10 @@ class Comparison:
     * ``runs``, ``measures``, ``baseline`` (list of run names or None), ``query_ids`` (the topics
       tested), ``missing`` (``{run: [qrels topics the run lacks]}``), ``params``, ``notes``
       (what the reader must know: B raised, topics dropped ...), ``anova`` (Tukey tests:
-      ``{measure: {"V_E", "F", "df_runs", "df_error", "p"}}``), ``metadata`` (versions, hashes).
+      ``{measure: {"V_E", "F", "df_runs", "df_error", "p"}}``), ``metadata`` (versions, hashes);
+    * ``intervals``: ``{measure: {run: (low, high)}}``, each run's interval of its mean at ``ci``
+      (method ``params["run_ci"]``, :func:`~.significance.mean_interval`), in the JSON always,
+      in the tables' per-run rows when ``run_ci`` was asked for (``params["run_ci_shown"]``).
     """
 
     runs: List[str]
@@ -107,6 +110,7 @@ class Comparison:
     notes: List[str] = field(default_factory=list)
     anova: Dict[str, Dict[str, float]] = field(default_factory=dict)
     metadata: Dict[str, Any] = field(default_factory=dict)
+    intervals: Dict[str, Dict[str, Tuple[float, float]]] = field(default_factory=dict)
 
     # -- descriptions ------------------------------------------------------------------------
 
@@ -229,9 +233,18 @@ class Comparison:
 
 
 def check_parameters(
-    test: str, correction: str, alpha: float, B: int, seed: Any, ci: float, topics: str
+    test: str,
+    correction: str,
+    alpha: float,
+    B: int,
+    seed: Any,
+    ci: float,
+    topics: str,
+    run_ci: Optional[str] = None,
 ) -> None:
     """ValueError for a parameter out of range (before anything is read)."""
+    if run_ci is not None and run_ci not in stats.INTERVAL_METHODS:
+        raise ValueError(f"unknown run_ci {run_ci!r}; use one of {', '.join(stats.INTERVAL_METHODS)}")
     if test not in TESTS:
         raise ValueError(f"unknown test {test!r}; use one of {', '.join(TESTS)}")
     stats.check_correction(correction)
@@ -267,6 +280,7 @@ def compare(
     names: Optional[Sequence[str]] = None,
     exclude: Sequence[str] = (),
     progress: Optional[bool] = None,
+    run_ci: Optional[str] = None,
 ) -> Comparison:
     """Compare runs with paired significance tests (see the module docstring for the decisions).
 
@@ -275,7 +289,10 @@ def compare(
     path or run (names default to file names); ``measures``: a measure list as the catalogue reads
     it (``"AP nDCG@10 PRES@1000"``, objects, trec_eval names). ``baseline``: run name(s) or
     index(es). ``names`` renames the runs in order; ``exclude`` drops runs whose name matches a
-    glob. Inputs are never modified.
+    glob. Inputs are never modified. ``run_ci`` (``"t"``, ``"bootstrap"``,
+    ``"bootstrap-percentile"``): each run's interval of its mean at ``ci`` in the per-run rows of
+    the tables (the JSON holds the intervals always, t unless ``run_ci`` says otherwise; a
+    bootstrap takes ``B`` resamples from ``numpy.random.default_rng(seed)``).
 
     >>> res = compare("qrels.txt", "runs/", "AP nDCG@10")  # doctest: +SKIP
     >>> print(res.to_markdown())  # doctest: +SKIP
@@ -283,7 +300,7 @@ def compare(
     from ..engine.scores import Core, resolve_runs
     from ..measures.catalogue import parse_measures
 
-    check_parameters(test, correction, alpha, B, seed, ci, topics)
+    check_parameters(test, correction, alpha, B, seed, ci, topics, run_ci)
     _require()
     parsed = parse_measures(measures)
     pairs = resolve_runs(runs)
@@ -324,6 +341,7 @@ def compare(
         topics=topics,
         metadata=metadata,
         missing_rule="default",
+        run_ci=run_ci,
     )
     res.notes[:0] = [str(w.message) for w in caught]
     return res
@@ -341,6 +359,7 @@ def compare_scores(
     ci: float = 0.95,
     topics: str = "qrels",
     names: Optional[Sequence[str]] = None,
+    run_ci: Optional[str] = None,
 ) -> Comparison:
     """:func:`compare` on per-topic scores computed elsewhere.
 
@@ -358,7 +377,7 @@ def compare_scores(
     ``trec_eval -q -c`` to have every qrels topic in the files. ``"intersection"`` keeps only the
     topics scored for every run and measure. ``measures`` picks and orders the measures.
     """
-    check_parameters(test, correction, alpha, B, seed, ci, topics)
+    check_parameters(test, correction, alpha, B, seed, ci, topics, run_ci)
     _require()
     table = _inputs.score_table(scores)  # {run: {measure: {qid: value}}}
     runs = list(table)
@@ -406,6 +425,7 @@ def compare_scores(
             None, [(r, scores if isinstance(scores, (str, os.PathLike)) else None) for r in runs]
         ),
         missing_rule="zero",
+        run_ci=run_ci,
     )
 
 
@@ -473,11 +493,13 @@ def _compare_values(
     topics: str,
     metadata: Dict[str, Any],
     missing_rule: str,
+    run_ci: Optional[str] = None,
 ) -> Comparison:
     import pandas as pd
 
     notes: List[str] = []
     k = len(runs)
+    resamples = B  # the bootstrap of each run's interval: B as asked (the tests may raise theirs)
     short = {r: q for r, q in missing.items() if q}
     if topics == "intersection":
         drop = set(q for qs in missing.values() for q in qs)
@@ -526,6 +548,8 @@ def _compare_values(
         "topics": topics,
         "design": "baseline" if base is not None else "all pairs",
         "family": f"the {m} pairs of one measure",
+        "run_ci": run_ci or "t",
+        "run_ci_shown": run_ci is not None,
     }
     if test in SIMULTANEOUS and correction not in ("none", "holm"):
         notes.append(f"{test}: the test is simultaneous over all pairs; correction {correction} not applied")
@@ -562,10 +586,18 @@ def _compare_values(
     frames = []
     anova: Dict[str, Dict[str, float]] = {}
     means: Dict[str, Dict[str, float]] = {}
+    intervals: Dict[str, Dict[str, Tuple[float, float]]] = {}
+    # each run's interval is made on its values in query-id order (stats.intervals.TOPIC_ORDER)
+    by_id = np.array(sorted(range(n), key=query_ids.__getitem__), dtype=np.int64)
     for mi, mname in enumerate(measures):
         X = values[mi]
         mean = X.mean(axis=1)
         means[mname] = {r: float(v) for r, v in zip(runs, mean)}
+        # each run's own interval over the same topics (not corrected: it is not a test of pairs)
+        intervals[mname] = {
+            r: stats.mean_interval(X[j, by_id], ci, params["run_ci"], resamples, seed)
+            for j, r in enumerate(runs)
+        }
         d = X[b] - X[a]
         delta = stats.tidy(mean[b] - mean[a])
         # delta itself unrounded but exactly 0 when it rounds to 0 (identical runs)
@@ -664,4 +696,5 @@ def _compare_values(
         notes=notes,
         anova=anova,
         metadata=metadata,
+        intervals=intervals,
     )

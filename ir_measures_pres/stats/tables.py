@@ -91,7 +91,10 @@ def caption(res: Comparison) -> str:
     else:
         sig = "superscripts: the runs (by number) a run is significantly better than"
     desc = _latex_escape(res.description()).replace("alpha", "$\\alpha$")
-    return f"Mean {_latex_escape(ms)}; best in bold, second underlined; {sig}. Tested by the {desc}"
+    shown = ""
+    if res.params.get("run_ci_shown"):
+        shown = f"; in brackets {_latex_escape(_run_ci_words(res))}"
+    return f"Mean {_latex_escape(ms)}{shown}; best in bold, second underlined; {sig}. Tested by the {desc}"
 
 
 def to_latex(res: Comparison, places: int = 4, label: str = "tab:comparison") -> str:
@@ -138,6 +141,11 @@ def to_json(res: Comparison, path: Optional[PathLike] = None) -> str:
             "topics": res.n,
             "missing_topics": res.missing,
             "means": res.means,
+            # each run's own interval of its mean (issue #30): {measure: {run: {ci_low, ci_high}}}
+            "intervals": {
+                m: {r: {"ci_low": lo, "ci_high": hi} for r, (lo, hi) in by_run.items()}
+                for m, by_run in res.intervals.items()
+            },
             "notes": res.notes,
             "anova": res.anova,
         }
@@ -182,9 +190,20 @@ def _cells(res: Comparison, places: int, style: str) -> Tuple[List[str], List[Li
                     v += " ▲" if sign > 0 else (" ▼" if sign < 0 else "")
                 elif better:
                     v += " [" + ",".join(map(str, better)) + "]"
+            if res.params.get("run_ci_shown") and m in res.intervals:
+                v += _interval_cell(res.intervals[m][r], places, style)
             cells.append(v)
         rows.append(cells)
     return header, rows
+
+
+def _interval_cell(interval: Tuple[float, float], places: int, style: str) -> str:
+    """A run's own interval after its mean (``run_ci``): `` (low, high)`` (the brackets are the
+    significance marks' there); LaTeX: ``[low, high]`` in a smaller size."""
+    low, high = (f"{x:.{places}f}" for x in interval)
+    if style == "latex":
+        return f" {{\\scriptsize[{low}, {high}]}}"
+    return f" ({low}, {high})"
 
 
 def _marks(res: Comparison) -> Dict[Tuple[str, str], Tuple[List[int], int]]:
@@ -218,7 +237,14 @@ def _legend(res: Comparison) -> str:
         sig = "▲/▼: significantly above/below the baseline " + ", ".join(res.baseline)
     else:
         sig = "[i,j]: significantly better than runs i and j"
-    return f"{sig} ({res.description()[:-1]}); best mean marked."
+    shown = f"; {_run_ci_words(res)} in parentheses after each mean" if res.params.get("run_ci_shown") else ""
+    return f"{sig} ({res.description()[:-1]}){shown}; best mean marked."
+
+
+def _run_ci_words(res: Comparison) -> str:
+    """What the per-run intervals are, in words."""
+    method = {"t": "t", "bootstrap": "BCa bootstrap", "bootstrap-percentile": "percentile bootstrap"}
+    return f"each run's {100 * res.params['ci']:g}% {method[res.params['run_ci']]} interval over the topics"
 
 
 def _notes_text(res: Comparison) -> str:
