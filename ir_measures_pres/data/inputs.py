@@ -271,6 +271,8 @@ class Columns:
     non_utf8_at: Optional[str] = None
     #: a run file's tag (column 6 of its first line), as trec_eval's ``runid`` reports it
     tag: Optional[str] = None
+    #: sampled judgements' stratum of each line (object array of ``str``), or None: 4-column qrels
+    strata: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return len(self.values)
