@@ -41,6 +41,7 @@ from ir_measures_pres.measures.ntcir import (
     NTCIR_rpref,
     iRBU,
 )
+from ir_measures_pres.measures.sampled import infNDCG, infP, inum_rel, inum_rel_ret, xinfAP
 from ir_measures_pres.measures.tar import (
     WSS,
     LastRel,
@@ -276,6 +277,23 @@ CASES: list[Case] = [
             Novelty(known="known.txt") @ 5,
             RelativeRecall(known="known.txt") @ 5,
             RecallEffort(known="known.txt"),
+        )
+    ),
+    # sampled judgements (sample_eval.pl): they need the qrels' strata, which the generated
+    # dict qrels lack; tests/test_sampled_command.py and tests/test_sampled_measures.py
+    *(
+        Case(m, generic=False)
+        for m in (
+            xinfAP,
+            xinfAP(variant="trecvid", depth=100),
+            infNDCG,
+            infNDCG(variant="trecvid"),
+            infP @ 10,
+            infP(variant="trecvid") @ 5,
+            inum_rel,
+            inum_rel(variant="trecvid"),
+            inum_rel_ret,
+            inum_rel_ret(variant="trecvid"),
         )
     ),
 ]
@@ -695,6 +713,11 @@ CITED = {
     "MSnDCG": "Burges",
     "NTCIR_bpref": "Buckley",
     "NTCIR_rpref": "De Beer",
+    "xinfAP": "Yilmaz",
+    "infNDCG": "Yilmaz",
+    "infP": "Yilmaz",
+    "inum_rel": "Yilmaz",
+    "inum_rel_ret": "Yilmaz",
 }
 
 
