@@ -198,6 +198,11 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
         "runs": ROBUST / "runs",
     },
+    # sampled judgements: the reference draw from TREC Robust 2003 and one of its runs
+    "docs/judgements.md": {
+        "qrels.sampled": shared_path("sampled-judgements", "qrels.sampled"),
+        "input.aplrob03a.gz": ROBUST / "runs" / "input.aplrob03a.gz",
+    },
     # commands written for the clone's folder, with ../shared beside it
     "docs/meta/reproducing-the-papers.md": {
         "tests/data/clef-tar-2017": TAR,
