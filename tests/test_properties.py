@@ -41,7 +41,7 @@ from ir_measures_pres.measures.ntcir import (
     NTCIR_rpref,
     iRBU,
 )
-from ir_measures_pres.measures.sampled import infNDCG, infP, inum_rel, inum_rel_ret, xinfAP
+from ir_measures_pres.measures.sampled import infIPrec, infNDCG, infP, inum_rel, inum_rel_ret, xinfAP
 from ir_measures_pres.measures.tar import (
     WSS,
     LastRel,
@@ -294,6 +294,8 @@ CASES: list[Case] = [
             inum_rel(variant="trecvid"),
             inum_rel_ret,
             inum_rel_ret(variant="trecvid"),
+            infIPrec @ 0.5,
+            infIPrec(variant="trecvid") @ 1.0,
         )
     ),
 ]
@@ -718,6 +720,7 @@ CITED = {
     "infP": "Yilmaz",
     "inum_rel": "Yilmaz",
     "inum_rel_ret": "Yilmaz",
+    "infIPrec": "Yilmaz",
 }
 
 

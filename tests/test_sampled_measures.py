@@ -23,7 +23,7 @@ import ir_measures_pres  # noqa: F401 - registers the measures
 from ir_measures_pres.cli.evaluate import main
 from ir_measures_pres.data.inputs import InputError, SampledQrel
 from ir_measures_pres.engine.scores import Core
-from ir_measures_pres.measures.sampled import infNDCG, infP, inum_rel, inum_rel_ret, xinfAP
+from ir_measures_pres.measures.sampled import infIPrec, infNDCG, infP, inum_rel, inum_rel_ret, xinfAP
 from ir_measures_pres.readers import read_qrels, read_run
 
 SAMPLED = shared_path("sampled-judgements")
@@ -89,6 +89,8 @@ def test_iter_calc_gives_the_tool_per_topic_lines(qrels, name: str, variant: str
 def test_calc_aggregate_gives_the_tool_means(qrels, variant: str) -> None:
     expected = reference("aplrob03a", variant)
     measures = measures_of(variant)
+    levels = [i / 10 for i in range(11)]
+    measures.update({f"iprec@rec{x:4.2f}": infIPrec(variant=variant) @ x for x in levels})
     run = read_run(RUNS / "input.aplrob03a.gz")
     got = ir_measures.calc_aggregate(list(measures.values()), qrels, run)
     for line, m in measures.items():

@@ -275,6 +275,15 @@ MEASURES: Tuple[Entry, ...] = (
         TrecStyle(_SAMPLED("inum_rel_ret"), by="variant", at="none"),
         needs_docs=True,
     ),
+    # one name per recall level of the tool (a float @ parameter): infIPrec_0.50 for iprec@rec0.50
+    Entry(
+        sm.infIPrec,
+        (),
+        sm.compute_infiprec,
+        sm.check_strata,
+        TrecStyle(tuple((x, f"infIPrec_{x:4.2f}") for x in sm.RECALL_LEVELS), by="recall", at="none"),
+        needs_docs=True,
+    ),
     # statAP_MQ_eval_v3.pl's estimators from a prels file (docs/judgements.md)
     #
     # trec_eval 10's judgement-aware measures (docs/judgements.md)

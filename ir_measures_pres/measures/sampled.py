@@ -74,6 +74,7 @@ __all__ = [
     "infP",
     "inum_rel",
     "inum_rel_ret",
+    "infIPrec",
     "Strata",
     "Walk",
     "strata_of",
@@ -253,7 +254,47 @@ class _InumRelRet(_Sampled):
     SUPPORTED_PARAMS = {"variant": _VARIANT, "depth": _DEPTH}
 
 
+class _InfIPrec(_Sampled):
+    """
+    infIPrec@x: sample_eval.pl's interpolated precision at recall level x (its summary lines
+    ``iprec@rec0.00`` ... ``iprec@rec1.00``, of which this is the per-topic term; x one of 0,
+    0.1, ..., 1).
+
+    The ranks are walked from the last upwards with the running maximum of est(k) / k; the
+    recall levels' cut-offs x·R̂, largest first, each take that maximum at the first rank whose
+    est(k) is below it, one level per rank; the levels left at the top rank take the maximum over
+    the whole list (see the module docstring). As in the tool, level 1.00 is 0 even for a perfect
+    run. Needs the qrels' strata.
+
+    Emine Yilmaz, Evangelos Kanoulas and Javed A. Aslam. A Simple and Efficient Sampling Method
+    for Estimating AP and NDCG. SIGIR 2008.
+
+    .. cite.dblp:: conf/sigir/YilmazKA08
+    """
+
+    __name__ = "infIPrec"
+    NAME = __name__
+    PRETTY_NAME = "infIPrec@recall"
+    SHORT_DESC = "Inferred interpolated precision at a recall level (sample_eval.pl's iprec@rec)."
+    AT_PARAM = "recall"
+    SUPPORTED_PARAMS = {
+        "recall": ParamInfo(dtype=float, required=True, desc="recall level: 0, 0.1, ..., 1"),
+        "variant": _VARIANT,
+        "depth": _DEPTH,
+    }
+
+    def _check_combination(self) -> None:
+        super()._check_combination()
+        recall = self.params.get("recall")
+        if isinstance(recall, float) and recall not in RECALL_LEVELS:
+            raise MeasureParameterError(
+                "infIPrec: parameter 'recall' must be one of the tool's levels 0.0, 0.1, ..., 1.0, "
+                f"got {recall!r}"
+            )
+
+
 xinfAP = _XinfAP()
+infIPrec = _InfIPrec()
 infNDCG = _InfNDCG()
 infP = _InfP()
 inum_rel = _InumRel()
@@ -632,6 +673,12 @@ def compute_inum_rel(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
 def compute_inum_rel_ret(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
     _, depth = _params(measure)
     return inum_rel_ret_of(walk_of(ranked, depth))
+
+
+def compute_infiprec(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
+    _, depth = _params(measure)
+    level = RECALL_LEVELS.index(measure["recall"])
+    return iprec_at_recall(walk_of(ranked, depth), strata_of(ranked.qrels))[:, level]
 
 
 def check_strata(measure: PluginMeasure, qrels: Qrels) -> None:
