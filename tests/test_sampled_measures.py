@@ -157,3 +157,18 @@ def test_command_line_error_for_four_columns(tmp_path: Path, capsys: pytest.Capt
     (tmp_path / "r").write_text("q Q0 a 1 1 r\n")
     assert main([str(tmp_path / "q"), str(tmp_path / "r"), "xinfAP"]) == 1
     assert "need the qrels' strata" in capsys.readouterr().err
+
+
+def test_pyterrier_experiment_with_a_stratum_column(qrels) -> None:
+    pt = pytest.importorskip("pyterrier")
+    run = read_run(RUNS / "input.aplrob03a.gz")
+    frame = pd.DataFrame({"qid": qrels.query_ids, "docno": qrels.doc_ids, "label": qrels.values})
+    frame["stratum"] = qrels.strata
+    results = pd.DataFrame({"qid": run.query_ids, "docno": run.doc_ids, "score": run.values})
+    topics = pd.DataFrame({"qid": sorted(set(qrels.query_ids)), "query": "x"})
+    table = pt.Experiment(
+        [results], topics, frame, eval_metrics=["xinfAP", "infNDCG", "iP_10"], names=["apl"]
+    )
+    expected = reference("aplrob03a", "cds")
+    for column, line in (("xinfAP", "infAP"), ("infNDCG", "infNDCG"), ("iP_10", "iP10")):
+        assert f"{table[column][0]:6.4f}" == expected[(line, "all")]
