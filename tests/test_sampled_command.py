@@ -239,11 +239,17 @@ def test_leading_zeros_are_noted(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_duplicate_documents_are_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    run = "3 Q0 a 1 1 r\n3 Q0 a 2 0.5 r\n"
+    # a listed twice: its last score (0.5) wins, below b (0.7), as in the tool; the per-topic
+    # num_ret counts the 3 lines, the summary the 2 distinct documents (the tool's $sum_num_ret)
+    run = "3 Q0 a 1 1 r\n3 Q0 b 2 0.7 r\n3 Q0 a 3 0.5 r\n"
     assert main(["sampled", *files(tmp_path, QRELS_TIES, run), "-q"]) == 0
     captured = capsys.readouterr()
     assert "duplicate" in captured.err
-    assert "num_ret\t\t3\t        1\n" in captured.out  # the kept line only (the tool counts 2)
+    got = lines_of(captured.out)
+    assert got[("num_ret", "3")] == "3"
+    assert got[("num_ret", "all")] == "2"
+    prec = 1 / 2 + (1 / 2) * 1 * (0 + 1e-5) / (1 + 3e-5)  # a at rank 2 under b (non-relevant)
+    assert got[("infAP", "3")] == f"{prec:6.4f}"
 
 
 def test_bad_ranks_are_a_usage_error(tmp_path: Path) -> None:

@@ -14,10 +14,11 @@ the run and the qrels, the 11 ``iprec@rec`` points, sums for ``inum_rel_ret`` an
 the deduplicated and capped ``num_ret``), with the tool's tabs, widths and ``%6.4f``. Several
 runs: one block per run, each after a line ``runid<TAB><TAB>all<TAB><TAB>NAME``.
 
-The tool's quirks that are not reproduced (docs/judgements.md): a run topic id with leading zeros
-matches only the same text (a warning names the qrels topic it would match after stripping
-them), a repeated document of a run is dropped with a warning (the tool counts it in
-``num_ret``), a run without any qrels topic is an input error (the tool divides by zero).
+A document a run lists twice keeps its last score and the per-topic ``num_ret`` counts every
+line, as in the tool, with the readers' warning. The tool's quirks that are not reproduced
+(docs/judgements.md): a run topic id with leading zeros matches only the same text (a warning
+names the topics that would match without them), a run without any qrels topic is an input error
+(the tool divides by zero).
 
 Exit status: 0 on success, 1 for an input error, 2 for a usage error.
 """
@@ -153,8 +154,12 @@ def run_lines(
     rel_ret = sm.inum_rel_ret_of(walk)
     iprec = sm.iprec_at_recall(walk, st)
     num_rel = st.R_hat
-    num_ret = ranked.lengths
     topics = [qrels.query_ids[q] for q in ranked.qpos.tolist()]
+    num_ret = ranked.lengths  # deduplicated: the capped sum of the summary line
+    lines_of = num_ret  # every line of the topic, a repeated document too: the per-topic line
+    if cols.dropped is not None and cols.query_names is not None:
+        repeats = dict(zip(cols.query_names, cols.dropped.tolist()))
+        lines_of = num_ret + np.array([repeats.get(t, 0) for t in topics], dtype=np.int64)
     by_number = sorted(range(len(topics)), key=lambda i: _numeric_key(topics[i]))
     lines: List[str] = []
     add = lines.append
@@ -168,7 +173,7 @@ def run_lines(
                 add(f"iP{k}\t\t{t}\t\t{values[i]:6.4f}\n")
             add(f"inum_rel_ret\t{t}\t{rel_ret[i]:14.4f}\n")
             add(f"inum_rel\t{t}\t{num_rel[ranked.qpos[i]]:14.4f}\n")
-            add(f"num_ret\t\t{t}\t{num_ret[i]:9d}\n")
+            add(f"num_ret\t\t{t}\t{lines_of[i]:9d}\n")
         sums[0] += float(ap[i])
         sums[1] += float(ndcg[i])
         sums[2] += float(rel_ret[i])

@@ -293,6 +293,9 @@ class Columns:
     tag: Optional[str] = None
     #: sampled judgements' stratum of each line (object array of ``str``), or None: 4-column qrels
     strata: Optional[np.ndarray] = None
+    #: per query of ``query_names``, the duplicate lines a reader dropped (None: there were none);
+    #: what a tool counting every line (sample_eval.pl's ``num_ret``) adds back
+    dropped: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return len(self.values)

@@ -352,7 +352,9 @@ def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = Fa
     if file_order:
         return _file_order(codes, docs, _join(blocks, "col2"), reader, name, line_map)
     keep = _last_wins(codes, docs, reader.qnames, kind, name, line_map)
+    dropped = None
     if keep is not None:
+        dropped = np.bincount(codes[~keep], minlength=len(reader.qnames))
         codes, docs, values = codes[keep], docs[keep], values[keep]
         text = None if text is None else text[keep]
     return Columns(
@@ -366,6 +368,7 @@ def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = Fa
         non_utf8_at=None if reader.non_utf8_line is None else f"{name}:{reader.non_utf8_line}",
         tag=reader.first_tag,
         strata=None if text is None else _as_text(text),
+        dropped=dropped,
     )
 
 
