@@ -172,3 +172,20 @@ def test_pyterrier_experiment_with_a_stratum_column(qrels) -> None:
     expected = reference("aplrob03a", "cds")
     for column, line in (("xinfAP", "infAP"), ("infNDCG", "infNDCG"), ("iP_10", "iP10")):
         assert f"{table[column][0]:6.4f}" == expected[(line, "all")]
+
+
+@pytest.mark.parametrize(
+    "token, message",
+    [
+        ("xinfAP(depth=0)", "parameter 'depth' must be an integer from 1 to 10000000, got 0"),
+        ("infNDCG(variant='x')", "parameter 'variant' must be one of ['cds', 'trecvid'], got 'x'"),
+        ("infP", "infP requires the parameter 'cutoff'"),
+        ("infIPrec@0.55", "must be one of the tool's levels 0.0, 0.1, ..., 1.0, got 0.55"),
+    ],
+)
+def test_bad_parameters_are_named(token: str, message: str) -> None:
+    from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures
+
+    with pytest.raises(MeasureNameError) as raised:
+        parse_measures(token)
+    assert message in str(raised.value)
