@@ -24,6 +24,10 @@ NOT_COPIED = {
         "TREC Robust 2003 runs: NIST licence (TREC results-dissemination agreement), "
         "not copied into the repository"
     ),
+    ("sampled-judgements",): (
+        "sampled judgements drawn from the TREC Robust 2003 qrels and runs: NIST licence, not "
+        "copied into the repository"
+    ),
     ("ntcireval", "upstream"): (
         "NTCIREVAL 190111 sample files: no licence stated, not copied into the repository"
     ),

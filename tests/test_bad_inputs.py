@@ -239,22 +239,27 @@ def _lines(draw, run: bool) -> bytes:
 
 def _naive_read(data: bytes, run: bool) -> List[Tuple[str, str, float]]:
     """The documented reading, line by line (raises ValueError where the readers must refuse):
-    trec_eval's whitespace-split columns (qrels exactly 4, runs at least 6), blank and '#' lines
-    skipped, LF or CRLF endings, no NUL byte, integer relevance within C int, finite decimal
-    scores (no '_' digit separators), the last line of a duplicate (query, doc) kept, a UTF-8
-    byte order mark at the start of the file dropped (docs/conventions.md)."""
+    trec_eval's whitespace-split columns (qrels exactly 4, or exactly 5 when the first judgement
+    line has 5: sampled judgements, the relevance in column 5; runs at least 6), blank and '#'
+    lines skipped, LF or CRLF endings, no NUL byte, integer relevance within C int, finite
+    decimal scores (no '_' digit separators), the last line of a duplicate (query, doc) kept, a
+    UTF-8 byte order mark at the start of the file dropped (docs/conventions.md,
+    docs/judgements.md)."""
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     if b"\x00" in data or b"\r" in data.replace(b"\r\n", b""):
         raise ValueError("NUL or lone CR")
     out: Dict[Tuple[str, str], float] = {}
+    width = None  # qrels: the first judgement line's width (4, or 5 for sampled judgements)
     for raw in data.replace(b"\r\n", b"\n").split(b"\n"):
         tokens = raw.split()
         if not tokens or tokens[0].startswith(b"#"):
             continue
-        if len(tokens) < (6 if run else 4) or (not run and len(tokens) > 4):
+        if width is None:
+            width = 5 if not run and len(tokens) == 5 else 4
+        if len(tokens) < (6 if run else width) or (not run and len(tokens) > width):
             raise ValueError("columns")
-        token = tokens[4] if run else tokens[3]
+        token = tokens[4] if run else tokens[width - 1]
         if b"_" in token:
             raise ValueError("underscore")
         value = float(token) if run else int(token)

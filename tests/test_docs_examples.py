@@ -159,6 +159,11 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
     # the TAR section: a CLEF 2017 run (and the same with 2018 flags) and its qrels
     "README.md:119": README_TAR,
     "README.md:127": README_TAR,
+    # the sampled-judgements section: the reference draw from TREC Robust 2003, one of its runs
+    "README.md:162": {
+        "qrels.sampled": shared_path("sampled-judgements", "qrels.sampled"),
+        "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
+    },
     "docs/cli.md": {
         "qrels.txt": SAMPLE / "qrels.test",
         "robust03_qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
@@ -205,6 +210,11 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
         "runs": ROBUST / "runs",
     },
+    # sampled judgements: the reference draw from TREC Robust 2003 and one of its runs
+    "docs/judgements.md": {
+        "qrels.sampled": shared_path("sampled-judgements", "qrels.sampled"),
+        "input.aplrob03a.gz": ROBUST / "runs" / "input.aplrob03a.gz",
+    },
     # commands written for the clone's folder, with ../shared beside it
     "docs/meta/reproducing-the-papers.md": {
         "tests/data/clef-tar-2017": TAR,
@@ -235,7 +245,7 @@ CONTINUES: Dict[str, List[str]] = {
 #: the blocks that are not run, and why
 SKIP: Dict[str, str] = {
     "README.md:24": "installs the test extra and runs the whole test suite, this file included",
-    "README.md:160": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
+    "README.md:175": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
     "and a T5 model from the network; docs/pyterrier.md runs the same pt.Experiment call on result frames",
     "docs/pyterrier.md:8": "installs the pyterrier extra (pip): no command of the package",
 }

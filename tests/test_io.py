@@ -341,10 +341,25 @@ def test_malformed_run(data: bytes, expected: str) -> None:
             b"1 0 d1 1\n1 0 d2\n",
             "x.txt:2: expected 4 columns (qid iter docno relevance), found 3: '1 0 d2'",
         ),
+        # a first line of 5 columns is sampled judgements (qid iter docno stratum relevance)
+        (b"1 0 d1 1 extra\n", "x.txt:1: expected an integer in column 5 (relevance), found 'extra'"),
         (
-            b"1 0 d1 1 extra\n",
-            "x.txt:1: expected 4 columns (qid iter docno relevance), found 5: '1 0 d1 1 extra'",
+            b"1 0 d1 1\n1 0 d2 1 1\n",
+            "x.txt:2: expected 4 columns (qid iter docno relevance), found 5: '1 0 d2 1 1' (a line of "
+            "sampled judgements (qid iter docno stratum relevance) in a 4-column qrels file: the "
+            "file's first line has 4 columns)",
         ),
+        (
+            b"# sampled\n1 0 d1 s1 1\n1 0 d2 1\n",
+            "x.txt:3: expected 5 columns (qid iter docno stratum relevance), found 4: '1 0 d2 1' (a "
+            "4-column line (qid iter docno relevance) in a file of sampled judgements: the file's "
+            "first line has 5 columns)",
+        ),
+        (
+            b"1 0 d1 s1 1\n1 0 d2 s1 1 x\n",
+            "x.txt:2: expected 5 columns (qid iter docno stratum relevance), found 6: '1 0 d2 s1 1 x'",
+        ),
+        (b"1 0 d1 s1 1.5\n", "x.txt:1: expected an integer in column 5 (relevance), found '1.5'"),
         (b"1 0 d1 1.0\n", "x.txt:1: expected an integer in column 4 (relevance), found '1.0'"),
         (b"1 0 d1 yes\n", "x.txt:1: expected an integer in column 4 (relevance), found 'yes'"),
         (b"1 0 d1 1_0\n", "x.txt:1: expected an integer in column 4 (relevance), found '1_0'"),

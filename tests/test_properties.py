@@ -41,6 +41,7 @@ from ir_measures_pres.measures.ntcir import (
     NTCIR_rpref,
     iRBU,
 )
+from ir_measures_pres.measures.sampled import infIPrec, infNDCG, infP, inum_rel, inum_rel_ret, xinfAP
 from ir_measures_pres.measures.statap import statAP, statP, statRprec
 from ir_measures_pres.measures.tar import (
     WSS,
@@ -291,6 +292,25 @@ CASES: list[Case] = [
     *(
         Case(m, generic=False)
         for m in (statAP(prels="prels.txt"), statRprec(prels="prels.txt"), statP(prels="prels.txt") @ 5)
+    ),
+    # sampled judgements (sample_eval.pl): they need the qrels' strata, which the generated
+    # dict qrels lack; tests/test_sampled_command.py and tests/test_sampled_measures.py
+    *(
+        Case(m, generic=False)
+        for m in (
+            xinfAP,
+            xinfAP(variant="trecvid", depth=100),
+            infNDCG,
+            infNDCG(variant="trecvid"),
+            infP @ 10,
+            infP(variant="trecvid") @ 5,
+            inum_rel,
+            inum_rel(variant="trecvid"),
+            inum_rel_ret,
+            inum_rel_ret(variant="trecvid"),
+            infIPrec @ 0.5,
+            infIPrec(variant="trecvid") @ 1.0,
+        )
     ),
 ]
 
@@ -716,6 +736,12 @@ CITED = {
     "statAP": "Aslam",
     "statRprec": "Aslam",
     "statP": "Aslam",
+    "xinfAP": "Yilmaz",
+    "infNDCG": "Yilmaz",
+    "infP": "Yilmaz",
+    "inum_rel": "Yilmaz",
+    "inum_rel_ret": "Yilmaz",
+    "infIPrec": "Yilmaz",
 }
 
 

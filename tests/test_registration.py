@@ -188,8 +188,9 @@ def test_the_provider_supports_exactly_our_measures() -> None:
     for entry in catalogue.MEASURES:
         m = entry.measure
         required = [k for k, info in m.SUPPORTED_PARAMS.items() if info.required]
-        if required:  # R_norm's collection size, the textbook's known=FILE
-            m = m(**{k: "known.txt" if m.SUPPORTED_PARAMS[k].dtype is str else 1000 for k in required})
+        if required:  # R_norm's collection size, the textbook's known=FILE, infIPrec's recall level
+            values = {str: "known.txt", float: 1.0}
+            m = m(**{k: values.get(m.SUPPORTED_PARAMS[k].dtype, 1000) for k in required})
         assert p.supports(m)
     assert {m.NAME for m in p.SUPPORTED_MEASURES} == {e.measure.NAME for e in catalogue.MEASURES}
 

@@ -82,7 +82,8 @@ OUTPUT_FORMATS = ("tsv", "jsonl", "trec")
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.cli.meta`), ``compare``
 #: (:mod:`ir_measures_pres.cli.compare`), ``tar`` (:mod:`ir_measures_pres.cli.tar`), ``curves``
-#: (:mod:`ir_measures_pres.cli.curves`) and ``ntcir`` (:mod:`ir_measures_pres.cli.ntcir`)
+#: (:mod:`ir_measures_pres.cli.curves`), ``ntcir`` (:mod:`ir_measures_pres.cli.ntcir`) and
+#: ``sampled`` (:mod:`ir_measures_pres.cli.sampled`)
 SUBCOMMANDS = (
     "robustness",
     "agreement",
@@ -92,6 +93,7 @@ SUBCOMMANDS = (
     "tar",
     "curves",
     "ntcir",
+    "sampled",
 )
 
 DEFAULT_PLACES = 4
@@ -125,6 +127,7 @@ def _parser() -> ArgumentParser:
             "  tar                   technology-assisted review: the CLEF TAR tools' lines\n"
             "  curves                the textbook's figures: 11-point PR, CG/DCG curves, histogram\n"
             "  ntcir                 NTCIREVAL's ntcir_eval compute lines, every measure\n"
+            "  sampled               sampled judgements: sample_eval.pl's lines (xinfAP, infNDCG)\n"
             "  robustness            how measures change when judgements are removed\n"
             "  agreement             how measures rank a set of runs alike\n"
             "  discriminative-power  how often measures separate pairs of runs\n"
@@ -692,6 +695,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .ntcir import ntcir_cli
 
         return guarded(lambda: ntcir_cli(argv[1:]), debug)
+    if argv and argv[0] == "sampled":
+        from .sampled import sampled_cli
+
+        return guarded(lambda: sampled_cli(argv[1:]), debug)
     if argv and argv[0] == "compare":
         from .compare import main as compare_main
 

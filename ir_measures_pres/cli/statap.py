@@ -47,7 +47,7 @@ from ..data.arrays import sums_in_order
 from ..data.inputs import Columns, InputError
 from ..data.prels import Prels, read_prels
 from ..data.qrels import Qrels
-from ..data.ranking import rank_run, untied_as_doubles
+from ..data.ranking import rank_run
 from ..data.readers import read_run
 from ..measures.statap import TOOL_CUTOFF, stat_lists, statap_kernel, statp_kernel, statrprec_kernel
 
@@ -76,11 +76,11 @@ def _rows_as_qrels(prels: Prels) -> Qrels:
 def statap_text(prels: Prels, run: Columns, per_topic: bool, cutoff: int = TOOL_CUTOFF) -> str:
     """What :func:`write_statap` prints for one run (as :func:`~ir_measures_pres.data.readers.read_run`
     reads it) against ``prels`` (:func:`~ir_measures_pres.data.prels.read_prels`). The scores are
-    compared as doubles, as the tool compares them (:func:`~ir_measures_pres.data.ranking.untied_as_doubles`),
+    compared as doubles, as the tool compares them (``rank_run(..., exact_scores=True)``),
     ties by document id descending. Raises
     :class:`~ir_measures_pres.data.inputs.InputError` when no topic is scored (the tool divides by
     zero)."""
-    ranked = rank_run(untied_as_doubles(run), _rows_as_qrels(prels))
+    ranked = rank_run(run, _rows_as_qrels(prels), exact_scores=True)
     lists = stat_lists(prels, ranked.qpos, ranked.offsets, ranked.labels)
     ap, rprec, prec = statap_kernel(lists), statrprec_kernel(lists), statp_kernel(lists, cutoff)
     sampled, sampled_rel = prels.sampled(), prels.sampled_relevant()

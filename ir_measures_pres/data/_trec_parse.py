@@ -84,6 +84,10 @@ class Kind:
     value_col: int  # 0-based token index of the value
     value_name: str
     integer: bool
+    #: 0-based token index of a column kept as text (sampled judgements' stratum), or None
+    text_col: Optional[int] = None
+    #: what a line of the other qrels width is, for the message naming it (see :meth:`Reader.parse`)
+    other_width: Optional[Tuple[int, str]] = None
 
 
 # --------------------------------------------------------------------------------------------
@@ -110,6 +114,8 @@ class Block:
     head_length: Optional[np.ndarray] = None
     tag: Optional[str] = None
     non_utf8_line: Optional[int] = None
+    #: the kind's text column (sampled judgements' stratum) as bytes, or None
+    text: Optional[np.ndarray] = None
 
 
 class Reader:
@@ -206,9 +212,11 @@ class Reader:
                 # six columns where qrels were expected: a run given in the qrels' place
                 hint = (
                     " (a run line: the qrels file comes first, QRELS RUN)"
-                    if kind.label == "qrels" and counts[i] == 6
+                    if kind.label == "qrels" and kind.text_col is None and counts[i] == 6
                     else ""
                 )
+                if kind.other_width is not None and counts[i] == kind.other_width[0]:
+                    hint = f" ({kind.other_width[1]})"
                 raise self.error(
                     first_line,
                     i,
@@ -230,6 +238,7 @@ class Reader:
                 [],
                 np.zeros(0, np.int64),
                 np.zeros(0, np.int64),
+                text=None if kind.text_col is None else np.zeros(0, "S8"),
             ), len(nl)
 
         def local_line(k: int) -> int:
@@ -284,6 +293,8 @@ class Reader:
             None, docs, values, first_line, entry_lines, skipped, col2, query_names, head_query, head_length
         )
         block.tag, block.non_utf8_line = tag, non_utf8_line
+        if kind.text_col is not None:
+            block.text = cut.bytes_array(starts[f + kind.text_col], ends[f + kind.text_col])
         return block, len(nl)
 
     def number(self, block: Block) -> None:

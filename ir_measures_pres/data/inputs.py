@@ -10,17 +10,37 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from operator import countOf
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple, Type
+from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Set, Tuple, Type
 
 import numpy as np
 
 from .arrays import ids_as_str, offsets_from_counts
 
-__all__ = ["Columns", "INPUT_ERRORS", "InputError", "as_columns", "input_error_text", "predict_kind"]
+__all__ = [
+    "Columns",
+    "INPUT_ERRORS",
+    "InputError",
+    "SampledQrel",
+    "as_columns",
+    "input_error_text",
+    "predict_kind",
+]
 
 
 class InputError(ValueError):
     """Qrels or run input that cannot be evaluated without guessing."""
+
+
+class SampledQrel(NamedTuple):
+    """A line of sampled judgements (sample_eval.pl's qrels) as a namedtuple: ir_measures' ``Qrel``
+    fields and the ``stratum``. What the readers' sampled qrels iterate as, and what the
+    sampled-judgement measures read from an iterable of tuples (other providers see a ``Qrel``)."""
+
+    query_id: str
+    doc_id: str
+    relevance: int
+    stratum: str
+    iteration: str = "0"
 
 
 #: what goes wrong with a user's input (a file, a line, a value), not with this package: exit 1
@@ -271,6 +291,11 @@ class Columns:
     non_utf8_at: Optional[str] = None
     #: a run file's tag (column 6 of its first line), as trec_eval's ``runid`` reports it
     tag: Optional[str] = None
+    #: sampled judgements' stratum of each line (object array of ``str``), or None: 4-column qrels
+    strata: Optional[np.ndarray] = None
+    #: per query of ``query_names``, the duplicate lines a reader dropped (None: there were none);
+    #: what a tool counting every line (sample_eval.pl's ``num_ret``) adds back
+    dropped: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return len(self.values)
@@ -291,7 +316,10 @@ class Columns:
         qrels = self.kind == "qrels" or (not self.kind and np.asarray(self.values).dtype.kind in "iu")
         make = Qrel if qrels else ScoredDoc
         docs = ids_as_str(self.doc_ids).tolist()
-        return map(make, np.asarray(self.query_ids).tolist(), docs, np.asarray(self.values).tolist())
+        fields = [np.asarray(self.query_ids).tolist(), docs, np.asarray(self.values).tolist()]
+        if qrels and self.strata is not None:  # sampled judgements: the stratum travels along
+            return map(SampledQrel, *fields, self.strata.tolist())
+        return map(make, *fields)
 
 
 def frame_columns(df: Any, value_col: str, kind: str, check_docs: bool = True) -> Columns:
@@ -331,6 +359,7 @@ def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
     qids: List[str] = []
     docs: List[str] = []
     vals: List[Any] = []
+    strata: Optional[List[Any]] = None  # qrels items with a ``stratum`` field (SampledQrel)
     for item in items:
         try:
             qids.append(item.query_id)
@@ -340,10 +369,15 @@ def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
             raise InputError(
                 f"{kind} items must be namedtuples with fields query_id, doc_id, {value_col}; found {item!r}"
             ) from None
+        if strata is not None:
+            strata.append(getattr(item, "stratum", None))
+        elif len(qids) == 1 and value_col == "relevance" and hasattr(item, "stratum"):
+            strata = [item.stratum]
     return Columns(
         id_column(object_array(qids), f"{kind} query id"),
         id_column(object_array(docs), f"{kind} document id"),
         np.asarray(vals) if all_numbers(vals) else object_array(vals),
+        strata=None if strata is None else id_column(object_array(strata), f"{kind} stratum"),
     )
 
 

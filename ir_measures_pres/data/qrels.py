@@ -8,7 +8,7 @@ run an evaluator scores is labelled against the same :class:`Qrels` (see :mod:`.
 from __future__ import annotations
 
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import chain
 from typing import Any, Dict, List, Optional
 
@@ -55,6 +55,9 @@ class Qrels:
     labels: np.ndarray
     #: see :attr:`lookup` (None: made from the bytes ids on first use)
     _lookup: Optional[List[Dict[str, int]]]
+    #: sampled judgements' stratum of each entry of :attr:`labels` (object array of ``str``), or
+    #: None for plain qrels (see :mod:`ir_measures_pres.measures.sampled`)
+    strata: Optional[np.ndarray] = None
     index: Dict[str, int] = field(init=False)
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
@@ -82,7 +85,10 @@ class Qrels:
         kind = predict_kind(qrels, "qrels")
         if kind == "dict":
             return cls._from_dict(qrels)
-        return cls.from_columns(as_columns(qrels, kind, "relevance", "qrels"))
+        cols = as_columns(qrels, kind, "relevance", "qrels")
+        if kind == "frame" and "stratum" in qrels.columns:  # sampled judgements as a DataFrame
+            cols = replace(cols, strata=id_column(qrels["stratum"].to_numpy(), "qrels stratum"))
+        return cls.from_columns(cols)
 
     @classmethod
     def _from_dict(cls, qrels: Dict[Any, Any]) -> "Qrels":
@@ -135,9 +141,10 @@ class Qrels:
         query_ids, order, offsets = group_lines(cols)
         docs = take(cols.doc_ids, order)
         values = take(values, order)
+        strata = None if cols.strata is None else take(cols.strata, order)
         if docs.dtype.kind == "S" and cols.unique_pairs:
             # a reader's bytes ids (each pair once): the look-up tables wait until needed
-            qrels = cls(query_ids, offsets, values, None)
+            qrels = cls(query_ids, offsets, values, None, strata)
             qrels._cache["doc_bytes"] = docs
             return qrels
         as_bytes = docs if docs.dtype.kind == "S" else None
@@ -149,8 +156,19 @@ class Qrels:
             lookup.append(dict(zip(docs[a:b].tolist(), values[a:b].tolist())))
         # a doc judged twice for one query: the last line wins, as in ir_measures' dicts
         if sum(map(len, lookup)) != len(values):
-            return cls._from_lookup(query_ids, lookup)
-        qrels = cls(query_ids, offsets, values, lookup)
+            deduplicated = cls._from_lookup(query_ids, lookup)
+            if strata is not None:  # each document's stratum from its last line, in lookup order
+                texts = strata.tolist()
+                deduplicated.strata = object_array(
+                    list(
+                        chain.from_iterable(
+                            dict(zip(docs[a:b].tolist(), texts[a:b])).values()
+                            for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())
+                        )
+                    )
+                )
+            return deduplicated
+        qrels = cls(query_ids, offsets, values, lookup, strata)
         if as_bytes is not None:  # the ids by line, as the bytes hash index wants them
             qrels._cache["doc_bytes"] = as_bytes
         return qrels

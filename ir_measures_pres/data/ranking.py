@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from itertools import chain, repeat
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -47,7 +47,7 @@ from .inputs import (
 )
 from .qrels import ABSENT, Qrels
 
-__all__ = ["JudgedList", "RankedRun", "document_labels", "rank_run", "ranking_scores", "untied_as_doubles"]
+__all__ = ["JudgedList", "RankedRun", "document_labels", "rank_run", "ranking_scores"]
 
 
 @dataclass
@@ -233,7 +233,10 @@ def ranking_scores(scores: np.ndarray) -> np.ndarray:
 
 
 def _rank_segments(
-    scores: np.ndarray, docs_at: Callable[[np.ndarray], np.ndarray], offsets: np.ndarray
+    scores: np.ndarray,
+    docs_at: Callable[[np.ndarray], np.ndarray],
+    offsets: np.ndarray,
+    exact: bool = False,
 ) -> Optional[np.ndarray]:
     """The trec_eval order of each segment (a permutation of all positions), or None when every
     segment is in that order already (as a run written by a retrieval system usually is).
@@ -242,19 +245,19 @@ def _rank_segments(
     in score order (as TREC files usually are) is not sorted at all. Documents tied on score are
     then ordered by id descending, all ties of the run in one vectorised pass.
     """
-    return _rank_order(scores, docs_at, offsets)[0]
+    return _rank_order(scores, docs_at, offsets, exact)[0]
 
 
 def _rank_order(
     scores: np.ndarray,
     docs_at: Callable[[np.ndarray], np.ndarray],
     offsets: np.ndarray,
-    compared: Callable[[np.ndarray], np.ndarray] = ranking_scores,
+    exact: bool = False,
 ) -> Tuple[Optional[np.ndarray], np.ndarray]:
     """:func:`_rank_segments`'s order, and the scores as the ranking compares them
-    (``compared``: :func:`ranking_scores`, or doubles for :func:`untied_as_doubles`) in that
-    order."""
+    (:func:`ranking_scores`, or float64 as given when ``exact``) in that order."""
     n = len(scores)
+    compared = (lambda v: np.asarray(v, dtype=np.float64)) if exact else ranking_scores
     if n == 0:
         return None, compared(scores)
     scores = compared(scores)
@@ -312,9 +315,20 @@ def _warn_duplicates(count: int, example: Tuple[str, str]) -> None:
     )
 
 
-def rank_run(run: Any, qrels: Qrels) -> RankedRun:
-    """Sort ``run`` (any run type ir_measures accepts, or :class:`Columns`) and label it."""
+def rank_run(run: Any, qrels: Qrels, exact_scores: bool = False) -> RankedRun:
+    """Sort ``run`` (any run type ir_measures accepts, or :class:`Columns`) and label it.
+
+    ``exact_scores``: compare the scores as float64, as trec_eval 10 and NIST's Perl tools do,
+    instead of pytrec_eval's float32 (:func:`ranking_scores`); the tie rule is the same. For
+    the commands that print a tool's lines (``sampled``); a dict run is not taken then."""
     kind = predict_kind(run, "run")
+    if exact_scores:
+        if kind == "dict":
+            raise TypeError("exact_scores=True ranks columnar runs (a file, a DataFrame), not a dict")
+        cols = (
+            frame_columns(run, "score", "run") if kind == "frame" else as_columns(run, kind, "score", "run")
+        )
+        return _rank_columns(cols, qrels, exact=True)
     if kind == "dict":
         return _rank_dict(run, qrels)
     if kind == "frame":  # an object column of document ids is checked while it is labelled
@@ -499,7 +513,7 @@ def _labels_by_score(
     return out, np.unique(np.concatenate(shared))
 
 
-def _rank_columns(cols: Columns, qrels: Qrels, check_docs: bool = False) -> RankedRun:
+def _rank_columns(cols: Columns, qrels: Qrels, check_docs: bool = False, exact: bool = False) -> RankedRun:
     """Rank and label columnar lines. ``check_docs``: ``cols.doc_ids`` may be an unchecked object
     column (:func:`.inputs.frame_columns`): checked here, as :func:`.inputs.id_column` would."""
     qids, order, offsets = group_lines(cols)
@@ -529,7 +543,7 @@ def _rank_columns(cols: Columns, qrels: Qrels, check_docs: bool = False) -> Rank
         lines, line_labels = judged
         labels = np.full(len(docs), ABSENT, dtype=np.int64)
         labels[lines] = line_labels
-        rank = _rank_segments(scores, docs.__getitem__, offsets)
+        rank = _rank_segments(scores, docs.__getitem__, offsets, exact)
         return RankedRun(qrels, keep_q, offsets, take(labels, rank), take(docs, rank))
     # duplicates: the last line of a (query, doc) pair wins, as in ir_measures' dict conversion
     found = None
@@ -543,7 +557,7 @@ def _rank_columns(cols: Columns, qrels: Qrels, check_docs: bool = False) -> Rank
         _warn_duplicates(dropped, (qids[qidx[first]], doc))
         docs, scores = docs[keep_lines], scores[keep_lines]
         offsets = offsets_from_counts(np.bincount(qidx[keep_lines], minlength=len(qids)))
-    return _finish(qrels, keep_q, offsets, docs, scores)
+    return _finish(qrels, keep_q, offsets, docs, scores, exact)
 
 
 def _plain_ids(ids: np.ndarray) -> bool:
@@ -585,9 +599,14 @@ def _judged_lines(
 
 
 def _finish(
-    qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: np.ndarray, scores: np.ndarray
+    qrels: Qrels,
+    qpos: np.ndarray,
+    offsets: np.ndarray,
+    docs: np.ndarray,
+    scores: np.ndarray,
+    exact: bool = False,
 ) -> RankedRun:
-    docs = take(docs, _rank_segments(scores, docs.__getitem__, offsets))
+    docs = take(docs, _rank_segments(scores, docs.__getitem__, offsets, exact))
     return RankedRun(qrels, qpos, offsets, document_labels(qrels, qpos, offsets, docs), docs)
 
 
@@ -607,27 +626,3 @@ def document_labels(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, docs: n
         dtype=np.int64,
         count=len(docs),
     )
-
-
-def untied_as_doubles(run: Columns) -> Columns:
-    """``run`` (columns whose (query, document) pairs are unique, as :func:`.readers.read_run`
-    gives) with every score replaced by its line's place counted from the end of its query
-    (m, m - 1, ..., 1) once each query is sorted by score compared as **doubles**, descending,
-    ties by document id descending. Ranked by :func:`rank_run`, the result is that order.
-
-    For the tools that compare Perl numbers (statAP_MQ_eval_v3.pl, sample_eval.pl): two scores
-    that differ only beyond float32 precision do not tie there, as they do in this package's
-    rule (:func:`ranking_scores`); the tie rule itself is this module's. The places are exact in
-    float32 up to 2**24 documents per query.
-    """
-    qids, order, offsets = group_lines(run)
-    docs = take(run.doc_ids, order)
-    values = take(np.asarray(run.values, dtype=np.float64), order)
-    by, _ = _rank_order(values, docs.__getitem__, offsets, compared=lambda s: np.asarray(s, dtype=np.float64))
-    n = len(values)
-    counts = np.diff(offsets)
-    place = (np.repeat(counts, counts) - (np.arange(n) - np.repeat(offsets[:-1], counts))).astype(np.float64)
-    lines = take(take(np.arange(n), order), by)  # the line at each ranked position
-    out = np.empty(n)
-    out[lines] = place
-    return replace(run, values=out)

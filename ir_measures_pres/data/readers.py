@@ -98,9 +98,39 @@ PARSE_THREADS = usable_cpus()
 _BOM = b"\xef\xbb\xbf"
 _RUN_COLUMNS = "qid iter docno rank score tag"
 _QRELS_COLUMNS = "qid iter docno relevance"
-# the two kinds of file: columns, tokens per line, where the value is and whether it is an integer
+_SAMPLED_COLUMNS = "qid iter docno stratum relevance"
+# the kinds of file: columns, tokens per line, where the value is and whether it is an integer
 _RUN = Kind("run", _RUN_COLUMNS, 6, None, 4, "score", False)
-_QRELS = Kind("qrels", _QRELS_COLUMNS, 4, 4, 3, "relevance", True)
+_QRELS = Kind(
+    "qrels",
+    _QRELS_COLUMNS,
+    4,
+    4,
+    3,
+    "relevance",
+    True,
+    other_width=(
+        5,
+        f"a line of sampled judgements ({_SAMPLED_COLUMNS}) in a 4-column qrels file: "
+        "the file's first line has 4 columns",
+    ),
+)
+# sampled judgements (sample_eval.pl's qrels): a stratum column before the relevance
+_SAMPLED_QRELS = Kind(
+    "qrels",
+    _SAMPLED_COLUMNS,
+    5,
+    5,
+    4,
+    "relevance",
+    True,
+    text_col=3,
+    other_width=(
+        4,
+        f"a 4-column line ({_QRELS_COLUMNS}) in a file of sampled judgements: "
+        "the file's first line has 5 columns",
+    ),
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -110,6 +140,12 @@ _QRELS = Kind("qrels", _QRELS_COLUMNS, 4, 4, 3, "relevance", True)
 
 def read_qrels(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "str") -> Columns:
     """Read a TREC qrels file (``qid iter docno relevance``) into :class:`Columns` (int64 values).
+
+    A file whose first line has 5 columns holds sampled judgements, sample_eval.pl's
+    ``qid iter docno stratum relevance`` (``stratum`` any text; relevance ``< 0``: in the pool but
+    not sampled): the strata are kept as ``Columns.strata`` (``str``, one per line), which the
+    sampled-judgement measures (:mod:`ir_measures_pres.measures.sampled`) read. Every line of a
+    file has the width of its first line; a line of the other width is an error that says so.
 
     A document judged twice for one query keeps its last judgement (one
     :class:`TrecFormatWarning` says how many lines that drops). ``doc_ids``: ``"str"`` (object
@@ -257,12 +293,34 @@ def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
 # --------------------------------------------------------------------------------------------
 
 
+def _first_width(chunks: Iterator[bytes]) -> Tuple[Optional[int], List[bytes]]:
+    """(columns of the first line that is neither blank nor a comment, or None; the blocks read
+    to find it), to tell 4-column qrels from sampled judgements (5 columns)."""
+    seen: List[bytes] = []
+    for chunk in chunks:
+        seen.append(chunk)
+        start = 0
+        while start < len(chunk):  # usually the first line: a loop over leading comments only
+            end = chunk.find(b"\n", start)
+            tokens = chunk[start:end].split()
+            if tokens and not tokens[0].startswith(b"#"):
+                return len(tokens), seen
+            start = end + 1
+    return None, seen
+
+
 def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = False) -> Columns:
     stream, name, to_close = _open(source)
-    reader = Reader(kind, name, as_bytes, col2=file_order)
     blocks: List[Block] = []
     try:
-        blocks.extend(_parsed_in_order(reader, _blocks(stream, name)))
+        chunks = _blocks(stream, name)
+        if kind is _QRELS:  # 5 columns on the first line: sampled judgements
+            width, seen = _first_width(chunks)
+            chunks = chain(seen, chunks)
+            if width == 5:
+                kind = _SAMPLED_QRELS
+        reader = Reader(kind, name, as_bytes, col2=file_order)
+        blocks.extend(_parsed_in_order(reader, chunks))
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
@@ -290,11 +348,15 @@ def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = Fa
     codes = _join(blocks, "qid_codes")
     docs = _join(blocks, "docs")
     values = _join(blocks, "values")
+    text = _join(blocks, "text") if kind.text_col is not None else None
     if file_order:
         return _file_order(codes, docs, _join(blocks, "col2"), reader, name, line_map)
     keep = _last_wins(codes, docs, reader.qnames, kind, name, line_map)
+    dropped = None
     if keep is not None:
+        dropped = np.bincount(codes[~keep], minlength=len(reader.qnames))
         codes, docs, values = codes[keep], docs[keep], values[keep]
+        text = None if text is None else text[keep]
     return Columns(
         object_array(reader.qnames)[codes],
         docs,
@@ -305,7 +367,17 @@ def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = Fa
         kind=kind.label,
         non_utf8_at=None if reader.non_utf8_line is None else f"{name}:{reader.non_utf8_line}",
         tag=reader.first_tag,
+        strata=None if text is None else _as_text(text),
+        dropped=dropped,
     )
+
+
+def _as_text(raw: np.ndarray) -> np.ndarray:
+    """An object array of ``str`` from bytes tokens, each distinct token decoded once."""
+    if raw.dtype.kind == "O":  # a token too wide for a fixed-width array somewhere
+        raw = np.array(raw.tolist(), dtype="S")
+    uniq, inverse = np.unique(raw, return_inverse=True)
+    return object_array([u.decode("utf-8", "surrogateescape") for u in uniq.tolist()])[inverse.reshape(-1)]
 
 
 def _parsed_in_order(reader: Reader, chunks: Iterator[bytes]) -> Iterator[Block]:

@@ -330,7 +330,9 @@ class Core:
         labels = self.line_labels[keep]
         lab = labels.tolist()
         lookup = [dict(zip(docs[a:b], lab[a:b])) for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
-        return Qrels(list(self.query_ids), offsets, labels, lookup)
+        # sampled judgements' strata follow their lines (the lines are in the qrels' label order)
+        strata = None if self.qrels.strata is None else self.qrels.strata[keep]
+        return Qrels(list(self.query_ids), offsets, labels, lookup, strata)
 
     def ranked_runs(self, keep: Optional[np.ndarray] = None) -> Tuple[Qrels, List[RankedRun]]:
         """Every run's ranking judged by the (reduced) qrels: same order, new labels."""

@@ -48,6 +48,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 from ir_measures.measures.base import _NOT_PROVIDED
 
 from . import ntcir as nt
+from . import sampled as sm
 from . import statap as sa
 from . import textbook as tb
 from . import trec_eval10 as te10
@@ -113,6 +114,14 @@ _BPREF = tuple(
     (v, "NTCIR_bpref" + (f"_{v}" if v != "bpref" else "")) for v in ("bpref", "R", "N", "relative")
 )
 _RPREF = tuple((v, f"NTCIR_rpref_{v}") for v in ("N", "relative", "relative2"))
+
+
+def _SAMPLED(base: str) -> Tuple[Tuple[str, str], ...]:  # noqa: N802 - reads as a constant
+    """trec-style names of a sampled-judgement measure: sample_eval.pl's name for the cds
+    variant (``xinfAP`` for its ``infAP``, which is trec_eval's other measure), ``_trecvid`` after it
+    for the other."""
+    return (("cds", base), ("trecvid", f"{base}_trecvid"))
+
 
 MEASURES: Tuple[Entry, ...] = (
     Entry(
@@ -233,7 +242,55 @@ MEASURES: Tuple[Entry, ...] = (
     Entry(nt.NTCIR_bpref, (), nt.compute_bpref, trec=TrecStyle(_BPREF, by="variant", at="none")),
     Entry(nt.NTCIR_rpref, (), nt.compute_rpref, nt.check_levels, TrecStyle(_RPREF, by="variant", at="none")),
     # sampled judgements: sample_eval.pl's estimators (docs/judgements.md)
-    #
+    Entry(
+        sm.xinfAP,
+        (),
+        sm.compute_xinfap,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("xinfAP"), by="variant", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sm.infNDCG,
+        (),
+        sm.compute_infndcg,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("infNDCG"), by="variant", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sm.infP,
+        (),
+        sm.compute_infp,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("iP"), by="variant", at="value"),
+        needs_docs=True,
+    ),
+    Entry(
+        sm.inum_rel,
+        (),
+        sm.compute_inum_rel,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("inum_rel"), by="variant", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sm.inum_rel_ret,
+        (),
+        sm.compute_inum_rel_ret,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("inum_rel_ret"), by="variant", at="none"),
+        needs_docs=True,
+    ),
+    # one name per recall level of the tool (a float @ parameter): infIPrec_0.50 for iprec@rec0.50
+    Entry(
+        sm.infIPrec,
+        (),
+        sm.compute_infiprec,
+        sm.check_strata,
+        TrecStyle(tuple((x, f"infIPrec_{x:4.2f}") for x in sm.RECALL_LEVELS), by="recall", at="none"),
+        needs_docs=True,
+    ),
     # statAP_MQ_eval_v3.pl's estimators from a prels file (docs/judgements.md)
     Entry(
         sa.statAP,

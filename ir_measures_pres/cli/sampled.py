@@ -1,0 +1,221 @@
+"""``ir_measures_pres sampled``: the lines NIST's ``sample_eval.pl`` prints (xinfAP, infNDCG,
+inferred precision from stratified sampled judgements), computed by
+:mod:`ir_measures_pres.measures.sampled`.
+
+Usage::
+
+    ir_measures_pres sampled QRELS RUN [RUN ...] [--variant cds|trecvid] [--depth N]
+                             [--ranks K,...] [-q]
+
+For one run, exactly what ``sample_eval.pl [-q] QRELS RUN`` of that variant prints: with ``-q``
+per topic (numeric order) ``infAP``, ``infNDCG``, ``iP<k>`` for the variant's ranks,
+``inum_rel_ret``, ``inum_rel``, ``num_ret``; then the ``all`` lines (means over the topics of both
+the run and the qrels, the 11 ``iprec@rec`` points, sums for ``inum_rel_ret`` and ``inum_rel``,
+the deduplicated and capped ``num_ret``), with the tool's tabs, widths and ``%6.4f``. Several
+runs: one block per run, each after a line ``runid<TAB><TAB>all<TAB><TAB>NAME``.
+
+A document a run lists twice keeps its last score and the per-topic ``num_ret`` counts every
+line, as in the tool, with the readers' warning. The tool's quirks that are not reproduced
+(docs/judgements.md): a run topic id with leading zeros matches only the same text (a warning
+names the topics that would match without them), a run without any qrels topic is an input error
+(the tool divides by zero).
+
+Exit status: 0 on success, 1 for an input error, 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from typing import Any, List, Optional, Sequence, Tuple
+
+from ._command import PROG, ArgumentParser, guarded, int_option, split_debug, warn
+
+
+def _ranks(text: str) -> Tuple[int, ...]:
+    out = []
+    for part in text.split(","):
+        try:
+            value = int(part)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"expected ranks (integers >= 1) separated by ',', found {part!r} in {text!r}"
+            ) from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"a rank must be >= 1, found {part}")
+        out.append(value)
+    return tuple(out)
+
+
+def _parser() -> ArgumentParser:
+    parser = ArgumentParser(
+        prog=f"{PROG} sampled",
+        allow_abbrev=False,
+        description="Print what NIST's sample_eval.pl prints for each run (xinfAP, infNDCG, "
+        "inferred precision from stratified sampled judgements), byte for byte.",
+        epilog="QRELS has 5 columns: topic iter docno stratum rel (rel < 0: pooled, not sampled). "
+        "docs/judgements.md explains the estimators and the two variants.",
+    )
+    parser.add_argument(
+        "qrels", metavar="QRELS", help="sampled qrels (topic iter docno stratum rel; .gz allowed)"
+    )
+    parser.add_argument("runs", metavar="RUN", nargs="+", help="run files (TREC format) or folders of them")
+    parser.add_argument(
+        "--tool",
+        choices=["sample_eval"],
+        default="sample_eval",
+        help="which tool's lines (default sample_eval)",
+    )
+    parser.add_argument(
+        "--variant",
+        choices=["cds", "trecvid"],
+        default="cds",
+        help="sample_eval.pl's copy: cds (Medical Records / CDS, iP10 iP50 iP1000) or trecvid "
+        "(TV16: iP5 ... iP1000, AP scaled when R > depth, fractional ideal DCG); default cds",
+    )
+    parser.add_argument(
+        "--depth",
+        type=int_option(1, 10**7),
+        default=1000,
+        help="ranks read per topic ($maxResultSize, default 1000)",
+    )
+    parser.add_argument(
+        "--ranks", type=_ranks, default=None, help="the iP ranks (default: the variant's, the depth last)"
+    )
+    parser.add_argument(
+        "-q", dest="per_topic", action="store_true", help="per-topic lines first (as the tool's -q)"
+    )
+    return parser
+
+
+def _numeric_key(topic: str) -> Tuple[float, str]:
+    """Perl's numeric sort of topic ids (``<=>``: the leading number, 0 for none), then text."""
+    found = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", topic)
+    return (float(found.group()) if found else 0.0, topic)
+
+
+def sampled_cli(argv: Sequence[str], out: Any = None) -> int:
+    """The ``sampled`` subcommand (``argv`` without the word ``sampled``); returns the exit status."""
+    from ..data.datasets import qrels_columns
+    from ..data.inputs import InputError
+    from ..data.qrels import Qrels
+    from ..data.runfiles import run_files, run_labels
+    from ..measures.sampled import PRECISION_RANKS
+
+    out = sys.stdout if out is None else out
+    parser = _parser()
+    args = parser.parse_args(list(argv))
+    if args.qrels == "-" and "-" in args.runs or args.runs.count("-") > 1:
+        parser.error("only one file can be read from standard input ('-')")
+    depth = args.depth
+    ranks = args.ranks or tuple(depth if k is None else k for k in PRECISION_RANKS[args.variant])
+    cols = qrels_columns(args.qrels)
+    if cols.strata is None:
+        raise InputError(
+            f"{args.qrels}: expected sampled judgements, 5 columns (topic iter docno stratum rel), "
+            "found a 4-column qrels file"
+        )
+    qrels = Qrels.from_any(cols)
+    runs = [str(p) for r in args.runs for p in (["-"] if r == "-" else run_files([r]))]
+    several = len(runs) > 1 or any(os.path.isdir(r) for r in args.runs)
+    for name, path in zip(run_labels(runs), runs):
+        lines = run_lines(qrels, path, args.variant, depth, ranks, args.per_topic)
+        if several:
+            out.write(f"runid\t\tall\t\t{name}\n")
+        out.write("".join(lines))
+    return 0
+
+
+def run_lines(
+    qrels: Any, path: str, variant: str, depth: int, ranks: Sequence[int], per_topic: bool
+) -> List[str]:
+    """The tool's lines for one run file."""
+    import numpy as np
+
+    from ..data.inputs import InputError
+    from ..data.ranking import rank_run
+    from ..data.readers import read_run
+    from ..measures import sampled as sm
+
+    cols = read_run(path, doc_ids="bytes")
+    ranked = rank_run(cols, qrels, exact_scores=True)  # Perl compares the scores as doubles
+    _note_leading_zeros(cols, qrels, path)
+    if not ranked.num_queries:
+        raise InputError(
+            f"{path}: expected some topic of the qrels, found none (sample_eval.pl divides by zero here)"
+        )
+    st = sm.strata_of(qrels)
+    walk = sm.walk_of(ranked, depth)
+    ap = sm.inf_ap(walk, st, variant, depth)
+    ndcg = sm.inf_ndcg(walk, sm.ideal_dcg(qrels, variant, depth))
+    precision = [sm.inf_precision(walk, k) for k in ranks]
+    rel_ret = sm.inum_rel_ret_of(walk)
+    iprec = sm.iprec_at_recall(walk, st)
+    num_rel = st.R_hat
+    topics = [qrels.query_ids[q] for q in ranked.qpos.tolist()]
+    num_ret = ranked.lengths  # deduplicated: the capped sum of the summary line
+    lines_of = num_ret  # every line of the topic, a repeated document too: the per-topic line
+    if cols.dropped is not None and cols.query_names is not None:
+        repeats = dict(zip(cols.query_names, cols.dropped.tolist()))
+        lines_of = num_ret + np.array([repeats.get(t, 0) for t in topics], dtype=np.int64)
+    by_number = sorted(range(len(topics)), key=lambda i: _numeric_key(topics[i]))
+    lines: List[str] = []
+    add = lines.append
+    sums = [0.0, 0.0, 0.0] + [0.0] * len(ranks)
+    for i in by_number:
+        t = topics[i]
+        if per_topic:
+            add(f"infAP\t\t{t}\t\t{ap[i]:6.4f}\n")
+            add(f"infNDCG\t\t{t}\t\t{ndcg[i]:6.4f}\n")
+            for k, values in zip(ranks, precision):
+                add(f"iP{k}\t\t{t}\t\t{values[i]:6.4f}\n")
+            add(f"inum_rel_ret\t{t}\t{rel_ret[i]:14.4f}\n")
+            add(f"inum_rel\t{t}\t{num_rel[ranked.qpos[i]]:14.4f}\n")
+            add(f"num_ret\t\t{t}\t{lines_of[i]:9d}\n")
+        sums[0] += float(ap[i])
+        sums[1] += float(ndcg[i])
+        sums[2] += float(rel_ret[i])
+        for j, values in enumerate(precision):
+            sums[3 + j] += float(values[i])
+    n = len(topics)
+    add(f"infAP\t\tall\t\t{sums[0] / n:6.4f}\n")
+    add(f"infNDCG\t\tall\t\t{sums[1] / n:6.4f}\n")
+    by_text = sorted(range(n), key=lambda i: topics[i])
+    for j in range(len(sm.RECALL_LEVELS)):
+        total = 0.0
+        for i in by_text:
+            total += float(iprec[i, j])
+        add(f"iprec@rec{j / 10:4.2f}\tall\t\t{total / n:6.4f}\n")
+    for j, k in enumerate(ranks):
+        add(f"iP{k}\t\tall\t\t{sums[3 + j] / n:6.4f}\n")
+    add(f"inum_rel_ret\tall\t{sums[2]:14.4f}\n")
+    total_rel = 0.0
+    for q in sorted(range(len(qrels.query_ids)), key=lambda q: qrels.query_ids[q]):
+        total_rel += float(num_rel[q])
+    add(f"inum_rel\tall\t{total_rel:14.4f}\n")
+    add(f"num_ret\t\tall\t{int(np.minimum(num_ret, depth).sum()):9d}\n")
+    return lines
+
+
+def _note_leading_zeros(cols: Any, qrels: Any, path: str) -> None:
+    """A warning for run topics that match a qrels topic only once leading zeros are stripped
+    (some copies of the tool strip them; here topics match as written)."""
+    names = cols.query_names if cols.query_names is not None else sorted(set(cols.query_ids.tolist()))
+    known = set(qrels.query_ids)
+    near = [t for t in names if t not in known and t.lstrip("0") in known and t.lstrip("0") != t]
+    if near:
+        warn(
+            [
+                f"{path}: {len(near)} topic(s) match a qrels topic only without their leading zeros "
+                f"(e.g. {near[0]!r}); topics match as written here, some copies of sample_eval.pl "
+                "strip the zeros (and drop topic 0)"
+            ]
+        )
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """The ``sampled`` subcommand: errors become one line and an exit status."""
+    args, debug = split_debug(sys.argv[2:] if argv is None else argv)
+    return guarded(lambda: sampled_cli(args), debug)
