@@ -1,4 +1,4 @@
-"""One row of the measure catalogue (:data:`.catalogue.MEASURES`): a measure singleton, the
+"""One row of the measure catalogue (:data:`.table.MEASURES`): a measure singleton, the
 function that scores a ranked run with it, and how ``--format trec`` names it."""
 
 from __future__ import annotations

@@ -1,0 +1,281 @@
+"""The measure table: one :class:`~.entry.Entry` per measure of this package.
+
+Each entry ties a measure class of its family module to its aliases, its ``compute_*`` adapter,
+its parameter check, its trec-style names (:class:`~.entry.TrecStyle`, what ``--format trec``
+prints and reads back) and what it needs of a run. The provider dispatches through
+:data:`BY_NAME`; :mod:`.catalogue` reads and writes every measure name from this table. Adding a
+measure is one entry here (the three steps are in :mod:`.catalogue`'s docstring).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, Optional, Tuple
+
+from . import ntcir as nt
+from . import sampled as sm
+from . import statap as sa
+from . import textbook as tb
+from . import trec_eval10 as te10
+from .blended_ratio import (
+    OMeasure,
+    PMeasure,
+    PPlusMeasure,
+    QMeasure,
+    check_gains_cover,
+    compute_o,
+    compute_p,
+    compute_pplus,
+    compute_q,
+)
+from .bpref import Bpref10, compute_bpref10
+from .entry import Entry, NamedNumber, TrecStyle
+from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
+from .tar import (
+    WSS,
+    LastRel,
+    NormArea,
+    NumCandidates,
+    NumFeedback,
+    NumShown,
+    RecallAtThreshold,
+    RecallPct,
+    TarCost,
+    TarLoss,
+    TarUtility,
+    Threshold,
+    compute_last_rel,
+    compute_norm_area,
+    compute_num_candidates,
+    compute_num_feedback,
+    compute_num_shown,
+    compute_recall_at_threshold,
+    compute_recall_pct,
+    compute_tar_cost,
+    compute_tar_loss,
+    compute_tar_utility,
+    compute_threshold,
+    compute_wss,
+)
+
+#: trec-style names of the NTCIREVAL families with several members: the tool's own names
+_NCU = (("gu", "NCUgu"), ("rb", "NCUrb"))
+_BPREF = tuple(
+    (v, "NTCIR_bpref" + (f"_{v}" if v != "bpref" else "")) for v in ("bpref", "R", "N", "relative")
+)
+_RPREF = tuple((v, f"NTCIR_rpref_{v}") for v in ("N", "relative", "relative2"))
+
+
+def _SAMPLED(base: str) -> Tuple[Tuple[str, str], ...]:  # noqa: N802 - reads as a constant
+    """trec-style names of a sampled-judgement measure: sample_eval.pl's name for the cds
+    variant (``xinfAP`` for its ``infAP``, which is trec_eval's other measure), ``_trecvid`` after it
+    for the other."""
+    return (("cds", base), ("trecvid", f"{base}_trecvid"))
+
+
+MEASURES: Tuple[Entry, ...] = (
+    Entry(
+        PRES,
+        (),
+        compute_pres,
+        trec=TrecStyle(((False, "PRES"), (True, "PRES_est")), by="estimate", at="value"),
+    ),
+    Entry(
+        R_norm,
+        ("Rnorm",),
+        compute_rnorm,
+        trec=TrecStyle(
+            (("pessimistic", "Rnorm"), ("bollmann", "Rnorm_bollmann")),
+            by="mode",
+            number=NamedNumber("collection_size", "N", 1_000_000),
+        ),
+    ),
+    Entry(QMeasure, ("Q_measure",), compute_q, check_gains_cover, TrecStyle.named("Q-measure")),
+    Entry(OMeasure, ("O_measure",), compute_o, check_gains_cover, TrecStyle.named("O-measure")),
+    Entry(PMeasure, ("P_measure",), compute_p, check_gains_cover, TrecStyle.named("P-measure")),
+    Entry(PPlusMeasure, ("P_plus",), compute_pplus, check_gains_cover, TrecStyle.named("P-plus")),
+    Entry(
+        Bpref10,
+        ("Bpref_10",),
+        compute_bpref10,
+        trec=TrecStyle(
+            (
+                ("trec", "bpref_top10pRnonrel"),  # trec_eval 8.1's name
+                ("old", "old_bpref_top10pRnonrel"),  # trec_eval 8.1's name
+                ("paper", "bpref_top10pRnonrel_paper"),
+            ),
+            by="variant",
+            at="none",
+        ),
+    ),
+    # technology-assisted review (CLEF TAR 2017-2019 tools; docs/tar.md)
+    Entry(NumCandidates, (), compute_num_candidates, trec=TrecStyle.named("num_docs", at="none")),
+    Entry(NumFeedback, (), compute_num_feedback, trec=TrecStyle.named("num_feedback", at="none")),
+    Entry(NumShown, (), compute_num_shown, trec=TrecStyle.named("num_shown", at="none")),
+    Entry(
+        LastRel,
+        (),
+        compute_last_rel,
+        trec=TrecStyle(((False, "last_rel"), (True, "norm_last_rel")), by="normalised", at="none"),
+    ),
+    Entry(WSS, (), compute_wss, trec=TrecStyle(((0.95, "wss_95"), (1.0, "wss_100")), by="recall", at="none")),
+    Entry(
+        RecallPct,
+        (),
+        compute_recall_pct,
+        trec=TrecStyle((("2018", "recall_pct"), ("2017", "NCG_pct")), by="positions", at="none"),
+    ),
+    Entry(NormArea, (), compute_norm_area, trec=TrecStyle.named("norm_area", at="none")),
+    Entry(
+        TarLoss,
+        (),
+        compute_tar_loss,
+        trec=TrecStyle((("er", "loss_er"), ("e", "loss_e"), ("r", "loss_r")), by="part", at="none"),
+    ),
+    Entry(
+        TarCost,
+        (),
+        compute_tar_cost,
+        trec=TrecStyle(
+            (("none", "total_cost"), ("uniform", "total_cost_uniform"), ("weighted", "total_cost_weighted")),
+            by="penalty",
+            at="none",
+        ),
+    ),
+    Entry(
+        Threshold,
+        (),
+        compute_threshold,
+        trec=TrecStyle((("last", "threshold"), ("first", "num_seen")), by="flag", at="none"),
+    ),
+    Entry(
+        RecallAtThreshold,
+        (),
+        compute_recall_at_threshold,
+        trec=TrecStyle((("last", "recall_threshold"), ("first", "recall_seen")), by="flag", at="none"),
+    ),
+    Entry(TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none")),
+    # Modern Information Retrieval's retrieval-evaluation chapter (docs/textbook.md)
+    Entry(tb.APSeen, ("AP_seen",), tb.compute_apseen, trec=TrecStyle.named("APSeen")),
+    Entry(tb.F, (), tb.compute_f, trec=TrecStyle.named("F")),
+    Entry(tb.E, (), tb.compute_e, trec=TrecStyle.named("E")),
+    Entry(tb.Coverage, (), tb.compute_coverage, tb.check_known, TrecStyle.named("Coverage"), needs_docs=True),
+    Entry(tb.Novelty, (), tb.compute_novelty, tb.check_known, TrecStyle.named("Novelty"), needs_docs=True),
+    Entry(
+        tb.RelativeRecall,
+        (),
+        tb.compute_relative_recall,
+        tb.check_known,
+        TrecStyle.named("RelativeRecall"),
+        needs_docs=True,
+    ),
+    Entry(
+        tb.RecallEffort,
+        (),
+        tb.compute_recall_effort,
+        tb.check_known,
+        TrecStyle.named("RecallEffort", at="none"),
+        needs_docs=True,
+    ),
+    Entry(tb.CG, (), tb.compute_cg, check_gains_cover, TrecStyle.named("CG")),
+    Entry(tb.DCG, (), tb.compute_dcg, check_gains_cover, TrecStyle.named("DCG")),
+    # NTCIREVAL 190111's ntcir_eval compute beyond Q/O/P/P+ (docs/ntcir.md)
+    Entry(nt.NCU, (), nt.compute_ncu, nt.check_levels, TrecStyle(_NCU, by="stopping", at="none")),
+    Entry(nt.GAP, (), nt.compute_gap, trec=TrecStyle.named("GAP")),
+    Entry(nt.NTCIR_RBP, (), nt.compute_rbp, nt.check_levels, TrecStyle.named("NTCIR_RBP")),
+    Entry(nt.NTCIR_ERR, (), nt.compute_err, nt.check_levels, TrecStyle.named("NTCIR_ERR")),
+    Entry(nt.NTCIR_nERR, (), nt.compute_nerr, nt.check_levels, TrecStyle.named("NTCIR_nERR")),
+    Entry(nt.EBR, (), nt.compute_ebr, nt.check_levels, TrecStyle.named("EBR")),
+    Entry(nt.iRBU, (), nt.compute_irbu, nt.check_levels, TrecStyle.named("iRBU")),
+    Entry(nt.NTCIR_nDCG, (), nt.compute_ndcg, nt.check_levels, TrecStyle.named("NTCIR_nDCG")),
+    Entry(nt.MSnDCG, (), nt.compute_msndcg, nt.check_levels, TrecStyle.named("MSnDCG")),
+    Entry(nt.NTCIR_bpref, (), nt.compute_bpref, trec=TrecStyle(_BPREF, by="variant", at="none")),
+    Entry(nt.NTCIR_rpref, (), nt.compute_rpref, nt.check_levels, TrecStyle(_RPREF, by="variant", at="none")),
+    # sampled judgements: sample_eval.pl's estimators (docs/judgements.md)
+    Entry(
+        sm.xinfAP,
+        (),
+        sm.compute_xinfap,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("xinfAP"), by="variant", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sm.infNDCG,
+        (),
+        sm.compute_infndcg,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("infNDCG"), by="variant", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sm.infP,
+        (),
+        sm.compute_infp,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("iP"), by="variant", at="value"),
+        needs_docs=True,
+    ),
+    Entry(
+        sm.inum_rel,
+        (),
+        sm.compute_inum_rel,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("inum_rel"), by="variant", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sm.inum_rel_ret,
+        (),
+        sm.compute_inum_rel_ret,
+        sm.check_strata,
+        TrecStyle(_SAMPLED("inum_rel_ret"), by="variant", at="none"),
+        needs_docs=True,
+    ),
+    # one name per recall level of the tool (a float @ parameter): infIPrec_0.50 for iprec@rec0.50
+    Entry(
+        sm.infIPrec,
+        (),
+        sm.compute_infiprec,
+        sm.check_strata,
+        TrecStyle(tuple((x, f"infIPrec_{x:4.2f}") for x in sm.RECALL_LEVELS), by="recall", at="none"),
+        needs_docs=True,
+    ),
+    # statAP_MQ_eval_v3.pl's estimators from a prels file (docs/judgements.md)
+    Entry(
+        sa.statAP,
+        (),
+        sa.compute_statap,
+        sa.check_prels,
+        TrecStyle.named("statAP", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sa.statRprec,
+        (),
+        sa.compute_statrprec,
+        sa.check_prels,
+        TrecStyle.named("statRprec", at="none"),
+        needs_docs=True,
+    ),
+    Entry(
+        sa.statP, (), sa.compute_statp, sa.check_prels, TrecStyle.named("statP", at="value"), needs_docs=True
+    ),
+    # trec_eval 10's judgement-aware measures (docs/judgements.md)
+    Entry(te10.unj, (), te10.compute_unj, trec=TrecStyle.named("unj", at="value", cuts=te10.UNJ_CUTOFFS)),
+    Entry(te10.rbp, (), te10.compute_rbp, trec=TrecStyle.named("rbp", at="none", param="p")),
+    Entry(
+        te10.rbp_resid, (), te10.compute_rbp_resid, trec=TrecStyle.named("rbp_resid", at="none", param="p")
+    ),
+    Entry(te10.yaap, (), te10.compute_yaap, trec=TrecStyle.named("yaap", at="none")),
+)
+
+#: measure NAME -> entry; the provider dispatches through this table.
+BY_NAME: Dict[str, Entry] = {e.measure.NAME: e for e in MEASURES}
+
+
+def entry_of(measure: Any) -> Optional[Entry]:
+    """The catalogue entry of ``measure`` when it is one of this package's measures, else None."""
+    entry = BY_NAME.get(str(getattr(measure, "NAME", "")))
+    if entry is not None and isinstance(measure, type(entry.measure)):
+        return entry
+    return None
