@@ -69,6 +69,16 @@ class RankedRun:
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
     _docs_factory: Optional[Callable[[], np.ndarray]] = field(default=None, init=False, repr=False)
 
+    @classmethod
+    def of_judged(cls, qrels: Qrels, judged: "JudgedList") -> "RankedRun":
+        """A ranked run known only by the judged documents of its lists (with their lengths):
+        what :meth:`judged_list` gives, for the kernels, which read nothing else. The bounds over
+        unjudged documents (:mod:`..engine.bounds`) lay their completions out so; ``labels``,
+        ``rank`` and :meth:`view` are not available (``labels`` is empty)."""
+        ranked = cls(qrels, judged.qpos, offsets_from_counts(judged.lengths), np.zeros(0, dtype=np.int64))
+        ranked._cache[("judged", False, None)] = judged
+        return ranked
+
     @property
     def docs(self) -> Optional[np.ndarray]:
         """Document ids in ranked order (for relabelling against other qrels); made on first use
