@@ -3,7 +3,7 @@
 Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 
     ir_measures_pres QRELS RUN [RUN ...] MEASURE [MEASURE ...] [-q] [-n] [-p N]
-                     [--format tsv|jsonl|trec] [--provider NAME] [--jobs N]
+                     [--format tsv|jsonl|trec] [--provider NAME] [--jobs N] [--bounds]
     ir_measures_pres {robustness,agreement,discriminative-power} ...   (meta-evaluation)
 
 * QRELS and RUN are paths (gzipped or not) or ``-`` for standard input, read by the strict
@@ -21,6 +21,9 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 * Output ``tsv`` (default) and ``jsonl`` are exactly the stock ``ir_measures`` CLI's;
   ``trec`` prints trec_eval's ``measure<TAB>qid<TAB>value`` lines. ``--format`` names them as
   every command does; ``-o`` (ir_measures' spelling) is the same option.
+* ``--bounds``: each value also gets its bounds over the unjudged documents the run retrieved
+  (:mod:`ir_measures_pres.engine.bounds`): tsv rows gain ``lo hi exact`` columns, jsonl records
+  ``lo``, ``hi`` and ``exact`` keys (docs/cli.md).
 
 Exit status: 0 on success, 1 when an input file or the evaluation fails, 2 for a usage error
 (bad option, unknown or invalid measure).
@@ -163,6 +166,12 @@ def _parser() -> ArgumentParser:
     add_jobs_option(
         parser,
         "the runs, when there are several; one run: its blocks of queries",
+    )
+    parser.add_argument(
+        "--bounds",
+        action="store_true",
+        help="also print each value's bounds over the unjudged documents the run retrieved: how low "
+        "and how high it could go if they were judged (columns lo hi exact; docs/uncertainty.md)",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
@@ -350,6 +359,9 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     measures = _parse_measure_args(measure_args, parse_measures)
     if args.provider is not None:
         _check_provider(args.provider, measures)
+    bounded = _bounded_measures(args, measures)
+    if bounded:
+        measures = _with_unjudged_fraction(measures)
     if out is None:
         raise UsageError("standard output is closed: there is nowhere to write the results")
     many = len(run_args) > 1 or any(os.path.isdir(r) for r in run_args)
@@ -363,7 +375,9 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     # its pytrec_eval batches); with several, the runs are (a worker forks no further)
     from ..engine.evaluation import Evaluation
 
-    evaluation = Evaluation(measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1)
+    evaluation = Evaluation(
+        measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1, bounds=bounded
+    )
     frozen = _freeze_prepared(evaluation)
     try:
         return _score_all(args, evaluation, runs, names, many, jobs, out)
@@ -566,8 +580,127 @@ def _write_run(
         fixes = _trec_corrections(measures, qrels, run)
         tag = None if name is None else (run.tag or name)
         _write_trec(args, measures, results, fixes, out, tag)
+    elif getattr(args, "bounds", False):
+        _write_with_bounds(args, measures, results, query_order, out, name, means)
     else:
         _write_ir_measures(args, measures, results, query_order, out, name, means)
+
+
+# --------------------------------------------------------------------------------------------
+# --bounds (issue #30): bounds over unjudged documents
+# --------------------------------------------------------------------------------------------
+
+
+def _bounded_measures(args: argparse.Namespace, measures: Sequence[Any]) -> List[Any]:
+    """The measures whose bounds ``--bounds`` asks for (all of them; none without the option);
+    a usage error naming every measure that has none, or for ``--format trec``."""
+    if not args.bounds:
+        return []
+    from ..engine.bounds import BoundsError, check_boundable
+
+    if args.output_format == "trec":
+        raise UsageError("--bounds adds columns to tsv and jsonl; --format trec has no place for them")
+    if args.provider is not None:
+        raise UsageError("--bounds scores with the package's kernels; it cannot be combined with --provider")
+    try:
+        check_boundable(measures)
+    except BoundsError as error:
+        raise UsageError(f"--bounds: {error}") from None
+    return list(measures)
+
+
+def _with_unjudged_fraction(measures: List[Any]) -> List[Any]:
+    """With ``--bounds`` each run also reports ``unj@10``, the fraction of its top 10 nobody
+    judged, so the size of the hole is in front of the user (issue #30).
+
+    WIRING POINT (issue #30 with issue #29's trec_eval 10 measures): ``unj@10`` is trec_eval 10's
+    measure, registered by the te10 work. Until it is in the catalogue the name does not parse
+    and nothing is added; once it parses, it is appended here (printed without bounds: its value
+    does not depend on relevance). Check after the merge that ``parse_measures("unj@10")`` gives
+    that measure and that tests/test_bounds_cli.py's unj test passes."""
+    from ..measures.catalogue import MeasureNameError, parse_measures
+
+    try:
+        hole = parse_measures(["unj@10"])
+    except MeasureNameError:
+        return measures
+    return measures + [m for m in hole if m not in measures]
+
+
+def _write_with_bounds(
+    args: argparse.Namespace,
+    measures: Sequence[Any],
+    results: Iterable[Any],
+    query_order: Sequence[str],
+    out: Any,
+    run: Optional[str] = None,
+    means: Optional[Dict[Any, float]] = None,
+) -> None:
+    """:func:`_write_ir_measures`'s rows with each measure's bounds: tsv ``[run] [query] measure
+    value lo hi exact`` (``exact`` is ``true`` or ``false``; a measure printed without bounds,
+    ``unj@10``, leaves the three empty), jsonl the keys ``lo``, ``hi``, ``exact``. The 'all' rows
+    carry the means of the per-query bounds over every qrels query (DEFAULT where the run has
+    none, as the mean itself) and ``exact`` when every query's bounds are exact."""
+    from ..engine.bounds import BoundOf
+
+    if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
+        sys.stderr.write("--places is ignored when using --output jsonl\n")
+    sides = ("lo", "hi", "exact")
+    prefix = "" if run is None else f"{run}\t"
+
+    def emit(qid: str, measure: Any, cells: Dict[str, float]) -> None:
+        value = cells["value"]
+        has = "lo" in cells
+        if args.output_format == "jsonl":
+            row: Dict[str, Any] = {
+                "query_id": qid,
+                "measure": str(measure),
+                "value": None if value != value else value,
+            }
+            if has:
+                row.update(lo=cells["lo"], hi=cells["hi"], exact=cells["exact"] == 1.0)
+            if not args.by_query:
+                del row["query_id"]
+            if run is not None:
+                row = {"run": run, **row}
+            out.write(json.dumps(row) + "\n")
+            return
+        shown = [_fmt(value, args.places)]
+        if has:
+            exact = "true" if cells["exact"] == 1.0 else "false"
+            shown += [_fmt(cells["lo"], args.places), _fmt(cells["hi"], args.places), exact]
+        else:
+            shown += ["", "", ""]
+        head = f"{prefix}{qid}\t" if args.by_query else prefix
+        out.write(f"{head}{measure}\t" + "\t".join(shown) + "\n")
+
+    def cells_of(row: Dict[Any, float], m: Any) -> Dict[str, float]:
+        cells = {"value": row[m]}
+        for side in sides:
+            key = BoundOf(m, side)
+            if key in row:
+                cells[side] = row[key]
+        return cells
+
+    if means is None or args.by_query:
+        aggs: Dict[Any, Any] = {}
+        by_query: Dict[str, Dict[Any, float]] = {}
+        for metric in results:
+            agg = aggs.get(metric.measure)
+            if agg is None:
+                agg = aggs[metric.measure] = metric.measure.aggregator()
+            agg.add(metric.value)
+            if args.by_query:
+                by_query.setdefault(metric.query_id, {})[metric.measure] = metric.value
+        means = {k: agg.result() for k, agg in aggs.items()}
+        for qid in _in_order(by_query, query_order):
+            row = by_query[qid]
+            for m in measures:
+                if m in row:
+                    emit(qid, m, cells_of(row, m))
+    if not args.no_summary:
+        for m in measures:
+            emit(SUMMARY_QID, m, cells_of(means, m))
 
 
 def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:

@@ -80,7 +80,9 @@ __all__ = [
 #: prune an interval whose bound is within this of the best value found (relative to max(1, |best|))
 TOLERANCE = 1e-12
 #: pieces an interval of m is split into at each round of the branch and bound
-SPLIT = 8
+SPLIT = 2
+#: pieces of one query split per round (best bounds first)
+PER_ROUND = 4
 #: entries (virtual list + virtual qrels) scored by one kernel call at most: the memory bound
 CHUNK_ENTRIES = 1 << 21
 
@@ -165,9 +167,13 @@ def refusal(measure: Any) -> Optional[str]:
             "list, so their labels change the list itself"
         )
     if name not in _KINDS or _kernel(measure) is None:
-        return f"{measure}: no bounds over unjudged documents for this measure (they are given for {SUPPORTED})"
+        return (
+            f"{measure}: no bounds over unjudged documents for this measure (they are given for {SUPPORTED})"
+        )
     if name == "R_norm" and measure["mode"] != "pessimistic":
-        return f"{measure}: no bounds over unjudged documents for Bollmann's pairwise R_norm (pessimistic only)"
+        return (
+            f"{measure}: no bounds over unjudged documents for Bollmann's pairwise R_norm (pessimistic only)"
+        )
     gains = params.get("gains")
     if gains and any(k <= 0 and g > 0 for k, g in gains.items()):
         return f"{measure}: no bounds over unjudged documents when gains give a non-relevant level a gain"
@@ -381,49 +387,72 @@ class _Layout:
 
 
 def _branch_and_bound(layout: _Layout, plan: BoundPlan, top: bool) -> np.ndarray:
-    """max over m of V(top-m) (``top``) or min over m of V(bottom-m), per ranked query."""
+    """max over m of V(top-m) (``top``) or min over m of V(bottom-m), per ranked query.
+
+    Pieces ``[a, b]`` of m are kept with a bound on V over the m strictly inside (module
+    docstring; +inf when the measure is not monotone); each round, per query, the
+    :data:`PER_ROUND` pieces with the best bounds are split into up to :data:`SPLIT` pieces,
+    scored exactly at the new ends, and the new pieces bounded; a piece is dropped once its
+    bound cannot beat the best exact value of its query (best-first: the best value is found
+    early, so most pieces are dropped unsplit)."""
     nq = layout.ranked.num_queries
     u = layout.u
     sign = 1.0 if top else -1.0
     queries = np.arange(nq)
-    flag = np.full(nq, top)
-    ends = layout.score(plan, np.concatenate([queries, queries]), np.concatenate([flag, flag]),
-                        np.concatenate([np.zeros(nq, np.int64), u]), np.concatenate([np.zeros(nq, np.int64), u]))
+    zero = np.zeros(nq, np.int64)
+    both = np.concatenate([queries, queries])
+    ends = layout.score(plan, both, np.full(2 * nq, top), np.r_[zero, u], np.r_[zero, u])
     best = np.maximum(sign * ends[:nq], sign * ends[nq:])
-    q, a, b = queries, np.zeros(nq, np.int64), u.copy()
-    wide = b - a >= 2
-    q, a, b = q[wide], a[wide], b[wide]
+    wide = u >= 2
+    q, a, b = queries[wide], zero[wide], u[wide]
+    bound = np.full(len(q), np.inf)
+    per_round = PER_ROUND if plan.monotone else np.iinfo(np.int64).max
     while len(q):
+        slack = TOLERANCE * np.maximum(1.0, np.abs(best[q]))
+        alive = bound > best[q] + slack
+        q, a, b, bound = q[alive], a[alive], b[alive], bound[alive]
+        if not len(q):
+            break
+        # per query, the pieces with the best bounds first
+        order = np.lexsort((-bound, q))
+        q, a, b, bound = q[order], a[order], b[order], bound[order]
+        heads = np.r_[0, np.flatnonzero(q[1:] != q[:-1]) + 1]
+        place = np.arange(len(q)) - np.repeat(heads, np.diff(np.r_[heads, len(q)]))
+        chosen = place < per_round
+        rest = (q[~chosen], a[~chosen], b[~chosen], bound[~chosen])
+        q, a, b = q[chosen], a[chosen], b[chosen]
         k = np.minimum(SPLIT, b - a)
-        # split points of each piece: a + round(i (b - a) / k), i = 0 .. k
-        piece = segment_ids(offsets_from_counts(k + 1))
-        i = np.arange(len(piece)) - offsets_from_counts(k + 1)[:-1][piece]
+        starts = offsets_from_counts(k + 1)
+        piece = segment_ids(starts)
+        i = np.arange(len(piece)) - starts[:-1][piece]
         points = a[piece] + (i * (b - a)[piece]) // k[piece]
         pq = q[piece]
         inner = (i > 0) & (i < k[piece])
-        values = sign * layout.score(plan, pq[inner], np.full(int(inner.sum()), top), points[inner], points[inner])
+        n_inner = int(inner.sum())
+        values = sign * layout.score(plan, pq[inner], np.full(n_inner, top), points[inner], points[inner])
         np.maximum.at(best, pq[inner], values)
-        # the sub-pieces [points[i], points[i + 1]] with an m strictly inside
-        last = np.r_[i[1:] == 0, True]
-        sub_a, sub_b, sub_q = points[:-1][~last[:-1]], points[1:][~last[:-1]], pq[:-1][~last[:-1]]
+        # the new pieces [points[i], points[i + 1]] with an m strictly inside
+        nxt = np.r_[i[1:] != 0, False]
+        sub_a, sub_b, sub_q = points[nxt], points[1:][nxt[:-1]], pq[nxt]
         open_ = sub_b - sub_a >= 2
         sub_a, sub_b, sub_q = sub_a[open_], sub_b[open_], sub_q[open_]
-        if not len(sub_q):
-            break
-        if plan.monotone:
+        if plan.monotone and len(sub_q):
             # top: V(E = top-(b-1), R = R0 + a + 1); bottom: V(E = bottom-(a+1), R = R0 + b - 1)
             e = sub_b - 1 if top else sub_a + 1
             r = sub_a + 1 if top else sub_b - 1
-            bound = sign * layout.score(plan, sub_q, np.full(len(sub_q), top), e, r)
-            slack = TOLERANCE * np.maximum(1.0, np.abs(best[sub_q]))
-            alive = bound > best[sub_q] + slack
-            q, a, b = sub_q[alive], sub_a[alive], sub_b[alive]
+            sub_bound = sign * layout.score(plan, sub_q, np.full(len(sub_q), top), e, r)
         else:
-            q, a, b = sub_q, sub_a, sub_b
+            sub_bound = np.full(len(sub_q), np.inf)
+        q = np.r_[rest[0], sub_q]
+        a = np.r_[rest[1], sub_a]
+        b = np.r_[rest[2], sub_b]
+        bound = np.r_[rest[3], sub_bound]
     return sign * best
 
 
-def query_bounds(measure: Any, ranked: RankedRun, plan: Optional[BoundPlan] = None) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def query_bounds(
+    measure: Any, ranked: RankedRun, plan: Optional[BoundPlan] = None
+) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(value, lo, hi, exact) per ranked query of ``ranked`` (a run ranked against the qrels by
     :func:`~..data.ranking.rank_run`); a query with an empty list gets the measure's DEFAULT."""
     if plan is None:

@@ -1,0 +1,141 @@
+"""``ir_measures_pres QRELS RUN MEASURE ... --bounds``: the columns and keys it adds (docs/cli.md).
+
+Per-query bounds are the Python function's (tests/test_bounds.py checks those against brute
+force over every completion, scored by ir_measures); here the command's layout, its means over
+every qrels topic (DEFAULTs included), blocks, several runs and its usage errors. One case is
+written out by hand.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Dict, Tuple
+
+import ir_measures
+import pytest
+
+from ir_measures_pres.cli.evaluate import main
+from ir_measures_pres.data import runblocks
+from ir_measures_pres.engine.bounds import calc_bounds
+
+SAMPLE = Path(__file__).resolve().parents[1] / "ir_measures_pres" / "data" / "sample"
+QRELS = SAMPLE / "qrels.test"
+RUN = SAMPLE / "results.test"
+MEASURES = "AP nDCG@10 P@10 PRES@1000 Rprec QMeasure"
+
+
+def in_process(*args: str) -> Tuple[int, str]:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        status = main(list(args))
+    return status, out.getvalue()
+
+
+def write(path: Path, lines: str) -> Path:
+    path.write_text(lines)
+    return path
+
+
+def test_hand_case(tmp_path: Path) -> None:
+    """d1 (unjudged) d2 (relevant) d3 (unjudged); a second topic q2 the run lacks (DEFAULT 0).
+    AP of q1: 1/2 as judged, from 1/2 (nothing more relevant) to 1 ({d1}: (1 + 1) / 2).
+    Means over both topics: value 1/4, lo 1/4, hi 1/2. P@2: 1/2 .. 2/2 for q1, 0 for q2."""
+    qrels = write(tmp_path / "qrels", "q1 0 d2 1\nq2 0 x 1\n")
+    run = write(tmp_path / "run", "q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d3 3 1 t\n")
+    status, out = in_process(str(qrels), str(run), "AP P@2", "--bounds")
+    assert status == 0
+    assert out.splitlines() == ["AP\t0.2500\t0.2500\t0.5000\ttrue", "P@2\t0.2500\t0.2500\t0.5000\ttrue"]
+    status, out = in_process(str(qrels), str(run), "AP", "--bounds", "-q", "--format", "jsonl")
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert rows == [
+        {"query_id": "q1", "measure": "AP", "value": 0.5, "lo": 0.5, "hi": 1.0, "exact": True},
+        {"query_id": "q2", "measure": "AP", "value": 0.0, "lo": 0.0, "hi": 0.0, "exact": True},
+        {"query_id": "all", "measure": "AP", "value": 0.25, "lo": 0.25, "hi": 0.5, "exact": True},
+    ]
+
+
+def _python_bounds() -> Dict[str, object]:
+    measures = list(ir_measures.read_trec_qrels(str(QRELS)))
+    run = list(ir_measures.read_trec_run(str(RUN)))
+    return {str(m): b for m, b in calc_bounds(MEASURES, measures, run).items()}
+
+
+def test_jsonl_per_query_and_means_equal_the_function() -> None:
+    status, out = in_process(str(QRELS), str(RUN), MEASURES, "--bounds", "-q", "--format", "jsonl")
+    assert status == 0
+    expected = _python_bounds()
+    plain = {
+        (r["query_id"], r["measure"]): r["value"]
+        for r in map(
+            json.loads, in_process(str(QRELS), str(RUN), MEASURES, "-q", "--format", "jsonl")[1].splitlines()
+        )
+        if r["query_id"] != "all"
+    }
+    seen = 0
+    for row in map(json.loads, out.splitlines()):
+        b = expected[row["measure"]]
+        if row["query_id"] != "all":
+            q = b.per_query[row["query_id"]]  # type: ignore[attr-defined]
+            assert row["value"] == pytest.approx(plain[(row["query_id"], row["measure"])], abs=1e-12)
+            assert (row["lo"], row["hi"], row["exact"]) == (pytest.approx(q.lo), pytest.approx(q.hi), q.exact)
+            assert row["lo"] <= row["value"] + 1e-12 <= row["hi"] + 2e-12
+            seen += 1
+        else:
+            assert (row["lo"], row["hi"], row["exact"]) == (pytest.approx(b.lo), pytest.approx(b.hi), b.exact)  # type: ignore[attr-defined]
+    assert seen == 6 * 3
+
+
+def test_tsv_columns_and_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tsv: measure, value, lo, hi, exact; the same whatever the blocks the run is read in."""
+    status, whole = in_process(str(QRELS), str(RUN), MEASURES, "--bounds", "-p", "6")
+    assert status == 0
+    expected = _python_bounds()
+    plain = dict(
+        line.split("\t") for line in in_process(str(QRELS), str(RUN), MEASURES, "-p", "6")[1].splitlines()
+    )
+    for line in whole.splitlines():
+        measure, value, lo, hi, exact = line.split("\t")
+        b = expected[measure]
+        assert value == plain[measure]
+        assert (float(lo), float(hi)) == (pytest.approx(b.lo, abs=1e-6), pytest.approx(b.hi, abs=1e-6))  # type: ignore[attr-defined]
+        assert exact == ("true" if b.exact else "false")  # type: ignore[attr-defined]
+    monkeypatch.setattr(runblocks, "BLOCK_LINES", 120)
+    assert in_process(str(QRELS), str(RUN), MEASURES, "--bounds", "-p", "6")[1] == whole
+
+
+def test_graded_outer_bounds_say_so(tmp_path: Path) -> None:
+    qrels = write(tmp_path / "qrels", "q1 0 d2 2\nq1 0 d4 1\n")
+    run = write(tmp_path / "run", "q1 Q0 d1 1 3 t\nq1 Q0 d2 2 2 t\nq1 Q0 d3 3 1 t\n")
+    status, out = in_process(str(qrels), str(run), "nDCG AP", "--bounds")
+    assert status == 0
+    assert [line.split("\t")[-1] for line in out.splitlines()] == ["false", "true"]
+
+
+def test_several_runs_have_a_run_column(tmp_path: Path) -> None:
+    status, out = in_process(str(QRELS), str(RUN), str(RUN), "AP", "--bounds")
+    assert status == 0
+    lines = out.splitlines()
+    assert len(lines) == 2 and all(len(line.split("\t")) == 6 for line in lines)
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("AP Bpref",), "Bpref: no bounds"),
+        (("AP(judged_only=True)",), "judged_only=True"),
+        (("AP", "--format", "trec"), "--format trec"),
+    ],
+)
+def test_usage_errors(args: Tuple[str, ...], words: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out = in_process(str(QRELS), str(RUN), *args, "--bounds")
+    assert status == 2 and out == ""
+    assert words in capsys.readouterr().err
+
+
+def test_without_bounds_nothing_changes() -> None:
+    """The option off: the stock rows (two columns)."""
+    _, out = in_process(str(QRELS), str(RUN), "AP P@10")
+    assert [len(line.split("\t")) for line in out.splitlines()] == [2, 2]
