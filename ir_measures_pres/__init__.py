@@ -18,6 +18,7 @@ from .measures.catalogue import MEASURES, MeasureNameError
 from .measures.normalized_recall import PRES, R_norm
 
 if TYPE_CHECKING:
+    from .engine.bounds import BoundsError, calc_bounds
     from .engine.streaming import BlockEvaluator, iter_calc_blocks
     from .stats.comparison import Comparison, compare, compare_scores
 
@@ -29,6 +30,10 @@ def __getattr__(name: str) -> Any:
         from .stats import comparison
 
         return getattr(comparison, name)
+    if name in ("calc_bounds", "BoundsError"):  # bounds over unjudged documents (docs/uncertainty.md)
+        from .engine import bounds
+
+        return getattr(bounds, name)
     if name in ("BlockEvaluator", "iter_calc_blocks"):  # runs larger than memory (docs/streaming.md)
         from .engine import streaming
 
@@ -115,4 +120,6 @@ __all__ = [
     "Comparison",
     "BlockEvaluator",
     "iter_calc_blocks",
+    "calc_bounds",
+    "BoundsError",
 ]

@@ -198,6 +198,9 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
         "runs": ROBUST / "runs",
     },
+    # bounds over unjudged documents: the sample collection (the lead splices the page into
+    # docs/uncertainty.md: move this entry and the CONTINUES one with it)
+    "docs/uncertainty_bounds.md": {"qrels.txt": SAMPLE / "qrels.test", "run.txt": SAMPLE / "results.test"},
     # commands written for the clone's folder, with ../shared beside it
     "docs/meta/reproducing-the-papers.md": {
         "tests/data/clef-tar-2017": TAR,
@@ -222,6 +225,7 @@ CONTINUES: Dict[str, List[str]] = {
     "docs/tar.md:61": ["docs/tar.md:39"],  # run
     "docs/tar.md:158": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
     "docs/pyterrier.md:138": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES
+    "docs/uncertainty_bounds.md:122": ["docs/uncertainty_bounds.md:49"],  # qrels, run
 }
 
 #: the blocks that are not run, and why
