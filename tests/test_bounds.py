@@ -91,6 +91,8 @@ EXACT = [
     "Success@3",
     "PRES@20",
     "PRES@5",
+    "PRES",
+    "PRES(estimate=True)@5",
     "QMeasure",
     "QMeasure@8",
     "QMeasure(beta=0.5)",

@@ -139,3 +139,19 @@ def test_without_bounds_nothing_changes() -> None:
     """The option off: the stock rows (two columns)."""
     _, out = in_process(str(QRELS), str(RUN), "AP P@10")
     assert [len(line.split("\t")) for line in out.splitlines()] == [2, 2]
+
+
+def test_rbp_residual_in_jsonl(tmp_path: Path) -> None:
+    """NTCIR_RBP(p=0.5) of d1 (unjudged) d2 (relevant) d3 (unjudged) d4 (non-relevant): 0.25,
+    hi 0.25 + 0.5 * (1 + 0.25) = 0.875, residual 0.625 + 0.5^4 = 0.6875; q2, which the run
+    lacks: 0 with residual 1. Means: residual (0.6875 + 1) / 2."""
+    qrels = write(tmp_path / "qrels", "q1 0 d2 1\nq1 0 d4 0\nq2 0 x 1\n")
+    run = write(tmp_path / "run", "".join(f"q1 Q0 d{k} {k} {5 - k} t\n" for k in range(1, 5)))
+    status, out = in_process(str(qrels), str(run), "NTCIR_RBP(p=0.5)", "--bounds", "-q", "--format", "jsonl")
+    assert status == 0
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert [(r["query_id"], r["value"], r["lo"], r["hi"], r["residual"]) for r in rows] == [
+        ("q1", 0.25, 0.25, 0.875, 0.6875),
+        ("q2", 0.0, 0.0, 0.0, 1.0),
+        ("all", 0.125, 0.125, 0.4375, (0.6875 + 1) / 2),
+    ]

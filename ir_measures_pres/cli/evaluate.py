@@ -638,14 +638,15 @@ def _write_with_bounds(
 ) -> None:
     """:func:`_write_ir_measures`'s rows with each measure's bounds: tsv ``[run] [query] measure
     value lo hi exact`` (``exact`` is ``true`` or ``false``; a measure printed without bounds,
-    ``unj@10``, leaves the three empty), jsonl the keys ``lo``, ``hi``, ``exact``. The 'all' rows
+    ``unj@10``, leaves the three empty), jsonl the keys ``lo``, ``hi``, ``exact`` (and for RBP
+    ``residual``, Moffat and Zobel's, which tsv leaves out). The 'all' rows
     carry the means of the per-query bounds over every qrels query (DEFAULT where the run has
     none, as the mean itself) and ``exact`` when every query's bounds are exact."""
     from ..engine.bounds import BoundOf
 
     if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
         sys.stderr.write("--places is ignored when using --output jsonl\n")
-    sides = ("lo", "hi", "exact")
+    sides = ("lo", "hi", "exact", "residual")
     prefix = "" if run is None else f"{run}\t"
 
     def emit(qid: str, measure: Any, cells: Dict[str, float]) -> None:
@@ -659,6 +660,8 @@ def _write_with_bounds(
             }
             if has:
                 row.update(lo=cells["lo"], hi=cells["hi"], exact=cells["exact"] == 1.0)
+            if "residual" in cells:  # RBP: Moffat and Zobel's residual, hi - lo + p^depth
+                row["residual"] = cells["residual"]
             if not args.by_query:
                 del row["query_id"]
             if run is not None:

@@ -218,7 +218,8 @@ def bound_plan(measure: Any, qrels: Qrels) -> BoundPlan:
             kind, monotone = "outer", False
     if name == "PRES" and measure["estimate"]:
         monotone = False
-    cutoff = measure.params.get("cutoff")
+    # the cutoff the kernel asks its list for (PRES: N_max, 1000 when not given)
+    cutoff = measure["cutoff"] if name == "PRES" else measure.params.get("cutoff")
     if name == "Rprec" or not isinstance(cutoff, int) or isinstance(cutoff, bool):
         cutoff = None
     return BoundPlan(measure, compute, kind, monotone, level, cutoff)
@@ -284,6 +285,9 @@ class _Layout:
         # the positive entries, as global indices into the sequence
         self.pos_global = np.flatnonzero(~self.is_unj)
         self.pos_offsets = offsets_from_counts(np.bincount(seq_q[~self.is_unj], minlength=nq))
+        #: the sequence's indices, then those of its positive entries (what a completion gathers)
+        self.source = np.concatenate([np.arange(len(pos)), self.pos_global])
+        self._marked: Dict[int, np.ndarray] = {}
         self.lengths = ranked.lengths
         # the qrels' positive labels of each ranked query
         qrels = ranked.qrels
@@ -294,6 +298,13 @@ class _Layout:
         self.qrels_pos_labels = qrels.labels[pos_lines]
         self.qrels_count = np.diff(self.qrels_offsets_all)[ranked.qpos]
         self.qrels_start = self.qrels_offsets_all[:-1][ranked.qpos]
+
+    def marked_label(self, level: int) -> np.ndarray:
+        """The sequence's labels with every unjudged entry at ``level``: a completion holds only
+        the unjudged entries it marks."""
+        if level not in self._marked:
+            self._marked[level] = np.where(self.is_unj, level, self.label)
+        return self._marked[level]
 
     def size(self, q: np.ndarray, r: np.ndarray) -> np.ndarray:
         """An upper bound on the entries of completions (for chunking)."""
@@ -353,32 +364,85 @@ class _Layout:
         l1 = np.where(first_part_is_seq, seq_len, pos_len)
         s2 = np.where(first_part_is_seq, pos_first, seq_start)
         l2 = np.where(first_part_is_seq, pos_len, seq_len)
-        is_seq1 = first_part_is_seq
-        # one index space: sequence indices as they are, positives through pos_global
-        src_start = np.stack([s1, s2], axis=1).ravel()
+        # one index space, the sequence then its positives again (:attr:`source`): a single gather
+        shift = len(self.rank)
+        src_start = np.stack([s1 + np.where(top, 0, shift), s2 + np.where(top, shift, 0)], axis=1).ravel()
         src_len = np.stack([l1, l2], axis=1).ravel()
-        src_seq = np.stack([is_seq1, ~is_seq1], axis=1).ravel()
-        idx = _ranges(src_start, src_len)
-        from_pos = np.repeat(~src_seq, src_len)
-        if from_pos.any():
-            idx[from_pos] = self.pos_global[idx[from_pos]]
+        idx = self.source[_ranges(src_start, src_len)]
         counts = l1 + l2
-        label = np.where(self.is_unj[idx], plan.level, self.label[idx])
+        label = self.marked_label(plan.level)[idx]
         n = len(q)
         judged = JudgedList(
             np.arange(n), self.lengths[q].copy(), offsets_from_counts(counts), self.rank[idx], label
         )
         # the qrels of each completion: the query's positive labels and r added at the level
-        q_counts = self.qrels_count[q] + r
-        q_offsets = offsets_from_counts(q_counts)
-        q_labels = np.full(int(q_offsets[-1]), plan.level, dtype=np.int64)
-        dest = _ranges(q_offsets[:-1], self.qrels_count[q])
-        q_labels[dest] = self.qrels_pos_labels[_ranges(self.qrels_start[q], self.qrels_count[q])]
         names = self.ranked.qrels.query_ids
-        qpos = self.ranked.qpos[q].tolist()
-        virtual_qrels = Qrels([names[i] for i in qpos], q_offsets, q_labels, None)
-        virtual = RankedRun.of_judged(virtual_qrels, judged)
+        qpos = self.ranked.qpos[q]
+        virtual_qrels = _CompletedQrels(
+            [names[i] for i in qpos.tolist()], self.ranked.qrels, qpos, self, q, r, plan.level
+        )
+        virtual = RankedRun.of_judged(virtual_qrels, judged, plan.cutoff)
         return np.asarray(plan.compute(plan.measure, virtual), dtype=np.float64)
+
+
+class _CompletedQrels(Qrels):
+    """The qrels of completions, one virtual query each: the positive lines (label >= 1) of a real
+    query and ``r`` lines at ``level``. :meth:`count` is worked out from those two parts (the
+    count of the real query's positive lines in the range, plus ``r`` when ``level`` is in it),
+    so the kernels that only count (AP, R, Rprec, PRES, R_norm) never make the lines; ``labels``
+    and ``offsets`` are made on first use (nDCG's and Q's ideal gains read them)."""
+
+    def __init__(
+        self,
+        query_ids: List[str],
+        real: Qrels,
+        qpos: np.ndarray,
+        layout: "_Layout",
+        q: np.ndarray,
+        r: np.ndarray,
+        level: int,
+    ) -> None:
+        self.query_ids = query_ids
+        self._lookup = None
+        self._cache = {}
+        self._real, self._qpos, self._layout, self._q, self._r, self._level = real, qpos, layout, q, r, level
+        self._lines: Optional[Tuple[np.ndarray, np.ndarray]] = None
+
+    @property
+    def index(self) -> Dict[str, int]:  # type: ignore[override]  # a virtual query has no name
+        return {}
+
+    def _made(self) -> Tuple[np.ndarray, np.ndarray]:
+        if self._lines is None:
+            layout, q, r = self._layout, self._q, self._r
+            offsets = offsets_from_counts(layout.qrels_count[q] + r)
+            labels = np.full(int(offsets[-1]), self._level, dtype=np.int64)
+            dest = _ranges(offsets[:-1], layout.qrels_count[q])
+            labels[dest] = layout.qrels_pos_labels[_ranges(layout.qrels_start[q], layout.qrels_count[q])]
+            self._lines = (offsets, labels)
+        return self._lines
+
+    @property
+    def offsets(self) -> np.ndarray:  # type: ignore[override]
+        return self._made()[0]
+
+    @property
+    def labels(self) -> np.ndarray:  # type: ignore[override]
+        return self._made()[1]
+
+    def count(self, lo: Optional[int] = None, hi: Optional[int] = None) -> np.ndarray:
+        key = ("count", lo, hi)
+        if key not in self._cache:
+            low = 1 if lo is None else max(lo, 1)  # only positive lines are here
+            real = self._real.count(lo=low, hi=hi) if hi is None or hi > low else np.zeros(1, np.int64)
+            base = (
+                real[self._qpos]
+                if len(real) == len(self._real.query_ids)
+                else np.zeros(len(self._q), np.int64)
+            )
+            inside = (lo is None or self._level >= lo) and (hi is None or self._level < hi)
+            self._cache[key] = base + (self._r if inside else 0)
+        return self._cache[key]  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------------
@@ -599,21 +663,32 @@ def bounds_rows(measures: Sequence[Any], ranked: RankedRun) -> List[Tuple[Any, L
         rows.append((BoundOf(m, "lo"), qids, lo[answered].tolist()))
         rows.append((BoundOf(m, "hi"), qids, hi[answered].tolist()))
         rows.append((BoundOf(m, "exact"), qids, exact[answered].astype(np.float64).tolist()))
+        if _is_rbp(m):
+            rows.append((BoundOf(m, "residual"), qids, rbp_residual(m, ranked, lo, hi)[answered].tolist()))
     return rows
+
+
+def bound_columns(measures: Sequence[Any]) -> List["BoundOf"]:
+    """The columns :func:`bounds_rows` fills for ``measures``, in its order."""
+    columns: List[BoundOf] = []
+    for m in measures:
+        sides = ("lo", "hi", "exact", "residual") if _is_rbp(m) else ("lo", "hi", "exact")
+        columns.extend(BoundOf(m, side) for side in sides)
+    return columns
 
 
 @dataclass(frozen=True)
 class BoundOf:
     """One side of a measure's bounds as a column of a :class:`.streaming.RunTable` (``lo``,
-    ``hi``, or ``exact`` as 1.0 / 0.0): its DEFAULT is the measure's (exact: 1), its mean the mean
-    of the per-query values."""
+    ``hi``, ``exact`` as 1.0 / 0.0, RBP's ``residual``): its DEFAULT is the measure's (exact: 1;
+    residual: 1, nothing seen), its mean the mean of the per-query values."""
 
     measure: Any
     side: str
 
     @property
     def DEFAULT(self) -> float:  # noqa: N802 - ir_measures' name
-        return 1.0 if self.side == "exact" else float(self.measure.DEFAULT)
+        return 1.0 if self.side in ("exact", "residual") else float(self.measure.DEFAULT)
 
     def aggregator(self) -> Any:
         from ir_measures.measures.base import MeanAgg

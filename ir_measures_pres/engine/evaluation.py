@@ -60,11 +60,11 @@ class Evaluation:
     @property
     def columns(self) -> List[Any]:
         """The columns of a run's :class:`.streaming.RunTable`: the measures, then for each
-        bounded measure its ``lo``, ``hi`` and ``exact`` (:class:`.bounds.BoundOf`)."""
-        from .bounds import BoundOf
+        bounded measure its ``lo``, ``hi`` and ``exact``, and RBP's ``residual``
+        (:class:`.bounds.BoundOf`)."""
+        from .bounds import bound_columns
 
-        sides = [BoundOf(m, side) for m in self.bounded for side in ("lo", "hi", "exact")]
-        return self.measures + sides
+        return self.measures + bound_columns(self.bounded)
 
     @property
     def qrels_ids(self) -> List[str]:
