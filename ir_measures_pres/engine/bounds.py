@@ -450,11 +450,13 @@ class _CompletedQrels(Qrels):
 # --------------------------------------------------------------------------------------------
 
 
-def _branch_and_bound(layout: _Layout, plan: BoundPlan, top: bool) -> np.ndarray:
+def _branch_and_bound(layout: _Layout, plan: BoundPlan, top: bool, ends: np.ndarray) -> np.ndarray:
     """max over m of V(top-m) (``top``) or min over m of V(bottom-m), per ranked query.
 
-    Pieces ``[a, b]`` of m are kept with a bound on V over the m strictly inside (module
-    docstring; +inf when the measure is not monotone); each round, per query, the
+    ``ends``: V(0) then V(u) per query (no unjudged document relevant, every one: the same
+    completions from the top and from the bottom). Pieces ``[a, b]`` of m are kept with a bound
+    on V over the m strictly inside (module docstring; +inf when the measure is not monotone);
+    each round, per query, the
     :data:`PER_ROUND` pieces with the best bounds are split into up to :data:`SPLIT` pieces,
     scored exactly at the new ends, and the new pieces bounded; a piece is dropped once its
     bound cannot beat the best exact value of its query (best-first: the best value is found
@@ -464,9 +466,7 @@ def _branch_and_bound(layout: _Layout, plan: BoundPlan, top: bool) -> np.ndarray
     sign = 1.0 if top else -1.0
     queries = np.arange(nq)
     zero = np.zeros(nq, np.int64)
-    both = np.concatenate([queries, queries])
-    ends = layout.score(plan, both, np.full(2 * nq, top), np.r_[zero, u], np.r_[zero, u])
-    best = np.maximum(sign * ends[:nq], sign * ends[nq:])
+    best = np.maximum(sign * ends[:nq], sign * ends[nq:])  # V(0) and V(u), the same both sides
     wide = u >= 2
     q, a, b = queries[wide], zero[wide], u[wide]
     bound = np.full(len(q), np.inf)
@@ -540,8 +540,14 @@ def query_bounds(
         hi = np.where(no_relevant, np.where(layout.u_cut > 0, 1.0, hi), np.minimum(1.0, hi))
     else:
         layout = _Layout(ranked, plan.cutoff)
-        hi = _branch_and_bound(layout, plan, True)
-        lo = _branch_and_bound(layout, plan, False)
+        qs = np.arange(nq)
+        zero = np.zeros(nq, dtype=np.int64)
+        both = np.r_[qs, qs]
+        ends = layout.score(
+            plan, both, np.ones(2 * nq, dtype=bool), np.r_[zero, layout.u], np.r_[zero, layout.u]
+        )
+        hi = _branch_and_bound(layout, plan, True, ends)
+        lo = _branch_and_bound(layout, plan, False, ends)
     # a list with nothing unjudged: the value itself (one kernel, the same numbers)
     lo = np.where(u > 0, np.minimum(lo, value), value)
     hi = np.where(u > 0, np.maximum(hi, value), value)
