@@ -142,6 +142,19 @@ def test_graded_qrels_binary_measures_exact(name: str, seed: int) -> None:
             assert (b.lo, b.hi) == pytest.approx((lo, hi), abs=1e-9), (name, seed, q)
 
 
+@pytest.mark.parametrize("seed", range(200, 204))
+def test_graded_q_above_a_level(seed: int) -> None:
+    """QMeasure(rel=2) on levels 0-3: levels 2 and 3 are relevant with two gains (outer bounds),
+    and a query may hold only level-1 documents (none relevant as judged)."""
+    qrels, run = random_case(seed, grades=3, max_unjudged=4)
+    measure = ir_measures.parse_measure("QMeasure(rel=2)")
+    got = calc_bounds([measure], qrels, run)[measure]
+    truth = brute_force(measure, qrels, run, [0, 1, 2, 3])
+    for q, (lo, hi) in truth.items():
+        b = got.per_query[q]
+        assert b.lo <= lo + 1e-9 and hi <= b.hi + 1e-9, (seed, q, b, lo, hi)
+
+
 def test_beta_zero_q_is_exact_with_grades() -> None:
     """Q with beta = 0 ignores the grades (it is AP's form): exact with graded qrels."""
     qrels, run = random_case(7, grades=2, max_unjudged=5)

@@ -536,7 +536,8 @@ def query_bounds(
         zero = np.zeros(nq, dtype=np.int64)
         lo = layout.score(plan, qs, yes, zero, layout.u)
         hi = layout.score(plan, qs, yes, layout.u, zero)
-        no_relevant = layout.qrels_count == 0
+        rel = int(measure.params.get("rel", 1) or 1)  # Q's levels below rel count as L0
+        no_relevant = ranked.qrels_stat(ranked.qrels.count(lo=rel)) == 0
         hi = np.where(no_relevant, np.where(layout.u_cut > 0, 1.0, hi), np.minimum(1.0, hi))
     else:
         layout = _Layout(ranked, plan.cutoff)
