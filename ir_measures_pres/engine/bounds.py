@@ -80,9 +80,9 @@ __all__ = [
 #: prune an interval whose bound is within this of the best value found (relative to max(1, |best|))
 TOLERANCE = 1e-12
 #: pieces an interval of m is split into at each round of the branch and bound
-SPLIT = 2
+SPLIT = 3
 #: pieces of one query split per round (best bounds first)
-PER_ROUND = 4
+PER_ROUND = 8
 #: entries (virtual list + virtual qrels) scored by one kernel call at most: the memory bound
 CHUNK_ENTRIES = 1 << 21
 
