@@ -43,7 +43,7 @@ def random_case(seed: int, grades: int, max_unjudged: int = 8) -> Tuple[Qrels, R
         for k in range(rng.randint(0, 4)):  # judged, not retrieved
             judged[f"x{qi}_{k}"] = rng.choice([0] + list(range(1, grades + 1)))
         if rng.random() < 0.15:
-            judged = {d: v for d, v in judged.items() if v <= 0}  # no relevant document judged
+            judged = {d: min(v, 0) for d, v in judged.items()}  # no relevant document judged
         qrels[q] = judged
         run[q] = scores
     if rng.random() < 0.5:
@@ -153,6 +153,29 @@ def test_graded_q_above_a_level(seed: int) -> None:
     for q, (lo, hi) in truth.items():
         b = got.per_query[q]
         assert b.lo <= lo + 1e-9 and hi <= b.hi + 1e-9, (seed, q, b, lo, hi)
+
+
+@pytest.mark.parametrize(
+    "name", ["DCG@10", "CG@5", "NTCIR_RBP(p=0.8)", "NTCIR_RBP(p=0.5)@6", "P(rel=2)@5", "RR"]
+)
+@pytest.mark.parametrize("seed", range(300, 304))
+def test_extremes_exact_with_grades(name: str, seed: int) -> None:
+    """Measures that do not depend on R and never decrease when a label rises: exact over every
+    graded completion (levels 0 .. the qrels' top grade), lo = all unjudged non-relevant, hi =
+    all at the top grade; a seed whose qrels judge nothing relevant (303) makes NTCIR_RBP's
+    g_max come from the completion itself."""
+    qrels, run = random_case(seed, grades=2, max_unjudged=5)
+    measure = ir_measures_pres.measures.catalogue.parse_measures(name)[0]
+    got = calc_bounds([measure], qrels, run)[measure]
+    # graded: every grade of the qrels' scale (0 .. its largest value, at least 1); binary: 0 or rel
+    top = max([v for labels in qrels.values() for v in labels.values()] + [1])
+    rel = measure.params.get("rel", 1)
+    values = [0, rel] if measure.NAME in ("P", "RR") else list(range(top + 1))
+    truth = brute_force(measure, qrels, run, values)
+    for q, (lo, hi) in truth.items():
+        b = got.per_query[q]
+        assert b.exact
+        assert (b.lo, b.hi) == pytest.approx((lo, hi), abs=1e-9), (name, seed, q)
 
 
 def test_beta_zero_q_is_exact_with_grades() -> None:

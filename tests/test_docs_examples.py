@@ -225,7 +225,7 @@ CONTINUES: Dict[str, List[str]] = {
     "docs/tar.md:61": ["docs/tar.md:39"],  # run
     "docs/tar.md:158": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
     "docs/pyterrier.md:138": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES
-    "docs/uncertainty_bounds.md:123": ["docs/uncertainty_bounds.md:49"],  # qrels, run
+    "docs/uncertainty_bounds.md:124": ["docs/uncertainty_bounds.md:49"],  # qrels, run
 }
 
 #: the blocks that are not run, and why

@@ -617,7 +617,8 @@ def _with_unjudged_fraction(measures: List[Any]) -> List[Any]:
     measure, registered by the te10 work. Until it is in the catalogue the name does not parse
     and nothing is added; once it parses, it is appended here (printed without bounds: its value
     does not depend on relevance). Check after the merge that ``parse_measures("unj@10")`` gives
-    that measure and that tests/test_bounds_cli.py's unj test passes."""
+    that measure and that tests/test_bounds_cli.py::test_unjudged_fraction_beside_the_bounds
+    (which skips until then) passes."""
     from ..measures.catalogue import MeasureNameError, parse_measures
 
     try:

@@ -123,6 +123,9 @@ _KINDS: Dict[str, Tuple[str, bool]] = {
     "R_norm": ("completions", False),
 }
 
+#: extremes whose kernel reads the qrels' scale (NTCIREVAL's g_max): scored on completions
+_SCALE_FROM_QRELS = {"NTCIR_RBP"}
+
 #: what the refusal lists as the measures that have bounds
 SUPPORTED = "P@k, RR, Success@k, DCG, CG, NTCIR_RBP, AP, R@k, Rprec, nDCG, PRES, QMeasure, R_norm"
 
@@ -525,7 +528,13 @@ def query_bounds(
     value = np.asarray(plan.compute(measure, ranked), dtype=np.float64)
     unjudged = ranked.labels < 0
     u = np.bincount(ranked.qidx[unjudged], minlength=nq)
-    if plan.kind == "extremes":
+    if plan.kind == "extremes" and measure.NAME in _SCALE_FROM_QRELS:
+        # the kernel reads the qrels' largest gain: the completion's qrels must hold the marks
+        layout = _Layout(ranked, plan.cutoff)
+        qs = np.arange(nq)
+        lo = value.copy()
+        hi = layout.score(plan, qs, np.ones(nq, dtype=bool), layout.u, layout.u)
+    elif plan.kind == "extremes":
         labels = np.where(unjudged, plan.level, ranked.labels)
         full = RankedRun(ranked.qrels, ranked.qpos, ranked.offsets, labels, ranked._docs)
         lo, hi = value.copy(), np.asarray(plan.compute(measure, full), dtype=np.float64)
