@@ -19,6 +19,7 @@ from .measures.catalogue import MEASURES, MeasureNameError
 from .measures.normalized_recall import PRES, R_norm
 
 if TYPE_CHECKING:
+    from .engine.bounds import BoundsError, calc_bounds
     from .engine.streaming import BlockEvaluator, iter_calc_blocks
     from .stats.comparison import Comparison, compare, compare_scores
     from .stats.intervals import Interval, calc_intervals
@@ -35,6 +36,10 @@ def __getattr__(name: str) -> Any:
         from .stats import intervals
 
         return getattr(intervals, name)
+    if name in ("calc_bounds", "BoundsError"):  # bounds over unjudged documents (docs/uncertainty.md)
+        from .engine import bounds
+
+        return getattr(bounds, name)
     if name in ("BlockEvaluator", "iter_calc_blocks"):  # runs larger than memory (docs/streaming.md)
         from .engine import streaming
 
@@ -124,4 +129,6 @@ __all__ = [
     "calc_intervals",
     "BlockEvaluator",
     "iter_calc_blocks",
+    "calc_bounds",
+    "BoundsError",
 ]

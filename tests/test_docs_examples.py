@@ -178,7 +178,8 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "run.txt": SAMPLE / "results.test",
         "runs": SAMPLE_RUNS,
     },
-    # intervals over topics: the sample collection, and TREC Robust 2003's runs for the figure
+    # intervals over topics and bounds: the sample collection, and TREC Robust 2003's runs for the
+    # figures
     "docs/uncertainty.md": {
         "qrels.txt": SAMPLE / "qrels.test",
         "run.txt": SAMPLE / "results.test",
@@ -240,6 +241,8 @@ CONTINUES: Dict[str, List[str]] = {
     "docs/tar.md:61": ["docs/tar.md:39"],  # run
     "docs/tar.md:158": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
     "docs/pyterrier.md:138": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES
+    "docs/uncertainty.md:359": ["docs/uncertainty.md:281"],  # qrels, run
+    "docs/uncertainty.md:381": ["docs/uncertainty.md:183"],  # runs, ap, plot_intervals
 }
 
 #: the blocks that are not run, and why

@@ -199,6 +199,8 @@ def test_public_names_unchanged() -> None:
         "WorkerLost",
         # issue #30: every mean with its interval over topics (docs/uncertainty.md)
         "Interval", "calc_intervals",
+        # issue #30: bounds over unjudged documents (docs/uncertainty.md)
+        "calc_bounds", "BoundsError",
     }  # fmt: skip
     assert set(ir_measures_pres.__all__) == expected_top
     assert all(getattr(ir_measures_pres, n) is not None for n in expected_top)

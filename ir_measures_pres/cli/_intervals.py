@@ -107,7 +107,7 @@ def ready_for_intervals(args: argparse.Namespace, statistics: Any, topics: int) 
 
 
 def intervals_of(
-    args: argparse.Namespace, table: Any, means: Optional[Dict[Any, float]]
+    args: argparse.Namespace, table: Any, means: Optional[Dict[Any, float]], measures: Any = None
 ) -> Optional[Dict[Any, Any]]:
     """``--ci``: each measure's interval over the run's topics (None without --ci); a warning for a
     measure whose summary is not a mean (its cells stay empty) and for an interval over fewer
@@ -116,7 +116,7 @@ def intervals_of(
         return None
     from ..stats.intervals import table_intervals
 
-    out = table_intervals(table, args.ci, args.ci_method, args.B, args.seed, means)
+    out = table_intervals(table, args.ci, args.ci_method, args.B, args.seed, means, measures)
     sums = [str(m) for m, iv in out.items() if iv is None]
     if sums:
         warnings.warn(

@@ -3,7 +3,7 @@
 Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 
     ir_measures_pres QRELS RUN [RUN ...] MEASURE [MEASURE ...] [-q] [-n] [-p N]
-                     [--format tsv|jsonl|trec] [--provider NAME] [--jobs N]
+                     [--format tsv|jsonl|trec] [--provider NAME] [--jobs N] [--bounds]
                      [--ci LEVEL [--ci-method t|bootstrap|bootstrap-percentile] [-B N] [--seed S]]
     ir_measures_pres {robustness,agreement,discriminative-power} ...   (meta-evaluation)
 
@@ -26,6 +26,9 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
   (:mod:`ir_measures_pres.stats.intervals`): tsv rows gain two cells, ``ci_low`` and
   ``ci_high`` on the mean ('all') rows and empty on per-query rows, so every row has as many
   fields; jsonl mean records gain the keys ``ci_low`` and ``ci_high``. Not with ``--format trec``.
+* ``--bounds``: each value also gets its bounds over the unjudged documents the run retrieved
+  (:mod:`ir_measures_pres.engine.bounds`): tsv rows gain ``lo hi exact`` columns (after
+  ``ci_low ci_high`` with ``--ci``), jsonl records ``lo``, ``hi`` and ``exact`` keys (docs/cli.md).
 
 Exit status: 0 on success, 1 when an input file or the evaluation fails, 2 for a usage error
 (bad option, unknown or invalid measure).
@@ -36,19 +39,18 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import json
 import os
 import shutil
 import sys
 import tempfile
 import warnings
-from collections import Counter
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from ..data.forks import can_fork, forked_map
 
 if TYPE_CHECKING:
     from ..engine.evaluation import Evaluation
+from ._bounds import add_bounds_option, bounded_measures, with_unjudged_fraction
 from ._command import (
     INPUT,
     INPUT_ERRORS,
@@ -70,11 +72,17 @@ from ._command import (
 from ._intervals import (
     add_ci_options,
     check_ci,
-    ci_cells,
-    ci_tsv,
     intervals_of,
     load_statistics,
     ready_for_intervals,
+)
+from ._rows import (
+    DEFAULT_PLACES,
+    missing_topics,
+    trec_corrections,
+    write_ir_measures,
+    write_trec,
+    write_with_bounds,
 )
 
 #: --format words of this command (ir_measures' -o spells the same)
@@ -95,9 +103,6 @@ SUBCOMMANDS = (
     "ntcir",
     "sampled",
 )
-
-DEFAULT_PLACES = 4
-SUMMARY_QID = "all"
 
 
 # --------------------------------------------------------------------------------------------
@@ -186,6 +191,7 @@ def _parser() -> ArgumentParser:
         "the runs, when there are several; one run: its blocks of queries",
     )
     add_ci_options(parser)
+    add_bounds_option(parser)
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -194,159 +200,6 @@ def _version() -> str:
     from .. import __version__
 
     return __version__
-
-
-# --------------------------------------------------------------------------------------------
-# trec_eval -c
-# --------------------------------------------------------------------------------------------
-
-
-def _missing_topics(qrels: Any, run: Any) -> List[str]:
-    """The qrels topics ``run`` lacks (they score the measure's DEFAULT), in qrels order."""
-    from ..data.inputs import query_set
-
-    in_run = query_set(run)
-    qrels_qids = getattr(qrels, "query_names", None) or list(dict.fromkeys(qrels.query_ids.tolist()))
-    return [q for q in qrels_qids if q not in in_run]
-
-
-def _trec_corrections(measures: Sequence[Any], qrels: Any, run: Any) -> Dict[Tuple[Any, str], float]:
-    """trec_eval -c values of num_q and num_rel for qrels queries the run lacks (ir_measures
-    gives those the DEFAULT 0; trec_eval -c counts the query and its relevant documents)."""
-
-    wanted = [m for m in measures if getattr(m, "NAME", None) in ("NumQ", "NumRel")]
-    if not wanted:
-        return {}
-    missing = _missing_topics(qrels, run)
-    fixes: Dict[Tuple[Any, str], float] = {}
-    for m in wanted:
-        if m.NAME == "NumQ":
-            fixes.update({(m, q): 1.0 for q in missing})
-        else:
-            rel = m["rel"]
-            counts = Counter(q for q, v in zip(qrels.query_ids.tolist(), qrels.values.tolist()) if v >= rel)
-            fixes.update({(m, q): float(counts.get(q, 0)) for q in missing})
-    return fixes
-
-
-# --------------------------------------------------------------------------------------------
-# output
-# --------------------------------------------------------------------------------------------
-
-
-def _fmt(value: float, places: int) -> str:
-    return f"{value:{'' if places == -1 else f'.{places}f'}}"
-
-
-def _write_ir_measures(
-    args: argparse.Namespace,
-    measures: Sequence[Any],
-    results: Iterable[Any],
-    query_order: Sequence[str],
-    out: Any,
-    run: Optional[str] = None,
-    means: Optional[Dict[Any, float]] = None,
-    intervals: Optional[Dict[Any, Any]] = None,
-) -> None:
-    """The stock ir_measures CLI's output (tsv or jsonl), rows in a fixed order: per-query rows
-    (-q) query by query in ``query_order`` (the qrels'), each query's measures in the order
-    given; then the 'all' rows in that order. The stock CLI prints per-query rows as providers
-    yield them, in an order that follows the hash seed. ``run`` (several runs): a first column
-    (tsv) or a ``"run"`` field (jsonl) naming the run. ``intervals`` (``--ci``): per measure
-    its :class:`~ir_measures_pres.stats.intervals.Interval` or None, written by :mod:`._intervals`."""
-    if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
-        sys.stderr.write("--places is ignored when using --output jsonl\n")
-
-    prefix = "" if run is None else f"{run}\t"
-
-    def emit(qid: str, measure: Any, value: float, summary: bool = False) -> None:
-        if args.output_format == "jsonl":
-            # an undefined value (K ∩ R empty for Coverage ...) is JSON's null: NaN is not JSON
-            shown = None if value != value else value
-            row: Dict[str, Any] = {"query_id": qid, "measure": str(measure), "value": shown}
-            if not args.by_query:
-                del row["query_id"]
-            if run is not None:
-                row = {"run": run, **row}
-            if intervals is not None and summary:
-                row.update(ci_cells(intervals.get(measure)))
-            out.write(json.dumps(row) + "\n")
-        else:
-            shown = intervals.get(measure) if intervals is not None and summary else None
-            cells = "" if intervals is None else ci_tsv(shown, lambda v: _fmt(v, args.places))
-            if args.by_query:
-                out.write(f"{prefix}{qid}\t{measure}\t{_fmt(value, args.places)}{cells}\n")
-            else:
-                out.write(f"{prefix}{measure}\t{_fmt(value, args.places)}{cells}\n")
-
-    aggs = {m: m.aggregator() for m in measures}
-    # a Measure hashes its repr: found by the object's id first (the same objects come back)
-    agg_of = {id(m): aggs[m] for m in measures}
-    by_query: Dict[str, Dict[Any, float]] = {}
-    if means is not None and not args.by_query:  # the aggregates made already (a run's table)
-        if not args.no_summary:
-            for m in measures:
-                emit(SUMMARY_QID, m, means[m], summary=True)
-        return
-    for metric in results:
-        # values reach each aggregator in the order the provider yields them, as in the stock
-        # CLI, so that even the last digit of a mean (-p -1) is the same
-        agg = agg_of.get(id(metric.measure))
-        (aggs[metric.measure] if agg is None else agg).add(metric.value)
-        if args.by_query:
-            by_query.setdefault(metric.query_id, {})[metric.measure] = metric.value
-    for qid in _in_order(by_query, query_order):
-        row = by_query[qid]
-        for m in measures:
-            if m in row:
-                emit(qid, m, row[m])
-    if not args.no_summary:
-        for m in measures:
-            emit(SUMMARY_QID, m, aggs[m].result(), summary=True)
-
-
-def _in_order(query_ids: Iterable[str], query_order: Sequence[str]) -> List[str]:
-    """``query_ids`` in ``query_order``, any others after it sorted."""
-    present = set(query_ids)
-    known = set(query_order)
-    return [q for q in query_order if q in present] + sorted(present - known)
-
-
-def _write_trec(
-    args: argparse.Namespace,
-    measures: Sequence[Any],
-    results: Iterable[Any],
-    fixes: Dict[Tuple[Any, str], float],
-    out: Any,
-    tag: Optional[str] = None,
-) -> None:
-    """trec_eval's format: per-query lines (-q) by query id then measure, then the 'all' rows.
-    ``tag`` (several runs): each run's block opens with trec_eval's ``runid all TAG`` line."""
-    from ..measures.catalogue import trec_names
-    from ._trec_format import format_line, format_value
-
-    places = DEFAULT_PLACES if args.places == -1 else args.places
-    names = trec_names(measures)
-    per_query: Dict[str, Dict[Any, float]] = {}
-    for metric in results:
-        value = fixes.get((metric.measure, metric.query_id), metric.value)
-        per_query.setdefault(metric.query_id, {})[metric.measure] = value
-    if tag is not None:
-        out.write(format_line("runid", SUMMARY_QID, tag) + "\n")
-    if args.by_query:
-        for qid in sorted(per_query):
-            row = per_query[qid]
-            for m in measures:
-                # trec_eval prints num_q in the summary only
-                if m in row and getattr(m, "NAME", None) != "NumQ":
-                    out.write(format_line(names[m], qid, format_value(m, row[m], places)) + "\n")
-    if not args.no_summary:
-        for m in measures:
-            agg = m.aggregator()
-            for qid in sorted(per_query):  # a fixed order, whatever order the providers yield
-                if m in per_query[qid]:
-                    agg.add(per_query[qid][m])
-            out.write(format_line(names[m], SUMMARY_QID, format_value(m, agg.result(), places)) + "\n")
 
 
 # --------------------------------------------------------------------------------------------
@@ -380,6 +233,9 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     measures = _parse_measure_args(measure_args, parse_measures)
     if args.provider is not None:
         _check_provider(args.provider, measures)
+    bounded = bounded_measures(args, measures)
+    if bounded:
+        measures = with_unjudged_fraction(measures)
     if out is None:
         raise UsageError("standard output is closed: there is nowhere to write the results")
     many = len(run_args) > 1 or any(os.path.isdir(r) for r in run_args)
@@ -394,7 +250,9 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     # its pytrec_eval batches); with several, the runs are (a worker forks no further)
     from ..engine.evaluation import Evaluation
 
-    evaluation = Evaluation(measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1)
+    evaluation = Evaluation(
+        measures, qrels, args.provider, processes=jobs if len(runs) == 1 else 1, bounds=bounded
+    )
     ready_for_intervals(args, statistics, len(evaluation.qrels_ids))
     frozen = _freeze_prepared(evaluation)
     try:
@@ -496,7 +354,7 @@ def _score_here(
                     out,
                     label=labels[k],
                     means=means,
-                    intervals=intervals_of(args, table, means),
+                    intervals=intervals_of(args, table, means, evaluation.measures),
                 )
             except BrokenPipeError:
                 raise
@@ -545,7 +403,7 @@ def _score_in_workers(
                     label=name,
                     notices=notes,
                     means=means,
-                    intervals=intervals_of(args, table, means),
+                    intervals=intervals_of(args, table, means, evaluation.measures),
                 )
                 error = None
             except INPUT_ERRORS as problem:
@@ -601,7 +459,7 @@ def _write_run(
     sends its warnings back), else straight to stderr."""
     from ..engine.scores import lacking_topics
 
-    missing = _missing_topics(qrels, run)
+    missing = missing_topics(qrels, run)
     if missing:
         note = lacking_topics(label or name or "run", len(missing), len(query_order))
         if notices is None:
@@ -609,11 +467,13 @@ def _write_run(
         else:
             notices.append(note)
     if args.output_format == "trec":
-        fixes = _trec_corrections(measures, qrels, run)
+        fixes = trec_corrections(measures, qrels, run)
         tag = None if name is None else (run.tag or name)
-        _write_trec(args, measures, results, fixes, out, tag)
+        write_trec(args, measures, results, fixes, out, tag)
+    elif getattr(args, "bounds", False):
+        write_with_bounds(args, measures, results, query_order, out, name, means, intervals)
     else:
-        _write_ir_measures(args, measures, results, query_order, out, name, means, intervals)
+        write_ir_measures(args, measures, results, query_order, out, name, means, intervals)
 
 
 def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:

@@ -69,6 +69,22 @@ class RankedRun:
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
     _docs_factory: Optional[Callable[[], np.ndarray]] = field(default=None, init=False, repr=False)
 
+    @classmethod
+    def of_judged(cls, qrels: Qrels, judged: "JudgedList", cutoff: Optional[int] = None) -> "RankedRun":
+        """A ranked run known only by the judged documents of its lists (with their lengths),
+        already cut at ``cutoff`` (None: whole lists): what :meth:`judged_list` gives for that
+        cutoff, for a kernel, which reads nothing else. The bounds over unjudged documents
+        (:mod:`..engine.bounds`) lay their completions out so. Any other list of it (another
+        cutoff, ``judged_only``, :meth:`view`) is an error: ``labels`` is empty."""
+        ranked = cls(qrels, judged.qpos, offsets_from_counts(judged.lengths), np.zeros(0, dtype=np.int64))
+        if cutoff is not None:
+            judged = JudgedList(
+                judged.qpos, np.minimum(judged.lengths, cutoff), judged.offsets, judged.rank, judged.label
+            )
+        ranked._cache[("judged", False, cutoff)] = judged
+        ranked._cache["only"] = ("judged", False, cutoff)
+        return ranked
+
     @property
     def docs(self) -> Optional[np.ndarray]:
         """Document ids in ranked order (for relabelling against other qrels); made on first use
@@ -131,6 +147,8 @@ class RankedRun:
         key = ("judged", judged_only, cutoff)
         if key in self._cache:
             return self._cache[key]
+        if "only" in self._cache:  # made by of_judged: that one list is all there is
+            raise ValueError(f"this ranked run holds only the list {self._cache['only']}, not {key}")
         if judged_only or cutoff is not None:
             base = self.judged_list()
             lengths, rank = base.lengths, base.rank
@@ -189,6 +207,7 @@ class JudgedList:
     offsets: np.ndarray
     rank: np.ndarray
     label: np.ndarray
+    _qidx: Optional[np.ndarray] = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def num_queries(self) -> int:
@@ -196,8 +215,10 @@ class JudgedList:
 
     @property
     def qidx(self) -> np.ndarray:
-        """Ranked-query index of every entry."""
-        return segment_ids(self.offsets)
+        """Ranked-query index of every entry (made once: the entries do not change)."""
+        if self._qidx is None:
+            self._qidx = segment_ids(self.offsets)
+        return self._qidx
 
     def subset(self, keep: np.ndarray) -> "JudgedList":
         """Entries where ``keep`` is true (list lengths unchanged)."""

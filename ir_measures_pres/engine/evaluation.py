@@ -28,7 +28,12 @@ class Evaluation:
     """
 
     def __init__(
-        self, measures: Sequence[Any], qrels: Any, provider: Optional[str] = None, processes: int = 1
+        self,
+        measures: Sequence[Any],
+        qrels: Any,
+        provider: Optional[str] = None,
+        processes: int = 1,
+        bounds: Sequence[Any] = (),
     ) -> None:
 
         if provider == PresProvider.NAME:
@@ -46,6 +51,20 @@ class Evaluation:
         self._qrels: Optional[Qrels] = self.ours.qrels if self.ours is not None else None  # type: ignore[attr-defined]
         if self._qrels is None and self.others is not None and self.others.batched:
             self._qrels = Qrels.from_any(qrels)
+        #: the measures whose bounds over unjudged documents each run also gets (``--bounds``,
+        #: :mod:`.bounds`): three more columns per measure in a run's table (:attr:`columns`)
+        self.bounded = list(bounds)
+        if self.bounded and self._qrels is None:
+            self._qrels = Qrels.from_any(qrels)
+
+    @property
+    def columns(self) -> List[Any]:
+        """The columns of a run's :class:`.streaming.RunTable`: the measures, then for each
+        bounded measure its ``lo``, ``hi`` and ``exact``, and RBP's ``residual``
+        (:class:`.bounds.BoundOf`)."""
+        from .bounds_table import bound_columns
+
+        return self.measures + bound_columns(self.bounded)
 
     @property
     def qrels_ids(self) -> List[str]:

@@ -78,6 +78,10 @@ def block_metrics(evaluation: Any, block: Columns, ranked: Any = None) -> BlockR
         measures = list(dict.fromkeys(evaluation.ours.measures))
         qids, columns = evaluation.ours._answered(ranked if ranked is not None else block, measures)
         rows.extend((m, qids, values) for m, values in zip(measures, columns))
+    if evaluation.bounded:  # --bounds: lo, hi, exact of the block's answered queries (.bounds)
+        from .bounds_table import bounds_rows
+
+        rows.extend(bounds_rows(evaluation.bounded, ranked))
     return rows
 
 
@@ -212,7 +216,7 @@ def stream_run(
         source = io.BufferedReader(spool)
     try:
         blocks = RunBlocks(source, "bytes", block_lines or runblocks.BLOCK_LINES)
-        table = RunTable(evaluation.measures, evaluation.qrels_ids)
+        table = RunTable(evaluation.columns, evaluation.qrels_ids)
         try:
             for rows in _scored(evaluation, blocks, jobs):
                 table.add(rows)
@@ -227,7 +231,7 @@ def stream_run(
         if spool is not None:
             whole_source = spool.rest()
         run = read_run(whole_source, doc_ids="bytes")
-        table = RunTable(evaluation.measures, evaluation.qrels_ids)
+        table = RunTable(evaluation.columns, evaluation.qrels_ids)
         table.add(block_metrics_whole(evaluation, run, jobs))
         return table, RunInfo(list(run.query_names or []), run.tag)
     finally:

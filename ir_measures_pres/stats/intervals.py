@@ -228,12 +228,17 @@ def table_intervals(
     n_resamples: int,
     seed: Optional[int],
     means: Optional[Dict[Any, float]] = None,
+    measures: Optional[Sequence[Any]] = None,
 ) -> Dict[Any, Optional[Interval]]:
     """The main command's ``--ci``: per measure of a :class:`~ir_measures_pres.engine.streaming.RunTable`
     its :class:`Interval` (None for a measure whose summary is not a mean). ``means``: the
-    means as printed (the table's aggregates)."""
+    means as printed (the table's aggregates); ``measures``: those of the table's columns to
+    take (default all; ``--bounds`` adds columns that get no interval)."""
     out: Dict[Any, Optional[Interval]] = {}
+    wanted = None if measures is None else set(measures)
     for k, m in enumerate(table.measures):
+        if wanted is not None and m not in wanted:
+            continue
         mean = None if means is None else means.get(m)
         ids = table.ids_in_order(k)
         out[m] = interval_of(m, table.in_order(k), level, method, n_resamples, seed, mean, ids)

@@ -1,0 +1,55 @@
+"""The main command's ``--bounds`` (issue #30; docs/uncertainty.md): the option, its usage errors
+and the unjudged fraction printed beside the bounds (:mod:`ir_measures_pres.engine.bounds`
+computes them; :func:`._rows.write_with_bounds` writes them)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, List, Sequence
+
+from ._command import UsageError
+
+
+def add_bounds_option(parser: argparse.ArgumentParser) -> None:
+    """``--bounds`` of the main command."""
+    parser.add_argument(
+        "--bounds",
+        action="store_true",
+        help="also print each value's bounds over the unjudged documents the run retrieved: how low "
+        "and how high it could go if they were judged (columns lo hi exact; docs/uncertainty.md)",
+    )
+
+
+#: measures whose value does not depend on relevance (trec_eval 10's ``unj``: the unjudged
+#: fraction): printed beside the bounds with empty cells, never refused
+RELEVANCE_FREE = ("unj",)
+
+
+def bounded_measures(args: argparse.Namespace, measures: Sequence[Any]) -> List[Any]:
+    """The measures whose bounds ``--bounds`` asks for (all of them but ``unj``, whose value
+    does not depend on relevance; none without the option); a usage error naming every measure
+    that has none, or for ``--format trec`` or ``--provider``."""
+    if not args.bounds:
+        return []
+    from ..engine.bounds import BoundsError, check_boundable
+
+    if args.output_format == "trec":
+        raise UsageError("--bounds adds columns to tsv and jsonl; --format trec has no place for them")
+    if args.provider is not None:
+        raise UsageError("--bounds scores with the package's kernels; it cannot be combined with --provider")
+    bounded = [m for m in measures if getattr(m, "NAME", None) not in RELEVANCE_FREE]
+    try:
+        check_boundable(bounded)
+    except BoundsError as error:
+        raise UsageError(f"--bounds: {error}") from None
+    return bounded
+
+
+def with_unjudged_fraction(measures: List[Any]) -> List[Any]:
+    """With ``--bounds`` each run also reports ``unj@10`` (trec_eval 10's, issue #29), the
+    fraction of its top 10 nobody judged, so the size of the hole is in front of the user
+    (issue #30); printed without bounds (its value does not depend on relevance). Not added
+    twice when the user asked for it."""
+    from ..measures.catalogue import parse_measures
+
+    return measures + [m for m in parse_measures(["unj@10"]) if m not in measures]
