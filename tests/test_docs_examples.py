@@ -216,6 +216,11 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "qrels.sampled": shared_path("sampled-judgements", "qrels.sampled"),
         "input.aplrob03a.gz": ROBUST / "runs" / "input.aplrob03a.gz",
     },
+    # sampled --tool statap: the reference draw's prels and two of the Robust runs
+    "docs/judgements.md:253": {
+        "prels": shared_path("sampled-judgements", "prels"),
+        "input.uwmtCR0.gz": ROBUST / "runs" / "input.uwmtCR0.gz",
+    },
     # commands written for the clone's folder, with ../shared beside it
     "docs/meta/reproducing-the-papers.md": {
         "tests/data/clef-tar-2017": TAR,

@@ -1,6 +1,6 @@
 """statAP_MQ_eval_v3.pl's estimators (issue #29, spec judgements §1.3, docs/judgements.md):
 statAP, statRprec and statP as registered measures on every surface, and the tool's printed
-lines.
+lines, from Python (write_statap) and from the command line (``sampled --tool statap``).
 
 Expected values come from outside the code under test: the tool's outputs in
 ../shared/data/sampled-judgements/statap/ (17 Robust 2003 runs, every line), arithmetic written
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import math
+import os
 import re
 import subprocess
 import sys
@@ -26,7 +27,9 @@ from conftest import needs_shared, shared_path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import ir_measures_pres  # noqa: F401 - registers the measures
+import ir_measures_pres  # registers the measures
+from ir_measures_pres.cli.evaluate import main as evaluate_main
+from ir_measures_pres.cli.sampled import sampled_cli
 from ir_measures_pres.cli.statap import statap_text, write_statap
 from ir_measures_pres.data.inputs import InputError
 from ir_measures_pres.data.prels import read_prels
@@ -130,6 +133,137 @@ def test_several_runs_one_block_each_and_the_summary_alone_without_q() -> None:
     assert out.getvalue() == "".join(both)
     summary = _printed(str(PRELS), runs[0], per_topic=False)
     assert summary == both[0][both[0].index("\n valid_topics=") :]
+
+
+# --------------------------------------------------------------------------------------------
+# the command line: ir_measures_pres sampled --tool statap PRELS RUN... [-q]
+# --------------------------------------------------------------------------------------------
+
+#: runs for the command's checks: every fourth (oce03noXbmD among them, the run whose scores tie
+#: in float32 but not as doubles)
+COMMAND_NAMES = NAMES[::4]
+
+
+def _expected(name: str, per_topic: bool = True) -> str:
+    """The tool's output for a run (its -q reference) without the fields we leave out; without
+    -q, its summary lines alone (what follows the last topic block)."""
+    text = _without_ndcg_and_variance((SAMPLED / "statap" / f"{name}.statap").read_text())
+    return text if per_topic else text[text.index("\n valid_topics=") :]
+
+
+def _command(*args: str) -> str:
+    out = io.StringIO()
+    assert sampled_cli(["--tool", "statap", *args], out=out) == 0
+    return out.getvalue()
+
+
+def _console(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    """``ir_measures_pres ARGS`` as a user runs it: the console script beside the interpreter
+    (``python -m ir_measures_pres`` where it is not installed), importing this package."""
+    script = Path(sys.executable).parent / "ir_measures_pres"
+    command = [str(script)] if script.exists() else [sys.executable, "-m", "ir_measures_pres"]
+    root = str(Path(ir_measures_pres.__file__).resolve().parents[1])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([*command, *args], input=stdin, capture_output=True, env=env, timeout=300)
+
+
+@needs_shared("sampled-judgements")
+@needs_shared("real", "trec-robust-2003")
+@pytest.mark.parametrize("name", COMMAND_NAMES)
+def test_the_command_prints_the_tools_lines(name: str) -> None:
+    run = str(RUNS / f"{name}.gz")
+    assert _command(str(PRELS), run, "-q") == _expected(name)
+    # without -q the summary alone (the references are -q outputs: its last lines)
+    assert _command(str(PRELS), run) == _expected(name, per_topic=False)
+
+
+@needs_shared("sampled-judgements")
+@needs_shared("real", "trec-robust-2003")
+def test_the_console_command_several_runs_and_standard_input() -> None:
+    a, b = COMMAND_NAMES[1], COMMAND_NAMES[3]
+    done = _console(
+        "sampled", "--tool", "statap", str(PRELS), str(RUNS / f"{a}.gz"), str(RUNS / f"{b}.gz"), "-q"
+    )
+    assert done.returncode == 0 and done.stderr == b"", done.stderr.decode()
+    # several runs: each block after a runid line naming its run, as sample_eval's blocks
+    assert done.stdout.decode() == f"runid\t\tall\t\t{a}\n{_expected(a)}runid\t\tall\t\t{b}\n{_expected(b)}"
+    # one run, read from standard input (gzipped): the tool's lines alone
+    done = _console("sampled", "--tool", "statap", str(PRELS), "-", stdin=(RUNS / f"{a}.gz").read_bytes())
+    assert done.returncode == 0 and done.stdout.decode() == _expected(a, per_topic=False)
+
+
+@needs_shared("sampled-judgements")
+@needs_shared("real", "trec-robust-2003")
+def test_a_folder_of_runs_one_block_each_in_name_order(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    chosen = [COMMAND_NAMES[2], COMMAND_NAMES[0], COMMAND_NAMES[4]]
+    for name in chosen:
+        (runs / f"{name}.gz").symlink_to(RUNS / f"{name}.gz")
+    got = _command(str(PRELS), str(runs), "-q")
+    assert got == "".join(f"runid\t\tall\t\t{n}\n{_expected(n)}" for n in sorted(chosen))
+    # a folder of one run still names it: what was scored is not in the output otherwise
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    (alone / "x.run").symlink_to(RUNS / f"{chosen[0]}.gz")
+    assert _command(str(PRELS), str(alone)) == f"runid\t\tall\t\tx.run\n{_expected(chosen[0], False)}"
+
+
+@pytest.mark.parametrize(
+    "option", [["--variant", "trecvid"], ["--variant", "cds"], ["--depth", "1000"], ["--ranks", "5,10"]]
+)
+def test_sample_eval_options_are_a_usage_error_with_statap(
+    tmp_path: Path, option: List[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    prels = _write(tmp_path, "prels", HAND_PRELS)
+    run = _write(tmp_path, "run", _run_text(HAND_RUN))
+    # even the default value: the option is sample_eval.pl's, given, and would be ignored
+    assert evaluate_main(["sampled", "--tool", "statap", prels, run, *option]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.splitlines()) == 1
+    assert err.startswith(f"ir_measures_pres: error: {option[0]}: sample_eval.pl's option, ")
+    # and with sample_eval they are taken
+    qrels = _write(tmp_path, "qrels", "q1 0 d1 1 1\n")
+    assert evaluate_main(["sampled", qrels, run, *option]) == 0
+
+
+def test_two_sample_eval_options_are_both_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prels = _write(tmp_path, "prels", HAND_PRELS)
+    run = _write(tmp_path, "run", _run_text(HAND_RUN))
+    assert (
+        evaluate_main(["sampled", "--depth", "10", "--tool", "statap", prels, run, "--variant", "cds"]) == 2
+    )
+    assert "error: --variant, --depth: sample_eval.pl's options, " in capsys.readouterr().err
+
+
+def test_input_errors_are_one_line_naming_file_and_line(tmp_path: Path) -> None:
+    prels = _write(tmp_path, "prels", HAND_PRELS)
+    run = _write(tmp_path, "run", _run_text(HAND_RUN))
+    bad_prels = _write(tmp_path, "bad_prels", "q1 d1 1 1 1\nq1 d2 1 1\n")
+    bad_run = _write(tmp_path, "bad_run", "q1 Q0 d1 1 2 r\nq1 Q0 d2 2\n")
+    for args, line in (
+        # a 4-column line in the prels (line 2), named as the qrels line it looks like
+        (
+            [bad_prels, run],
+            f"{bad_prels}:2: expected 5 columns (topic docno rel method iprob), found 4: 'q1 d2 1 1' "
+            "(a 4-column qrels line: a prels file has 5 columns)",
+        ),
+        # sample_eval's sampled qrels given as prels: its docno stands where rel must be
+        (
+            [_write(tmp_path, "qrels", "303 0 FBIS3-13213 3 -1\n"), run],
+            f"{tmp_path / 'qrels'}:1: expected an integer in column 3 (rel), found 'FBIS3-13213'",
+        ),
+        (
+            [prels, bad_run],
+            f"{bad_run}:2: expected at least 6 columns (qid iter docno rank score tag), "
+            "found 4: 'q1 Q0 d2 2'",
+        ),
+        ([str(tmp_path / "nowhere"), run], f"{tmp_path / 'nowhere'}: No such file or directory"),
+        ([prels, str(tmp_path / "nowhere")], f"{tmp_path / 'nowhere'}: No such file or directory"),
+    ):
+        done = _console("sampled", "--tool", "statap", *args, "-q")
+        assert (done.returncode, done.stdout) == (1, b""), args
+        assert done.stderr.decode() == f"ir_measures_pres: error: {line}\n"
 
 
 # --------------------------------------------------------------------------------------------

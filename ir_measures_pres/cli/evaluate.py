@@ -132,7 +132,7 @@ def _parser() -> ArgumentParser:
             "  tar                   technology-assisted review: the CLEF TAR tools' lines\n"
             "  curves                the textbook's figures: 11-point PR, CG/DCG curves, histogram\n"
             "  ntcir                 NTCIREVAL's ntcir_eval compute lines, every measure\n"
-            "  sampled               sampled judgements: sample_eval.pl's lines (xinfAP, infNDCG)\n"
+            "  sampled               sampled judgements: sample_eval.pl's or statAP_MQ_eval_v3.pl's lines\n"
             "  robustness            how measures change when judgements are removed\n"
             "  agreement             how measures rank a set of runs alike\n"
             "  discriminative-power  how often measures separate pairs of runs\n"

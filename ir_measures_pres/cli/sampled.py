@@ -1,18 +1,30 @@
-"""``ir_measures_pres sampled``: the lines NIST's ``sample_eval.pl`` prints (xinfAP, infNDCG,
-inferred precision from stratified sampled judgements), computed by
-:mod:`ir_measures_pres.measures.sampled`.
+"""``ir_measures_pres sampled``: the lines NIST's evaluation scripts for sampled judgements
+print: ``sample_eval.pl`` (xinfAP, infNDCG, inferred precision from stratified sampled
+judgements), computed by :mod:`ir_measures_pres.measures.sampled`, and, with ``--tool statap``,
+``statAP_MQ_eval_v3.pl`` (statAP, statRprec, statP@30 from a prels file), printed by
+:mod:`ir_measures_pres.cli.statap`.
 
 Usage::
 
     ir_measures_pres sampled QRELS RUN [RUN ...] [--variant cds|trecvid] [--depth N]
                              [--ranks K,...] [-q]
+    ir_measures_pres sampled --tool statap PRELS RUN [RUN ...] [-q]
 
 For one run, exactly what ``sample_eval.pl [-q] QRELS RUN`` of that variant prints: with ``-q``
 per topic (numeric order) ``infAP``, ``infNDCG``, ``iP<k>`` for the variant's ranks,
 ``inum_rel_ret``, ``inum_rel``, ``num_ret``; then the ``all`` lines (means over the topics of both
 the run and the qrels, the 11 ``iprec@rec`` points, sums for ``inum_rel_ret`` and ``inum_rel``,
-the deduplicated and capped ``num_ret``), with the tool's tabs, widths and ``%6.4f``. Several
-runs: one block per run, each after a line ``runid<TAB><TAB>all<TAB><TAB>NAME``.
+the deduplicated and capped ``num_ret``), with the tool's tabs, widths and ``%6.4f``.
+
+With ``--tool statap``, for one run, what ``perl statAP_MQ_eval_v3.pl [-q] PRELS RUN`` prints
+(with ``-q`` its topic blocks, then its summary lines), but for its nDCG and variance fields
+(:mod:`ir_measures_pres.cli.statap` lists them). ``--variant``, ``--depth`` and ``--ranks`` are
+sample_eval.pl's and a usage error there.
+
+Several runs (or a folder of runs), either tool: one block per run, in the order given (a
+folder's files by name), each after a line ``runid<TAB><TAB>all<TAB><TAB>NAME`` (NAME: the file
+name without ``.gz``), the one line the tools do not print (each is run once per run and names no
+run).
 
 A document a run lists twice keeps its last score and the per-topic ``num_ret`` counts every
 line, as in the tool, with the readers' warning. The tool's quirks that are not reproduced
@@ -29,7 +41,7 @@ import argparse
 import os
 import re
 import sys
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, Callable, List, Optional, Sequence, Tuple
 
 from ._command import PROG, ArgumentParser, guarded, int_option, split_debug, warn
 
@@ -49,43 +61,63 @@ def _ranks(text: str) -> Tuple[int, ...]:
     return tuple(out)
 
 
+#: the options that belong to sample_eval.pl (a usage error with ``--tool statap``)
+SAMPLE_EVAL_ONLY = (("--variant", "variant"), ("--depth", "depth"), ("--ranks", "ranks"))
+
+
 def _parser() -> ArgumentParser:
     parser = ArgumentParser(
         prog=f"{PROG} sampled",
         allow_abbrev=False,
-        description="Print what NIST's sample_eval.pl prints for each run (xinfAP, infNDCG, "
-        "inferred precision from stratified sampled judgements), byte for byte.",
-        epilog="QRELS has 5 columns: topic iter docno stratum rel (rel < 0: pooled, not sampled). "
-        "docs/judgements.md explains the estimators and the two variants.",
+        usage="%(prog)s [-h] QRELS RUN [RUN ...] [--variant cds|trecvid] [--depth N] [--ranks K,...] [-q]\n"
+        "       %(prog)s --tool statap PRELS RUN [RUN ...] [-q]",
+        description="Print, byte for byte, what NIST's scripts for sampled judgements print for "
+        "each run: sample_eval.pl (xinfAP, infNDCG, inferred precision; the default) or, with "
+        "--tool statap, statAP_MQ_eval_v3.pl (statAP, statRprec, statP@30; all but its nDCG and "
+        "variance fields).",
+        epilog="sample_eval's QRELS has 5 columns: topic iter docno stratum rel (rel < 0: pooled, "
+        "not sampled). statap's PRELS has 5 columns: topic docno rel method iprob (iprob: the "
+        "inclusion probability). Several runs or a folder: one block per run, each after a line "
+        "'runid<TAB><TAB>all<TAB><TAB>NAME'. docs/judgements.md explains the estimators, the two "
+        "variants and the fields statap leaves out.",
     )
     parser.add_argument(
-        "qrels", metavar="QRELS", help="sampled qrels (topic iter docno stratum rel; .gz allowed)"
+        "qrels",
+        metavar="QRELS",
+        help="the judgements (.gz allowed): sample_eval's sampled qrels (topic iter docno stratum "
+        "rel), or with --tool statap the prels (topic docno rel method iprob)",
     )
     parser.add_argument("runs", metavar="RUN", nargs="+", help="run files (TREC format) or folders of them")
     parser.add_argument(
         "--tool",
-        choices=["sample_eval"],
+        choices=["sample_eval", "statap"],
         default="sample_eval",
-        help="which tool's lines (default sample_eval)",
+        help="whose lines: sample_eval (default) prints sample_eval.pl's infAP, infNDCG, iP<k>, "
+        "inum_rel_ret, inum_rel, num_ret and iprec@rec lines; statap prints "
+        "statAP_MQ_eval_v3.pl's topic blocks (with -q) and its valid_topics, statMAP, statMRP and "
+        "statMPC_30 summary lines",
     )
     parser.add_argument(
         "--variant",
         choices=["cds", "trecvid"],
-        default="cds",
+        default=None,
         help="sample_eval.pl's copy: cds (Medical Records / CDS, iP10 iP50 iP1000) or trecvid "
         "(TV16: iP5 ... iP1000, AP scaled when R > depth, fractional ideal DCG); default cds",
     )
     parser.add_argument(
         "--depth",
         type=int_option(1, 10**7),
-        default=1000,
-        help="ranks read per topic ($maxResultSize, default 1000)",
+        default=None,
+        help="sample_eval.pl's ranks read per topic ($maxResultSize, default 1000)",
     )
     parser.add_argument(
-        "--ranks", type=_ranks, default=None, help="the iP ranks (default: the variant's, the depth last)"
+        "--ranks",
+        type=_ranks,
+        default=None,
+        help="sample_eval.pl's iP ranks (default: the variant's, the depth last)",
     )
     parser.add_argument(
-        "-q", dest="per_topic", action="store_true", help="per-topic lines first (as the tool's -q)"
+        "-q", dest="per_topic", action="store_true", help="per-topic lines first (as either tool's -q)"
     )
     return parser
 
@@ -98,19 +130,43 @@ def _numeric_key(topic: str) -> Tuple[float, str]:
 
 def sampled_cli(argv: Sequence[str], out: Any = None) -> int:
     """The ``sampled`` subcommand (``argv`` without the word ``sampled``); returns the exit status."""
-    from ..data.datasets import qrels_columns
-    from ..data.inputs import InputError
-    from ..data.qrels import Qrels
     from ..data.runfiles import run_files, run_labels
-    from ..measures.sampled import PRECISION_RANKS
 
     out = sys.stdout if out is None else out
     parser = _parser()
     args = parser.parse_args(list(argv))
     if args.qrels == "-" and "-" in args.runs or args.runs.count("-") > 1:
         parser.error("only one file can be read from standard input ('-')")
-    depth = args.depth
-    ranks = args.ranks or tuple(depth if k is None else k for k in PRECISION_RANKS[args.variant])
+    if args.tool == "statap":
+        given = [option for option, dest in SAMPLE_EVAL_ONLY if getattr(args, dest) is not None]
+        if given:
+            parser.error(
+                f"{', '.join(given)}: sample_eval.pl's option{'s' if len(given) > 1 else ''}, "
+                "not statAP_MQ_eval_v3.pl's (--tool statap takes PRELS RUN... [-q])"
+            )
+        block = _statap_block(args.qrels, args.per_topic)
+    else:
+        block = _sample_eval_block(args)
+    runs = [str(p) for r in args.runs for p in (["-"] if r == "-" else run_files([r]))]
+    several = len(runs) > 1 or any(os.path.isdir(r) for r in args.runs)
+    for name, path in zip(run_labels(runs), runs):
+        text = block(path)
+        if several:
+            out.write(f"runid\t\tall\t\t{name}\n")
+        out.write(text)
+    return 0
+
+
+def _sample_eval_block(args: argparse.Namespace) -> Callable[[str], str]:
+    """sample_eval.pl's lines for one run file, the sampled qrels read once."""
+    from ..data.datasets import qrels_columns
+    from ..data.inputs import InputError
+    from ..data.qrels import Qrels
+    from ..measures.sampled import PRECISION_RANKS
+
+    variant = args.variant or "cds"
+    depth = 1000 if args.depth is None else args.depth
+    ranks = args.ranks or tuple(depth if k is None else k for k in PRECISION_RANKS[variant])
     cols = qrels_columns(args.qrels)
     if cols.strata is None:
         raise InputError(
@@ -118,14 +174,18 @@ def sampled_cli(argv: Sequence[str], out: Any = None) -> int:
             "found a 4-column qrels file"
         )
     qrels = Qrels.from_any(cols)
-    runs = [str(p) for r in args.runs for p in (["-"] if r == "-" else run_files([r]))]
-    several = len(runs) > 1 or any(os.path.isdir(r) for r in args.runs)
-    for name, path in zip(run_labels(runs), runs):
-        lines = run_lines(qrels, path, args.variant, depth, ranks, args.per_topic)
-        if several:
-            out.write(f"runid\t\tall\t\t{name}\n")
-        out.write("".join(lines))
-    return 0
+    return lambda path: "".join(run_lines(qrels, path, variant, depth, ranks, args.per_topic))
+
+
+def _statap_block(prels_path: str, per_topic: bool) -> Callable[[str], str]:
+    """statAP_MQ_eval_v3.pl's lines for one run file (:func:`~.statap.statap_text`), the prels
+    read once."""
+    from ..data.prels import read_prels
+    from ..data.readers import read_run
+    from .statap import statap_text
+
+    prels = read_prels(prels_path)
+    return lambda path: statap_text(prels, read_run(path), per_topic)
 
 
 def run_lines(
