@@ -73,6 +73,27 @@ def int_option(low: int, high: float = math.inf) -> Callable[[str], int]:
     return parse
 
 
+def ranks_option(too_small: str) -> Callable[[str], Tuple[int, ...]]:
+    """An argparse ``type`` for ranks (integers >= 1) separated by ','; ``too_small`` opens the
+    message for a rank below 1 (e.g. ``"a cutoff must be a rank"``)."""
+
+    def parse(text: str) -> Tuple[int, ...]:
+        out = []
+        for part in text.split(","):
+            try:
+                value = int(part)
+            except ValueError:
+                raise argparse.ArgumentTypeError(
+                    f"expected ranks (integers >= 1) separated by ',', found {part!r} in {text!r}"
+                ) from None
+            if value < 1:
+                raise argparse.ArgumentTypeError(f"{too_small} >= 1, found {part}")
+            out.append(value)
+        return tuple(out)
+
+    return parse
+
+
 def add_jobs_option(parser: argparse.ArgumentParser, what: str) -> None:
     """The ``--jobs`` option of the commands that score several runs (``what``: what the forked
     processes do there)."""

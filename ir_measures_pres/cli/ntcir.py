@@ -33,6 +33,7 @@ from ._command import (
     float_option,
     guarded,
     int_option,
+    ranks_option,
     split_debug,
     warn,
 )
@@ -64,22 +65,6 @@ def _levels(option: str) -> Any:
         return {level: value for level, value in enumerate(values, start=1)}
 
     return parse
-
-
-def _cutoffs(text: str) -> Tuple[int, ...]:
-    parts = text.split(",")
-    out = []
-    for part in parts:
-        try:
-            value = int(part)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"expected ranks (integers >= 1) separated by ',', found {part!r} in {text!r}"
-            ) from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"a cutoff must be a rank >= 1, found {part}")
-        out.append(value)
-    return tuple(out)
 
 
 def _parser() -> ArgumentParser:
@@ -114,7 +99,10 @@ def _parser() -> ArgumentParser:
     parser.add_argument("-gap", action="store_true", help="also print GAP and GAP@l")
     parser.add_argument("-rbup", type=unit, default=None, help="also print iRBU@l with this p in (0, 1]")
     parser.add_argument(
-        "-cutoffs", type=_cutoffs, default=(1000,), help="ranks l of the @l measures (default 1000)"
+        "-cutoffs",
+        type=ranks_option("a cutoff must be a rank"),
+        default=(1000,),
+        help="ranks l of the @l measures (default 1000)",
     )
     parser.add_argument(
         "-j",

@@ -43,23 +43,7 @@ import re
 import sys
 from typing import Any, Callable, List, Optional, Sequence, Tuple
 
-from ._command import PROG, ArgumentParser, guarded, int_option, split_debug, warn
-
-
-def _ranks(text: str) -> Tuple[int, ...]:
-    out = []
-    for part in text.split(","):
-        try:
-            value = int(part)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                f"expected ranks (integers >= 1) separated by ',', found {part!r} in {text!r}"
-            ) from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"a rank must be >= 1, found {part}")
-        out.append(value)
-    return tuple(out)
-
+from ._command import PROG, ArgumentParser, guarded, int_option, ranks_option, split_debug, warn
 
 #: the options that belong to sample_eval.pl (a usage error with ``--tool statap``)
 SAMPLE_EVAL_ONLY = (("--variant", "variant"), ("--depth", "depth"), ("--ranks", "ranks"))
@@ -112,7 +96,7 @@ def _parser() -> ArgumentParser:
     )
     parser.add_argument(
         "--ranks",
-        type=_ranks,
+        type=ranks_option("a rank must be"),
         default=None,
         help="sample_eval.pl's iP ranks (default: the variant's, the depth last)",
     )
