@@ -1,6 +1,6 @@
 """The main command's rows (:mod:`.evaluate`): the stock ir_measures CLI's tsv and jsonl (with
-``--ci``'s cells, :mod:`._intervals`), trec_eval's lines with its ``-c`` corrections, and the
-rows of ``--bounds`` (:mod:`._bounds`). Rows come in a fixed order: per-query rows (``-q``) in
+``--ci``'s cells, :mod:`._intervals`, and ``--bounds``' columns, :mod:`._bounds`), and trec_eval's
+lines with its ``-c`` corrections. Rows come in a fixed order: per-query rows (``-q``) in
 the qrels' query order, each query's measures in the order given, then the 'all' rows."""
 
 from __future__ import annotations
@@ -68,62 +68,88 @@ def write_ir_measures(
     run: Optional[str] = None,
     means: Optional[Dict[Any, float]] = None,
     intervals: Optional[Dict[Any, Any]] = None,
+    bounds: bool = False,
 ) -> None:
     """The stock ir_measures CLI's output (tsv or jsonl), rows in a fixed order: per-query rows
     (-q) query by query in ``query_order`` (the qrels'), each query's measures in the order
     given; then the 'all' rows in that order. The stock CLI prints per-query rows as providers
     yield them, in an order that follows the hash seed. ``run`` (several runs): a first column
     (tsv) or a ``"run"`` field (jsonl) naming the run. ``intervals`` (``--ci``): per measure
-    its :class:`~ir_measures_pres.stats.intervals.Interval` or None, written by :mod:`._intervals`."""
+    its :class:`~ir_measures_pres.stats.intervals.Interval` or None, written by :mod:`._intervals`.
+
+    ``bounds`` (``--bounds``): ``results`` and ``means`` also hold each bounded measure's
+    :class:`~ir_measures_pres.engine.bounds_table.BoundOf` columns, written after the value and
+    ``--ci``'s cells: tsv ``lo hi exact`` (``exact`` is ``true`` or ``false``; a measure printed
+    without bounds, ``unj@10``, leaves the three empty), jsonl the keys ``lo``, ``hi``, ``exact``
+    (and for RBP ``residual``, Moffat and Zobel's, which tsv leaves out). The 'all' rows carry
+    the means of the per-query bounds over every qrels query (DEFAULT where the run has none, as
+    the mean itself) and ``exact`` when every query's bounds are exact."""
     if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
         sys.stderr.write("--places is ignored when using --output jsonl\n")
+    if bounds:
+        from ..engine.bounds_table import BoundOf
 
     prefix = "" if run is None else f"{run}\t"
 
-    def emit(qid: str, measure: Any, value: float, summary: bool = False) -> None:
+    def emit(qid: str, measure: Any, row: Dict[Any, float], summary: bool = False) -> None:
+        value = row[measure]
+        interval = intervals.get(measure) if intervals is not None and summary else None
+        sides: Dict[str, float] = {}
+        if bounds:
+            for side in ("lo", "hi", "exact", "residual"):
+                key = BoundOf(measure, side)
+                if key in row:
+                    sides[side] = row[key]
         if args.output_format == "jsonl":
             # an undefined value (K ∩ R empty for Coverage ...) is JSON's null: NaN is not JSON
             shown = None if value != value else value
-            row: Dict[str, Any] = {"query_id": qid, "measure": str(measure), "value": shown}
+            record: Dict[str, Any] = {"query_id": qid, "measure": str(measure), "value": shown}
             if not args.by_query:
-                del row["query_id"]
+                del record["query_id"]
             if run is not None:
-                row = {"run": run, **row}
+                record = {"run": run, **record}
             if intervals is not None and summary:
-                row.update(ci_cells(intervals.get(measure)))
-            out.write(json.dumps(row) + "\n")
-        else:
-            shown = intervals.get(measure) if intervals is not None and summary else None
-            cells = "" if intervals is None else ci_tsv(shown, lambda v: fmt(v, args.places))
-            if args.by_query:
-                out.write(f"{prefix}{qid}\t{measure}\t{fmt(value, args.places)}{cells}\n")
-            else:
-                out.write(f"{prefix}{measure}\t{fmt(value, args.places)}{cells}\n")
+                record.update(ci_cells(interval))
+            if "lo" in sides:
+                record.update(lo=sides["lo"], hi=sides["hi"], exact=sides["exact"] == 1.0)
+            if "residual" in sides:  # RBP: Moffat and Zobel's residual, hi - lo + p^depth
+                record["residual"] = sides["residual"]
+            out.write(json.dumps(record) + "\n")
+            return
+        cells = "" if intervals is None else ci_tsv(interval, lambda v: fmt(v, args.places))
+        if "lo" in sides:
+            exact = "true" if sides["exact"] == 1.0 else "false"
+            cells += f"\t{fmt(sides['lo'], args.places)}\t{fmt(sides['hi'], args.places)}\t{exact}"
+        elif bounds:
+            cells += "\t\t\t"
+        head = f"{prefix}{qid}\t" if args.by_query else prefix
+        out.write(f"{head}{measure}\t{fmt(value, args.places)}{cells}\n")
 
-    aggs = {m: m.aggregator() for m in measures}
-    # a Measure hashes its repr: found by the object's id first (the same objects come back)
-    agg_of = {id(m): aggs[m] for m in measures}
-    by_query: Dict[str, Dict[Any, float]] = {}
-    if means is not None and not args.by_query:  # the aggregates made already (a run's table)
-        if not args.no_summary:
+    if means is None or args.by_query:
+        aggs = {m: m.aggregator() for m in measures}
+        # a Measure hashes its repr: found by the object's id first (the same objects come back)
+        agg_of = {id(m): aggs[m] for m in measures}
+        by_query: Dict[str, Dict[Any, float]] = {}
+        for metric in results:
+            # values reach each aggregator in the order the provider yields them, as in the stock
+            # CLI, so that even the last digit of a mean (-p -1) is the same
+            agg = agg_of.get(id(metric.measure))
+            if agg is None:
+                agg = aggs.get(metric.measure)
+                if agg is None:  # a bounds column (--bounds)
+                    agg = aggs[metric.measure] = metric.measure.aggregator()
+            agg.add(metric.value)
+            if args.by_query:
+                by_query.setdefault(metric.query_id, {})[metric.measure] = metric.value
+        means = {m: agg.result() for m, agg in aggs.items()}
+        for qid in in_order(by_query, query_order):
+            row = by_query[qid]
             for m in measures:
-                emit(SUMMARY_QID, m, means[m], summary=True)
-        return
-    for metric in results:
-        # values reach each aggregator in the order the provider yields them, as in the stock
-        # CLI, so that even the last digit of a mean (-p -1) is the same
-        agg = agg_of.get(id(metric.measure))
-        (aggs[metric.measure] if agg is None else agg).add(metric.value)
-        if args.by_query:
-            by_query.setdefault(metric.query_id, {})[metric.measure] = metric.value
-    for qid in in_order(by_query, query_order):
-        row = by_query[qid]
-        for m in measures:
-            if m in row:
-                emit(qid, m, row[m])
+                if m in row:
+                    emit(qid, m, row)
     if not args.no_summary:
         for m in measures:
-            emit(SUMMARY_QID, m, aggs[m].result(), summary=True)
+            emit(SUMMARY_QID, m, means, summary=True)
 
 
 def in_order(query_ids: Iterable[str], query_order: Sequence[str]) -> List[str]:
@@ -168,89 +194,3 @@ def write_trec(
                 if m in per_query[qid]:
                     agg.add(per_query[qid][m])
             out.write(format_line(names[m], SUMMARY_QID, format_value(m, agg.result(), places)) + "\n")
-
-
-def write_with_bounds(
-    args: argparse.Namespace,
-    measures: Sequence[Any],
-    results: Iterable[Any],
-    query_order: Sequence[str],
-    out: Any,
-    run: Optional[str] = None,
-    means: Optional[Dict[Any, float]] = None,
-    intervals: Optional[Dict[Any, Any]] = None,
-) -> None:
-    """:func:`write_ir_measures`' rows with each measure's bounds: tsv ``[run] [query] measure
-    value [ci_low ci_high] lo hi exact`` (``exact`` is ``true`` or ``false``; a measure printed
-    without bounds, ``unj@10``, leaves the three empty; ``--ci``'s two cells as
-    :func:`write_ir_measures` writes them), jsonl the keys ``lo``, ``hi``, ``exact`` (and for RBP
-    ``residual``, Moffat and Zobel's, which tsv leaves out). The 'all' rows
-    carry the means of the per-query bounds over every qrels query (DEFAULT where the run has
-    none, as the mean itself) and ``exact`` when every query's bounds are exact."""
-    from ..engine.bounds_table import BoundOf
-
-    if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
-        sys.stderr.write("--places is ignored when using --output jsonl\n")
-    sides = ("lo", "hi", "exact", "residual")
-    prefix = "" if run is None else f"{run}\t"
-
-    def emit(qid: str, measure: Any, cells: Dict[str, float], summary: bool = False) -> None:
-        value = cells["value"]
-        has = "lo" in cells
-        interval = intervals.get(measure) if intervals is not None and summary else None
-        if args.output_format == "jsonl":
-            row: Dict[str, Any] = {
-                "query_id": qid,
-                "measure": str(measure),
-                "value": None if value != value else value,
-            }
-            if intervals is not None and summary:
-                row.update(ci_cells(interval))
-            if has:
-                row.update(lo=cells["lo"], hi=cells["hi"], exact=cells["exact"] == 1.0)
-            if "residual" in cells:  # RBP: Moffat and Zobel's residual, hi - lo + p^depth
-                row["residual"] = cells["residual"]
-            if not args.by_query:
-                del row["query_id"]
-            if run is not None:
-                row = {"run": run, **row}
-            out.write(json.dumps(row) + "\n")
-            return
-        shown = [fmt(value, args.places)]
-        if intervals is not None:
-            shown += ci_tsv(interval, lambda v: fmt(v, args.places))[1:].split("\t")
-        if has:
-            exact = "true" if cells["exact"] == 1.0 else "false"
-            shown += [fmt(cells["lo"], args.places), fmt(cells["hi"], args.places), exact]
-        else:
-            shown += ["", "", ""]
-        head = f"{prefix}{qid}\t" if args.by_query else prefix
-        out.write(f"{head}{measure}\t" + "\t".join(shown) + "\n")
-
-    def cells_of(row: Dict[Any, float], m: Any) -> Dict[str, float]:
-        cells = {"value": row[m]}
-        for side in sides:
-            key = BoundOf(m, side)
-            if key in row:
-                cells[side] = row[key]
-        return cells
-
-    if means is None or args.by_query:
-        aggs: Dict[Any, Any] = {}
-        by_query: Dict[str, Dict[Any, float]] = {}
-        for metric in results:
-            agg = aggs.get(metric.measure)
-            if agg is None:
-                agg = aggs[metric.measure] = metric.measure.aggregator()
-            agg.add(metric.value)
-            if args.by_query:
-                by_query.setdefault(metric.query_id, {})[metric.measure] = metric.value
-        means = {k: agg.result() for k, agg in aggs.items()}
-        for qid in in_order(by_query, query_order):
-            row = by_query[qid]
-            for m in measures:
-                if m in row:
-                    emit(qid, m, cells_of(row, m))
-    if not args.no_summary:
-        for m in measures:
-            emit(SUMMARY_QID, m, cells_of(means, m), summary=True)

@@ -82,7 +82,6 @@ from ._rows import (
     trec_corrections,
     write_ir_measures,
     write_trec,
-    write_with_bounds,
 )
 
 #: --format words of this command (ir_measures' -o spells the same)
@@ -470,10 +469,9 @@ def _write_run(
         fixes = trec_corrections(measures, qrels, run)
         tag = None if name is None else (run.tag or name)
         write_trec(args, measures, results, fixes, out, tag)
-    elif getattr(args, "bounds", False):
-        write_with_bounds(args, measures, results, query_order, out, name, means, intervals)
     else:
-        write_ir_measures(args, measures, results, query_order, out, name, means, intervals)
+        bounds = getattr(args, "bounds", False)
+        write_ir_measures(args, measures, results, query_order, out, name, means, intervals, bounds)
 
 
 def _split_runs(items: Sequence[str]) -> Tuple[List[str], List[str]]:
