@@ -1,6 +1,6 @@
 """The main command's ``--bounds`` (issue #30; docs/uncertainty.md): the option, its usage errors
 and the unjudged fraction printed beside the bounds (:mod:`ir_measures_pres.engine.bounds`
-computes them; :func:`._rows.write_with_bounds` writes them)."""
+computes them; :func:`._rows.write_ir_measures` writes them)."""
 
 from __future__ import annotations
 
@@ -20,24 +20,19 @@ def add_bounds_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-#: measures whose value does not depend on relevance (trec_eval 10's ``unj``: the unjudged
-#: fraction): printed beside the bounds with empty cells, never refused
-RELEVANCE_FREE = ("unj",)
-
-
 def bounded_measures(args: argparse.Namespace, measures: Sequence[Any]) -> List[Any]:
     """The measures whose bounds ``--bounds`` asks for (all of them but ``unj``, whose value
     does not depend on relevance; none without the option); a usage error naming every measure
     that has none, or for ``--format trec`` or ``--provider``."""
     if not args.bounds:
         return []
-    from ..engine.bounds import BoundsError, check_boundable
+    from ..engine.bounds import BoundsError, check_boundable, needs_bounds
 
     if args.output_format == "trec":
         raise UsageError("--bounds adds columns to tsv and jsonl; --format trec has no place for them")
     if args.provider is not None:
         raise UsageError("--bounds scores with the package's kernels; it cannot be combined with --provider")
-    bounded = [m for m in measures if getattr(m, "NAME", None) not in RELEVANCE_FREE]
+    bounded = [m for m in measures if needs_bounds(m)]
     try:
         check_boundable(bounded)
     except BoundsError as error:

@@ -98,6 +98,16 @@ class BoundsError(ValueError):
 # which measures, and how
 # --------------------------------------------------------------------------------------------
 
+#: measures whose value does not depend on relevance (trec_eval 10's ``unj``, the unjudged
+#: fraction): they need no bounds; ``--bounds`` prints them beside the others, cells empty
+RELEVANCE_FREE = frozenset({"unj"})
+
+
+def needs_bounds(measure: Any) -> bool:
+    """Whether ``measure``'s value depends on relevance (else it needs no bounds)."""
+    return getattr(measure, "NAME", None) not in RELEVANCE_FREE
+
+
 #: measures refused by name, with the reason (bpref and its judged-only relatives)
 _REFUSED = {
     "Bpref": "bpref skips unjudged documents (only judged ones are ranked against each other)",
