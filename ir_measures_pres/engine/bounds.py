@@ -644,7 +644,8 @@ def calc_bounds(measures: Any, qrels: Any, run: Any) -> Dict[Any, MeasureBounds]
     objects or strings, as everywhere in the package. Raises :class:`BoundsError` for a measure
     without bounds (bpref, judged-only measures, measures not listed in this module)."""
     from ..data.ranking import rank_run
-    from ..measures.catalogue import entry_of, parse_measures
+    from ..measures.catalogue import parse_measures
+    from ..measures.table import check_qrels
 
     measures = parse_measures(measures)
     check_boundable(measures)
@@ -657,18 +658,15 @@ def calc_bounds(measures: Any, qrels: Any, run: Any) -> Dict[Any, MeasureBounds]
 
         run = read_run(os.fspath(run))
     prepared = Qrels.from_any(qrels)
-    for m in measures:
-        entry = entry_of(m)
-        if entry is not None and entry.check_qrels is not None:
-            entry.check_qrels(m, prepared)
+    check_qrels(measures, prepared)
     ranked = rank_run(run, prepared)
     ids = prepared.query_ids
+    at = {int(p): i for i, p in enumerate(ranked.qpos.tolist())}  # qrels query -> ranked query
     out: Dict[Any, MeasureBounds] = {}
     for m in measures:
         value, lo, hi, exact = query_bounds(m, ranked, bound_plan(m, prepared))
         residual = rbp_residual(m, ranked, lo, hi) if is_rbp(m) else None
         per: Dict[str, QueryBounds] = {}
-        at = {int(p): i for i, p in enumerate(ranked.qpos.tolist())}
         default = float(m.DEFAULT)
         for k, qid in enumerate(ids):
             i = at.get(k)

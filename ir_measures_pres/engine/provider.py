@@ -20,6 +20,7 @@ from ir_measures.util import Metric
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..measures.catalogue import BY_NAME, MEASURES
+from ..measures.table import check_qrels
 
 
 def in_fixed_order(measures: Iterable[Any]) -> List[Any]:
@@ -99,8 +100,5 @@ class PresProvider(Provider):
         for m in measures:
             m.validate_params()
         prepared = Qrels.from_any(qrels)
-        for m in measures:
-            check = BY_NAME[m.NAME].check_qrels
-            if check is not None:
-                check(m, prepared)
+        check_qrels(measures, prepared)
         return PresEvaluator(measures, prepared)

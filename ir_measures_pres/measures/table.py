@@ -9,7 +9,7 @@ measure is one entry here (the three steps are in :mod:`.catalogue`'s docstring)
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Dict, Iterable, Optional, Tuple
 
 from . import ntcir as nt
 from . import sampled as sm
@@ -279,3 +279,12 @@ def entry_of(measure: Any) -> Optional[Entry]:
     if entry is not None and isinstance(measure, type(entry.measure)):
         return entry
     return None
+
+
+def check_qrels(measures: Iterable[Any], qrels: Any) -> None:
+    """Run the qrels check of each of ``measures`` that is this package's and has one (e.g.
+    :func:`~.blended_ratio.check_gains_cover`), once per evaluation; raises what the check raises."""
+    for m in measures:
+        entry = entry_of(m)
+        if entry is not None and entry.check_qrels is not None:
+            entry.check_qrels(m, qrels)
