@@ -24,6 +24,11 @@ NOT_COPIED = {
         "TREC Robust 2003 runs: NIST licence (TREC results-dissemination agreement), "
         "not copied into the repository"
     ),
+    ("real",): (
+        "the real collections: TREC Robust 2003 runs under the NIST licence (TREC "
+        "results-dissemination agreement), not copied into the repository (CLEF TAR 2017 is, in "
+        "tests/data)"
+    ),
     ("sampled-judgements",): (
         "sampled judgements drawn from the TREC Robust 2003 qrels and runs: NIST licence, not "
         "copied into the repository"

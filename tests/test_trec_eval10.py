@@ -37,7 +37,7 @@ import ir_measures
 import pytest
 from _naive_textbook import trec_ranking
 from _readers import read_qrels, read_trec_eval, trec_order
-from conftest import needs_shared, shared_path
+from conftest import needs_shared, shared_data, shared_path
 
 import ir_measures_pres  # noqa: F401  (registers the measures)
 from ir_measures_pres.cli.evaluate import main
@@ -143,10 +143,9 @@ def fmt(value: float) -> str:
 
 
 def test_the_reference_is_all_there() -> None:
-    if not shared_path(*SAMPLED, "trec_eval10").exists():
-        pytest.skip("needs ../shared/data/sampled-judgements/trec_eval10")
+    reference = shared_data(*SAMPLED, "trec_eval10")  # skips, saying why, when it is absent
     assert len(RUNS) == 17
-    assert len(list(shared_path(*SAMPLED, "trec_eval10").glob("*.txt"))) == 34
+    assert len(list(reference.glob("*.txt"))) == 34
 
 
 @needs_shared(*SAMPLED, "trec_eval10")
