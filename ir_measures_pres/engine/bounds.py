@@ -31,14 +31,18 @@ relevant documents added. Three kinds of measure:
   completions is the range of these 2(u + 1) completions. ``tests/test_bounds.py`` checks it
   against every one of the 2^u completions, each scored by ir_measures.
 
-  *Fewer completions* (branch and bound, exact). For AP, R@k, nDCG@k, PRES and Q (not Rprec, not
-  R_norm, not PRES_est) the kernel's value V(E, R) is non-decreasing in the set E of relevant
-  retrieved documents and non-increasing in R, also for E and R of different completions. So
-  for the m strictly between a and b, V(top-m) <= V(E = top-(b - 1), R = R0 + a + 1) and
-  V(bottom-m) >= V(E = bottom-(a + 1), R = R0 + b - 1): such a *decoupled* completion, scored by
-  the same kernel, bounds a whole interval of m. Intervals are split and scored exactly at their
-  ends until every interval left either has no m inside or cannot beat the best value found
-  (within 1e-12); what remains is the exact max and min. Rprec and R_norm score every m.
+  *Fewer completions* (branch and bound, exact; :mod:`.bounds_search`). For AP, R@k, nDCG@k,
+  PRES and Q (not Rprec, not R_norm, not PRES_est) the kernel's value V(E, R) is non-decreasing
+  in the set E of relevant retrieved documents and non-increasing in R, also for E and R of
+  different completions. So for the m strictly between a and b, V(top-m) <= V(E = top-(b - 1),
+  R = R0 + a + 1) and V(bottom-m) >= V(E = bottom-(a + 1), R = R0 + b - 1): such a *decoupled*
+  completion, scored by the same kernel, bounds a whole interval of m. AP, R@k and PRES are
+  moreover N(E) / (c R) (:data:`_PER_RELEVANT`): their intervals are bounded from the values at
+  their ends, no completion scored, and for R@k and PRES, whose N is concave along the top-m
+  completions and convex along the bottom-m ones, from the chords of the intervals beside them
+  too. Intervals are split and scored exactly at their ends until every interval left either has
+  no m inside or cannot beat the best value found (within 1e-12); what remains is the exact max
+  and min. Rprec and R_norm score every m.
 * **outer** (graded nDCG and Q, beta > 0): the numerator and the normaliser are bounded apart,
   each by the same kernel on decoupled completions: lo = V(run as judged, qrels with every
   unjudged retrieved document at the top grade), hi = min(1, V(run with every unjudged document
@@ -63,9 +67,10 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
-from ..data.arrays import offsets_from_counts, segment_ids
+from ..data.arrays import offsets_from_counts
 from ..data.qrels import Qrels
 from ..data.ranking import JudgedList, RankedRun
+from .bounds_search import branch_and_bound
 
 __all__ = [
     "BoundsError",
@@ -78,12 +83,6 @@ __all__ = [
     "rbp_residual",
 ]
 
-#: prune an interval whose bound is within this of the best value found (relative to max(1, |best|))
-TOLERANCE = 1e-12
-#: pieces an interval of m is split into at each round of the branch and bound
-SPLIT = 3
-#: pieces of one query split per round (best bounds first)
-PER_ROUND = 8
 #: entries (virtual list + virtual qrels) scored by one kernel call at most: the memory bound
 CHUNK_ENTRIES = 1 << 21
 
@@ -139,6 +138,23 @@ _KINDS: Dict[str, Tuple[str, bool]] = {
     "R_norm": ("completions", False),
 }
 
+#: completions measures whose value is N(E) / (c R): a sum over the set E of relevant retrieved
+#: documents, non-decreasing in E, over R (the qrels' relevant documents) times a constant c;
+#: True where, moreover, N is concave in m along the top-m completions and convex along the
+#: bottom-m ones (:func:`.bounds_search.branch_and_bound` bounds their pieces of m from the values at
+#: the pieces' ends, with no completion scored). With rho_m the rank of the m-th unjudged document
+#: from the top (from the bottom), J the judged relevant documents within the cutoff and j the
+#: unjudged ones marked within it before rho_m, the step N(m) - N(m - 1) is:
+#:
+#: * AP: N = sum over E of count(r_d) / r_d (c = 1); its steps go either way (not concave).
+#: * R@k: N = |E within k|; top: 1 while rho_m <= k, then 0; bottom: 0 while rho_m > k, then 1.
+#: * PRES: N = sum over E, i-th by rank, of N_max - r_i + i (each term >= i > 0), c = N_max
+#:   (1 - (sum r_i - k(k+1)/2 + (n-k) N_max) / (n N_max) rearranged). Top: the new document's
+#:   term plus 1 for each relevant document below it, N_max + J + m - rho_m, which falls as
+#:   rho_m grows by at least 1 a step; bottom: 0 beyond the cutoff, then N_max + J + 1 + j -
+#:   rho_m, which grows as rho_m falls.
+_PER_RELEVANT = {"AP": False, "R": True, "PRES": True}
+
 #: extremes whose kernel reads the qrels' scale (NTCIREVAL's g_max): scored on completions
 _SCALE_FROM_QRELS = {"NTCIR_RBP"}
 
@@ -158,6 +174,10 @@ class BoundPlan:
     monotone: bool
     level: int
     cutoff: Optional[int]
+    #: the value is N(E) / (c R) (:data:`_PER_RELEVANT`), R counted at ``level``
+    per_relevant: bool = False
+    #: and N is concave along the top-m completions, convex along the bottom-m ones
+    concave: bool = False
 
     @property
     def exact(self) -> bool:
@@ -237,11 +257,13 @@ def bound_plan(measure: Any, qrels: Qrels) -> BoundPlan:
             kind, monotone = "outer", False
     if name == "PRES" and measure["estimate"]:
         monotone = False
+    per_relevant = monotone and name in _PER_RELEVANT
+    concave = per_relevant and _PER_RELEVANT[name]
     # the cutoff the kernel asks its list for (PRES: N_max, 1000 when not given)
     cutoff = measure["cutoff"] if name == "PRES" else measure.params.get("cutoff")
     if name == "Rprec" or not isinstance(cutoff, int) or isinstance(cutoff, bool):
         cutoff = None
-    return BoundPlan(measure, compute, kind, monotone, level, cutoff)
+    return BoundPlan(measure, compute, kind, monotone, level, cutoff, per_relevant, concave)
 
 
 # --------------------------------------------------------------------------------------------
@@ -469,70 +491,6 @@ class _CompletedQrels(Qrels):
 # --------------------------------------------------------------------------------------------
 
 
-def _branch_and_bound(layout: _Layout, plan: BoundPlan, top: bool, ends: np.ndarray) -> np.ndarray:
-    """max over m of V(top-m) (``top``) or min over m of V(bottom-m), per ranked query.
-
-    ``ends``: V(0) then V(u) per query (no unjudged document relevant, every one: the same
-    completions from the top and from the bottom). Pieces ``[a, b]`` of m are kept with a bound
-    on V over the m strictly inside (module docstring; +inf when the measure is not monotone);
-    each round, per query, the
-    :data:`PER_ROUND` pieces with the best bounds are split into up to :data:`SPLIT` pieces,
-    scored exactly at the new ends, and the new pieces bounded; a piece is dropped once its
-    bound cannot beat the best exact value of its query (best-first: the best value is found
-    early, so most pieces are dropped unsplit)."""
-    nq = layout.ranked.num_queries
-    u = layout.u
-    sign = 1.0 if top else -1.0
-    queries = np.arange(nq)
-    zero = np.zeros(nq, np.int64)
-    best = np.maximum(sign * ends[:nq], sign * ends[nq:])  # V(0) and V(u), the same both sides
-    wide = u >= 2
-    q, a, b = queries[wide], zero[wide], u[wide]
-    bound = np.full(len(q), np.inf)
-    per_round = PER_ROUND if plan.monotone else np.iinfo(np.int64).max
-    while len(q):
-        slack = TOLERANCE * np.maximum(1.0, np.abs(best[q]))
-        alive = bound > best[q] + slack
-        q, a, b, bound = q[alive], a[alive], b[alive], bound[alive]
-        if not len(q):
-            break
-        # per query, the pieces with the best bounds first
-        order = np.lexsort((-bound, q))
-        q, a, b, bound = q[order], a[order], b[order], bound[order]
-        heads = np.r_[0, np.flatnonzero(q[1:] != q[:-1]) + 1]
-        place = np.arange(len(q)) - np.repeat(heads, np.diff(np.r_[heads, len(q)]))
-        chosen = place < per_round
-        rest = (q[~chosen], a[~chosen], b[~chosen], bound[~chosen])
-        q, a, b = q[chosen], a[chosen], b[chosen]
-        k = np.minimum(SPLIT, b - a)
-        starts = offsets_from_counts(k + 1)
-        piece = segment_ids(starts)
-        i = np.arange(len(piece)) - starts[:-1][piece]
-        points = a[piece] + (i * (b - a)[piece]) // k[piece]
-        pq = q[piece]
-        inner = (i > 0) & (i < k[piece])
-        n_inner = int(inner.sum())
-        values = sign * layout.score(plan, pq[inner], np.full(n_inner, top), points[inner], points[inner])
-        np.maximum.at(best, pq[inner], values)
-        # the new pieces [points[i], points[i + 1]] with an m strictly inside
-        nxt = np.r_[i[1:] != 0, False]
-        sub_a, sub_b, sub_q = points[nxt], points[1:][nxt[:-1]], pq[nxt]
-        open_ = sub_b - sub_a >= 2
-        sub_a, sub_b, sub_q = sub_a[open_], sub_b[open_], sub_q[open_]
-        if plan.monotone and len(sub_q):
-            # top: V(E = top-(b-1), R = R0 + a + 1); bottom: V(E = bottom-(a+1), R = R0 + b - 1)
-            e = sub_b - 1 if top else sub_a + 1
-            r = sub_a + 1 if top else sub_b - 1
-            sub_bound = sign * layout.score(plan, sub_q, np.full(len(sub_q), top), e, r)
-        else:
-            sub_bound = np.full(len(sub_q), np.inf)
-        q = np.r_[rest[0], sub_q]
-        a = np.r_[rest[1], sub_a]
-        b = np.r_[rest[2], sub_b]
-        bound = np.r_[rest[3], sub_bound]
-    return sign * best
-
-
 def query_bounds(
     measure: Any, ranked: RankedRun, plan: Optional[BoundPlan] = None
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -572,8 +530,9 @@ def query_bounds(
         ends = layout.score(
             plan, both, np.ones(2 * nq, dtype=bool), np.r_[zero, layout.u], np.r_[zero, layout.u]
         )
-        hi = _branch_and_bound(layout, plan, True, ends)
-        lo = _branch_and_bound(layout, plan, False, ends)
+        n_relevant = ranked.qrels_stat(ranked.qrels.count(lo=plan.level))
+        hi = branch_and_bound(layout, plan, True, ends, n_relevant)
+        lo = branch_and_bound(layout, plan, False, ends, n_relevant)
     # a list with nothing unjudged: the value itself (one kernel, the same numbers)
     lo = np.where(u > 0, np.minimum(lo, value), value)
     hi = np.where(u > 0, np.maximum(hi, value), value)
