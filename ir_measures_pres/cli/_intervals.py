@@ -1,5 +1,6 @@
 """The main command's ``--ci`` (issue #30; docs/uncertainty.md): its options and their usage
-errors, loading scipy while the qrels are read, each run's intervals
+errors, loading scipy while the qrels are read (for a bootstrap; Student's t needs no scipy:
+:func:`~ir_measures_pres.stats.significance.t_quantile`), each run's intervals
 (:func:`~ir_measures_pres.stats.intervals.table_intervals`) and the cells they add to the tsv and
 jsonl rows. Nothing here loads scipy or the statistics until ``--ci`` is given.
 """
@@ -27,7 +28,7 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         metavar="LEVEL",
         help="each mean with its interval over the topics at confidence LEVEL (0.95: 95%%): tsv "
         "gains ci_low and ci_high columns, jsonl mean records the keys ci_low and ci_high "
-        "(docs/uncertainty.md; needs scipy, the meta extra)",
+        "(docs/uncertainty.md; a bootstrap needs scipy, the meta extra)",
     )
     parser.add_argument(
         "--ci-method",
@@ -75,20 +76,21 @@ def check_ci(parser: ArgumentParser, args: argparse.Namespace) -> None:
     args.seed = DEFAULT_SEED if args.seed is None else args.seed
     import importlib.util
 
-    if importlib.util.find_spec("scipy") is None:
-        raise UsageError("--ci needs scipy; install it with: pip install 'ir_measures_pres[meta]'")
+    if args.ci_method != "t" and importlib.util.find_spec("scipy") is None:
+        raise UsageError(
+            f"--ci-method {args.ci_method} needs scipy; install it with: pip install 'ir_measures_pres[meta]'"
+        )
 
 
 def load_statistics(args: argparse.Namespace) -> Any:
-    """``--ci``: a thread that imports what the intervals need (scipy.special for t, scipy.stats
-    for a bootstrap: a tenth of a second and more) while this one reads the qrels; None without
-    --ci. :func:`ready_for_intervals` joins it before any worker is forked."""
-    if args.ci is None:
+    """``--ci`` with a bootstrap: a thread that imports scipy.stats (half a second) while this one
+    reads the qrels; None otherwise (Student's t loads nothing). :func:`ready_for_intervals`
+    joins it before any worker is forked."""
+    if args.ci is None or args.ci_method == "t":
         return None
     import threading
 
-    module = "scipy.special" if args.ci_method == "t" else "scipy.stats"
-    thread = threading.Thread(target=__import__, args=(module,), name="load-scipy", daemon=True)
+    thread = threading.Thread(target=__import__, args=("scipy.stats",), name="load-scipy", daemon=True)
     thread.start()
     return thread
 
@@ -97,10 +99,9 @@ def ready_for_intervals(args: argparse.Namespace, statistics: Any, topics: int) 
     """Wait for :func:`load_statistics`' thread (no fork while a thread may hold the import lock)
     and make the t quantile of ``topics`` qrels topics here, once: the forked workers inherit it
     and load nothing more."""
-    if statistics is None:
-        return
-    statistics.join()
-    if args.ci_method == "t" and topics >= 2:
+    if statistics is not None:
+        statistics.join()
+    if args.ci is not None and args.ci_method == "t" and topics >= 2:
         from ..stats.significance import t_quantile
 
         t_quantile(float(args.ci), topics)

@@ -242,7 +242,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     names = run_labels(runs)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
-    statistics = load_statistics(args)  # --ci: scipy loads while the qrels are read
+    statistics = load_statistics(args)  # --ci with a bootstrap: scipy loads while the qrels are read
     qrels = qrels_columns(args.qrels)  # a file, or an ir_datasets id's Qrel tuples
     jobs = jobs_of(args.jobs)
     # a single run has its blocks shared by forked workers (read whole when not grouped by query:

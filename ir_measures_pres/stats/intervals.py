@@ -137,8 +137,8 @@ def calc_intervals(
     per-topic values exactly ``ir_measures.iter_calc``'s, so ``mean`` equals
     ``ir_measures.calc_aggregate(measures, qrels, run)[measure]``: two files are scored by the
     main command's engine (block by block), anything else by ``ir_measures.iter_calc``. A
-    measure whose summary is not a mean (``NumRet`` ...) is a ValueError. Needs scipy (the
-    ``meta`` extra).
+    measure whose summary is not a mean (``NumRet`` ...) is a ValueError. A bootstrap needs
+    scipy (the ``meta`` extra).
 
     >>> calc_intervals("AP nDCG@10", "qrels.txt", "run.txt")  # doctest: +SKIP
     {AP: Interval(mean=0.1785, low=-0.0706, high=0.4276, level=0.95, method='t', n=3), ...}
@@ -147,7 +147,8 @@ def calc_intervals(
     from ..measures.catalogue import parse_measures
 
     check_interval(level, method, n_resamples, seed)
-    require("scipy")
+    if method != "t":
+        require("scipy")
     parsed = list(parse_measures(measures))
     sums = [str(m) for m in parsed if mean_values(m, np.zeros(0)) is None]
     if sums:
