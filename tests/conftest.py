@@ -8,9 +8,18 @@ make a missing shared folder an error instead of a skip.
 """
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
+
+# A suite started in the background of a script (``pytest &``) inherits SIGINT ignored, as POSIX
+# asks of a non-interactive shell's background jobs, and every command a test starts would inherit
+# it too (Python keeps an ignored SIGINT): the tests that press Ctrl-C on a command would then wait
+# on a command that never hears it. Commands typed at a prompt start with SIGINT at its default;
+# a handler here (not SIG_IGN) makes the commands the tests start begin that way.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 #: Reference data copied into the repository (see tests/data/README.md).
 DATA = Path(__file__).resolve().parent / "data"
