@@ -1,5 +1,5 @@
 """Statistics: paired significance tests, corrections, effect sizes and intervals
-(:mod:`.significance`), and the comparison of runs built on them (:mod:`.comparison`, loaded on
+(:mod:`.significance`; Student's t quantile in :mod:`.student`), and the comparison of runs built on them (:mod:`.comparison`, loaded on
 first use). ``ir_measures_pres.stats.X`` is :mod:`.significance`'s ``X``."""
 
 from .significance import (
