@@ -1,6 +1,7 @@
 """Statistics: paired significance tests, corrections, effect sizes and intervals
-(:mod:`.significance`; Student's t quantile in :mod:`.student`), and the comparison of runs built on them (:mod:`.comparison`, loaded on
-first use). ``ir_measures_pres.stats.X`` is :mod:`.significance`'s ``X``."""
+(:mod:`.significance`; Student's t quantile in :mod:`.student`), and the comparison of runs
+built on them (:mod:`.comparison`, loaded on first use). ``ir_measures_pres.stats.X`` is
+:mod:`.significance`'s ``X``."""
 
 from .significance import (
     DECIMALS,
