@@ -445,7 +445,7 @@ def test_t_quantile_is_scipys(level):
     within 1e-11 relative (the finite sums in double precision; 1e-12 up to df 1,000)."""
     from scipy.special import stdtrit
 
-    from ir_measures_pres.stats.significance import t_quantile
+    from ir_measures_pres.stats.student import t_quantile
 
     for df in DFS:
         expected = float(stdtrit(df, (1.0 + level) / 2.0))
@@ -455,7 +455,7 @@ def test_t_quantile_is_scipys(level):
 def test_t_quantile_by_hand():
     """Closed forms: df = 1 (Cauchy), t = tan(pi level / 2); df = 2, t = level sqrt(2 / (1 -
     level^2)); one topic: nan."""
-    from ir_measures_pres.stats.significance import student_coverage, t_quantile
+    from ir_measures_pres.stats.student import student_coverage, t_quantile
 
     for level in (0.5, 0.9, 0.95, 0.99):
         assert t_quantile(level, 2) == pytest.approx(math.tan(math.pi * level / 2), rel=1e-13)

@@ -1,6 +1,6 @@
 """The main command's ``--ci`` (issue #30; docs/uncertainty.md): its options and their usage
 errors, loading scipy while the qrels are read (for a bootstrap; Student's t needs no scipy:
-:func:`~ir_measures_pres.stats.significance.t_quantile`), each run's intervals
+:func:`~ir_measures_pres.stats.student.t_quantile`), each run's intervals
 (:func:`~ir_measures_pres.stats.intervals.table_intervals`) and the cells they add to the tsv and
 jsonl rows. Nothing here loads scipy or the statistics until ``--ci`` is given.
 """
@@ -102,7 +102,7 @@ def ready_for_intervals(args: argparse.Namespace, statistics: Any, topics: int) 
     if statistics is not None:
         statistics.join()
     if args.ci is not None and args.ci_method == "t" and topics >= 2:
-        from ..stats.significance import t_quantile
+        from ..stats.student import t_quantile
 
         t_quantile(float(args.ci), topics)
 
