@@ -24,7 +24,7 @@ import sys
 import threading
 import traceback
 import warnings
-from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 # what an input error is, and its text, are facts about inputs (kept importable from here)
 from ..data.inputs import INPUT_ERRORS, input_error_text
@@ -43,7 +43,15 @@ class Terminated(BaseException):
 
 
 def _on_sigterm(signum: int, frame: Any) -> None:
-    raise Terminated()
+    from ..data.forks import stop
+
+    stop(Terminated)
+
+
+def _on_sigint(signum: int, frame: Any) -> None:
+    from ..data.forks import stop
+
+    stop(KeyboardInterrupt)
 
 
 class UsageError(Exception):
@@ -241,14 +249,24 @@ def _show_warning(
 
 def guarded(run: Callable[[], int], debug: bool = False) -> int:
     """Run a command; turn what goes wrong into one line and an exit status (module docstring)."""
-    from ..data.forks import WorkerLost
+    from ..data.forks import WorkerLost, check_stop, forget_stops, stop_dropped
     from ..measures.catalogue import MeasureNameError
 
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
-    previous_sigterm = _catch_sigterm()
+    forget_stops()
+    previous_handlers = _catch_stops()
+    previous_hook = sys.unraisablehook
+
+    def quiet_stops(unraisable: Any) -> None:  # a stop a finaliser dropped: kept, not printed
+        if not stop_dropped(unraisable.exc_type):
+            previous_hook(unraisable)
+
+    sys.unraisablehook = quiet_stops
     try:
-        return run()
+        status = run()
+        check_stop()  # a stop a finaliser dropped ends the command as any stop does
+        return status
     except BrokenPipeError:
         # the reader of our output went away (``| head``): stop quietly, and keep Python from
         # complaining again when it flushes stdout at exit
@@ -282,16 +300,22 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         return BUG
     finally:
         warnings.showwarning = previous
-        if previous_sigterm is not None:
-            signal.signal(signal.SIGTERM, previous_sigterm)
+        sys.unraisablehook = previous_hook
+        for number, handler in previous_handlers.items():
+            signal.signal(number, handler)
 
 
-def _catch_sigterm() -> Any:
-    """SIGTERM raises :class:`Terminated` in the main thread while a command runs (the handler
-    it replaces is put back after); None where signals cannot be caught (not the main thread)."""
+def _catch_stops() -> Dict[int, Any]:
+    """While a command runs, SIGTERM raises :class:`Terminated` and SIGINT KeyboardInterrupt in
+    the main thread, each noted so that a finaliser cannot drop it (:func:`~..data.forks.stop`);
+    an ignored SIGINT (a background job, ``nohup``) stays ignored. Returns the handlers replaced,
+    to put back after; none where signals cannot be caught (not the main thread)."""
     if threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.signal(signal.SIGTERM, _on_sigterm)
+        return {}
+    replaced: Dict[int, Any] = {signal.SIGTERM: signal.signal(signal.SIGTERM, _on_sigterm)}
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        replaced[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
+    return replaced
 
 
 def report_input_error(error: BaseException) -> int:

@@ -15,7 +15,10 @@ Workers ignore Ctrl-C, die silently on SIGTERM (no traceback: the command that f
 them, or the signal reached the whole process group), die with the parent should it be killed
 (``PR_SET_PDEATHSIG``), never print, and never fork again: inside a worker :func:`forked_map`
 runs in that worker. A worker is given a new item only when it has returned the last one, so
-neither side can block the other on a full pipe.
+neither side can block the other on a full pipe. A stop signal's handler (:func:`stop`) notes
+the stop before raising it: raised inside a finaliser it would be dropped, and the command
+would go on; the note makes it stick (:func:`check_stop`, in the wait for results and when the
+command returns).
 """
 
 from __future__ import annotations
@@ -26,12 +29,49 @@ import sys
 from collections import deque
 from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
-__all__ = ["WorkerLost", "can_fork", "forked_map", "in_worker", "split"]
+__all__ = [
+    "WorkerLost",
+    "can_fork",
+    "check_stop",
+    "forget_stops",
+    "forked_map",
+    "in_worker",
+    "split",
+    "stop",
+    "stop_dropped",
+]
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 _in_worker = False
+
+#: the stop (KeyboardInterrupt, the command's Terminated) a signal asked for, once asked
+_stopping: List[type] = []
+
+
+def stop(kind: type) -> None:
+    """A stop signal's handler: note the stop, then raise it. Python runs a handler between any
+    two bytecodes, also inside an object's ``__del__``, where what it raises is dropped
+    ("Exception ignored"): the note keeps the stop (:func:`check_stop`)."""
+    _stopping.append(kind)
+    raise kind()
+
+
+def forget_stops() -> None:
+    """A command begins: no stop asked yet."""
+    _stopping.clear()
+
+
+def stop_dropped(kind: type) -> bool:
+    """Whether ``kind`` is a stop a signal asked for (what a finaliser dropped is no bug)."""
+    return kind in _stopping
+
+
+def check_stop() -> None:
+    """Raise the stop a signal asked for, should a finaliser have dropped it."""
+    if _stopping:
+        raise _stopping[0]()
 
 
 class WorkerLost(RuntimeError):
@@ -151,6 +191,7 @@ class _Workers:
         by_sentinel: Dict[Any, int] = {p.sentinel: k for k, p in enumerate(self.processes)}
         try:
             while True:
+                check_stop()
                 # read ahead: the next items are ready (a stream's next blocks read) while workers work
                 while not exhausted and read - given < ahead and len(waiting) <= len(idle):
                     try:
