@@ -262,3 +262,6 @@ def test_a_stop_a_finaliser_drops_still_ends_the_command(number: int, status: in
 
     assert guarded(command) == status
     assert capsys.readouterr().err == ""
+    from ir_measures_pres.data.forks import check_stop
+
+    check_stop()  # the note ended with the command: a caller in-process goes on

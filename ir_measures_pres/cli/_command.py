@@ -301,6 +301,7 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
     finally:
         warnings.showwarning = previous
         sys.unraisablehook = previous_hook
+        forget_stops()  # the note lives as long as the command: a caller in-process goes on
         for number, handler in previous_handlers.items():
             signal.signal(number, handler)
 
