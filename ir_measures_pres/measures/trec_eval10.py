@@ -148,7 +148,8 @@ class _RbpResid(_Persistent):
     judged** (m_rbp_resid.c). Moffat and Zobel's residual keeps the p^n of the ranks beyond the
     list in both cases (the unseen tail): trec_eval drops it when nothing retrieved is unjudged.
     The second form (the geometric series over all n ranks minus the judged ones) visits the
-    judged documents only.
+    judged documents only. Lower is better: less of the run's RBP rests on documents nobody
+    judged.
     """
         + _MZ_CITE
     )
