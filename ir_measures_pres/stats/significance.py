@@ -1,6 +1,7 @@
-"""The package's one statistics module: the tests behind ``compare`` and the meta-evaluation.
+"""The statistics behind ``compare`` and the meta-evaluation: the tests, corrections and intervals.
 
-Everything that decides whether two runs differ lives here, once: the paired t-test, the
+Everything that decides whether two runs differ lives here, once (Student's t quantile is
+:mod:`.student`'s): the paired t-test, the
 Wilcoxon signed-rank test, the sign-flip randomisation test, the two-way ANOVA without
 replication with Tukey's HSD (blocked by topic) and its randomised version, multiple-testing
 corrections (statsmodels), Kendall's tau and Sakai's paired bootstrap test. scipy and
