@@ -25,7 +25,16 @@ from typing import Any, Dict
 from .entry import DIRECTIONS, HIGHER, LOWER, NEITHER, Direction, higher_with_rel
 from .table import entry_of
 
-__all__ = ["DIRECTIONS", "STANDARD", "direction_of", "direction_of_name", "orientation"]
+__all__ = [
+    "DIRECTIONS",
+    "HIGHER",
+    "LOWER",
+    "NEITHER",
+    "STANDARD",
+    "direction_of",
+    "direction_of_name",
+    "orientation",
+]
 
 #: ir_measures measure NAME -> direction of the standard measures the catalogue accepts
 STANDARD: Dict[str, Direction] = {

@@ -24,7 +24,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from ..data.extras import require
-from ..measures.direction import orientation
+from ..measures.direction import LOWER, NEITHER, orientation
 
 #: pairs on one page of the forest plot
 ROWS_PER_PAGE = 40
@@ -91,9 +91,9 @@ def _caption(fig: Any, res: Any, width: float, page: str = "") -> None:
 def _title(res: Any, measure: str) -> str:
     """A panel's title: the measure, and its direction unless higher is better."""
     direction = res.direction(measure)
-    if direction == "lower":
+    if direction == LOWER:
         return f"{measure} (lower is better)"
-    return f"{measure} (no direction: green = higher)" if direction == "neither" else measure
+    return f"{measure} (no direction: green = higher)" if direction == NEITHER else measure
 
 
 def _legend(fig: Any, entries: List[Any], columns: int) -> None:

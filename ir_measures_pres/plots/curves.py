@@ -22,7 +22,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ..data.extras import require
-from ..measures.direction import direction_of_name, orientation
+from ..measures.direction import LOWER, NEITHER, direction_of_name, orientation
 
 #: figure width, inches (fits a column and a half of a paper; text stays 7-9 pt)
 WIDTH = 6.0
@@ -120,6 +120,6 @@ def _histogram(res: Any, plt: Any) -> Any:
     ax.tick_params(axis="y", labelsize=8)
     ax.grid(True, axis="y", linewidth=0.4, alpha=0.5)
     left_out = f" ({undefined} queries where the measure is undefined left out)" if undefined else ""
-    reading = {"lower": f"below 0, {a} is better", "neither": f"above 0, {a} is higher"}
+    reading = {LOWER: f"below 0, {a} is better", NEITHER: f"above 0, {a} is higher"}
     _title(fig, f"{res.title()}: {reading.get(direction, f'above 0, {a} is better')}{left_out}")
     return fig

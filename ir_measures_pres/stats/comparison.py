@@ -59,6 +59,7 @@ import numpy as np
 
 from .. import stats
 from ..engine.scores import lacking_topics
+from ..measures.direction import NEITHER
 from . import _inputs, tables
 from .tables import COLUMNS
 
@@ -123,7 +124,7 @@ class Comparison:
 
     def direction(self, measure: str) -> str:
         """Which way ``measure`` orders the runs: ``"higher"``, ``"lower"`` or ``"neither"``."""
-        return self.directions.get(measure, "neither")
+        return self.directions.get(measure, NEITHER)
 
     # -- descriptions ------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ..measures.direction import orientation
+from ..measures.direction import LOWER, NEITHER, orientation
 from .significance import tidy
 
 if TYPE_CHECKING:
@@ -267,7 +267,7 @@ def _ranks(res: Comparison, measure: str) -> Dict[str, int]:
     best is the largest mean, the smallest for a lower-is-better measure; none has a best for a
     measure of neither direction."""
     vals = {r: float(tidy(np.array([res.means[measure][r]]))[0]) for r in res.runs}
-    if res.direction(measure) == "neither":
+    if res.direction(measure) == NEITHER:
         return dict.fromkeys(vals, 0)
     distinct = sorted(set(vals.values()), reverse=orientation(res.direction(measure)) > 0)
     top = distinct[:2]
@@ -285,8 +285,8 @@ def _legend(res: Comparison) -> str:
 
 def _directions_words(res: Comparison) -> str:
     """What the legend and the caption say of the measures that are not higher-is-better."""
-    lower = [m for m in res.measures if res.direction(m) == "lower"]
-    neither = [m for m in res.measures if res.direction(m) == "neither"]
+    lower = [m for m in res.measures if res.direction(m) == LOWER]
+    neither = [m for m in res.measures if res.direction(m) == NEITHER]
     words = [f"lower is better for {', '.join(lower)}"] if lower else []
     if neither:
         words.append(f"{', '.join(neither)}: no direction, no best, marks say higher")
