@@ -88,8 +88,10 @@ def test_direction_of_a_name(name, direction):
 
 # ---------------------------------------------------------------------------------------------
 # compare: two runs over 6 topics, 3 relevant documents each (d0, d1, d2)
-#   A ranks d0 d1 d2 x:    unj@4 = 1/4, E@4 = 1 - F(P 3/4, R 1) = 1 - 6/7 = 1/7, last_rel 3
-#   B ranks d0 u1 u2 d1:   unj@4 = 2/4, E@4 = 1 - F(P 2/4, R 2/3) = 1 - 4/7 = 3/7, last_rel 4
+#   A ranks d0 d1 d2 x:    unj@4 = 1/4, unj@100 = 1/100, E@4 = 1 - F(P 3/4, R 1) = 1 - 6/7 = 1/7,
+#                          last_rel 3
+#   B ranks d0 u1 u2 d1:   unj@4 = 2/4, unj@100 = 2/100, E@4 = 1 - F(P 2/4, R 2/3) = 1 - 4/7 = 3/7,
+#                          last_rel 4
 # every topic the same: A is better on all three, each difference constant (t-test p = 0)
 # ---------------------------------------------------------------------------------------------
 
@@ -117,21 +119,24 @@ def test_compare_marks_the_run_with_fewer_unjudged_and_lower_loss_best_and_bette
     from ir_measures_pres import compare
 
     qrels, runs = _runs()
-    res = compare(qrels, runs, "unj@4 E@4 LastRel AP", progress=False)
+    res = compare(qrels, runs, "unj@4 unj@100 E@4 LastRel AP", progress=False)
     assert res.means["unj@4"] == pytest.approx({"A": 1 / 4, "B": 2 / 4})
+    assert res.means["unj@100"] == pytest.approx({"A": 1 / 100, "B": 2 / 100})
     assert res.means["E@4"] == pytest.approx({"A": 1 / 7, "B": 3 / 7})
     assert res.means["LastRel"] == pytest.approx({"A": 3.0, "B": 4.0})
     assert res.means["AP"] == pytest.approx({"A": 1.0, "B": (1 + 2 / 4) / 3})
     cells = _cells(res.to_text())
     # A is best (*) and significantly better than run 2 ([2]) on every measure; B never
-    assert cells["A"] == ["0.2500* [2]", "0.1429* [2]", "3.0000* [2]", "1.0000* [2]"]
-    assert cells["B"] == ["0.5000", "0.4286", "4.0000", "0.5000"]
-    assert "lower is better for unj@4, E@4, LastRel" in res.to_text()
+    assert cells["A"] == ["0.2500* [2]", "0.0100* [2]", "0.1429* [2]", "3.0000* [2]", "1.0000* [2]"]
+    assert cells["B"] == ["0.5000", "0.0200", "0.4286", "4.0000", "0.5000"]
+    assert "lower is better for unj@4, unj@100, E@4, LastRel" in res.to_text()
     tex = res.to_latex()
     assert "\\textbf{0.2500}$^{2}$" in tex and "\\underline{0.5000} &" in tex
-    assert "lower is better for unj@4, E@4, LastRel" in tex.split("\\caption{")[1]
+    assert "lower is better for unj@4, unj@100, E@4, LastRel" in tex.split("\\caption{")[1]
     md = res.to_markdown()
-    assert "| 1 | A | **0.2500** [2] | **0.1429** [2] | **3.0000** [2] | **1.0000** [2] |" in md
+    assert (
+        "| 1 | A | **0.2500** [2] | **0.0100** [2] | **0.1429** [2] | **3.0000** [2] | **1.0000** [2] |" in md
+    )
 
 
 def test_compare_with_a_baseline_says_better_for_a_lower_value():
@@ -194,10 +199,13 @@ def test_the_command_line_marks_the_run_with_fewer_unjudged(tmp_path, capsys):
                 + ["-m", "unj@4", "loss_er", "-q"])  # fmt: skip
     out = capsys.readouterr().out
     assert code == 0
-    # loss_er: A finds every relevant document (loss_r 0) in 4 lines, B 2 of 3 (loss_r 1/9) in 4
+    # loss_er = loss_r + loss_e, loss_r = (1 - found/R)^2, loss_e = (b/N')^2 (n/(R + b))^2 with
+    # b = 100, n = 4 lines shown, R = 3, N' = max(N = 3 candidates, n) = 4: loss_e = 10000/10609
+    # for both; A finds all 3 (loss_r 0), B 2 of 3 (loss_r 1/9)
+    loss_e = (100 / 4) ** 2 * (4 / 103) ** 2
     cells = _cells(out)
-    assert cells["A"][0] == "0.2500* [2]" and cells["A"][1].endswith("* [2]")
-    assert cells["B"] == ["0.5000", cells["B"][1]] and "*" not in cells["B"][1]
+    assert cells["A"] == ["0.2500* [2]", f"{loss_e:.4f}* [2]"]
+    assert cells["B"] == ["0.5000", f"{loss_e + 1 / 9:.4f}"]
 
 
 # ---------------------------------------------------------------------------------------------
