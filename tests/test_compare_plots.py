@@ -77,8 +77,8 @@ def test_forest_of_all_pairs_of_17_runs_is_pages_of_a_few_inches():
         assert all(caption.y0 >= box.y1 for box in _boxes(page, page.axes))  # above the panels
         (legend,) = page.legends
         assert [t.get_text() for t in legend.get_texts()] == [
-            "significantly above",
-            "significantly below",
+            "significantly better",
+            "significantly worse",
             "not significant",
         ]
         plt.close(page)

@@ -336,7 +336,10 @@ def test_columns_and_json_metadata():
 
 def test_latex_booktabs_ties_and_caption():
     X = np.array([[0.5, 0.5, 0.5], [0.5, 0.5, 0.5], [0.1, 0.2, 0.3], [0.2, 0.2, 0.2]])
-    res = compare_scores(_scores(X, runs=["a_1", "b", "c", "d"]), test="perm", seed=9)
+    # "m" names no measure of the catalogue: its direction is given (without, no best is marked)
+    res = compare_scores(
+        _scores(X, runs=["a_1", "b", "c", "d"]), test="perm", seed=9, directions={"m": "higher"}
+    )
     tex = res.to_latex()
     assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
     assert "|" not in tex.split("\\begin{tabular}")[1].split("\n")[0]

@@ -244,7 +244,7 @@ CONTINUES: Dict[str, List[str]] = {
     "docs/compare.md:102": ["docs/compare.md:36", "docs/compare.md:61"],  # runs/, $QRELS
     "docs/compare.md:144": ["docs/compare.md:36", "docs/compare.md:61"],  # runs/, $QRELS
     "docs/tar.md:61": ["docs/tar.md:39"],  # run
-    "docs/tar.md:158": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
+    "docs/tar.md:165": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
     "docs/pyterrier.md:138": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES
     "docs/uncertainty.md:369": ["docs/uncertainty.md:282"],  # qrels, run
     "docs/uncertainty.md:391": ["docs/uncertainty.md:184"],  # runs, ap, plot_intervals

@@ -1,4 +1,4 @@
-"""``_forks.forked_map``: work spread over forked processes, results in order, as if run here."""
+"""``data.forks.forked_map``: work spread over forked processes, results in order, as if run here."""
 
 from __future__ import annotations
 

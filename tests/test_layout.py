@@ -1,6 +1,7 @@
 """The package's floors (issue #19): layers that import only the layers below them, no import
 cycle, no module over 700 lines, argparse only in ``cli/``, private modules kept inside their
-subpackage, and the old public module paths still importable.
+subpackage, the public module paths importable, and no module at the root that only re-exports
+another's names under an old path (the package was never released with them).
 
 The imports are read from the source with :mod:`ast`, lazy imports inside functions included;
 imports under ``if TYPE_CHECKING:`` are not run and do not count.
@@ -20,7 +21,7 @@ ROOT = "ir_measures_pres"
 
 #: each subpackage's floor: a module may import its own floor and the floors below it
 FLOORS = {"data": 0, "measures": 1, "engine": 2, "plots": 3, "stats": 4, "meta": 5, "cli": 6}
-#: the modules directly in the package (public names and register(), old paths, hooks) are the
+#: the modules directly in the package (public names and register(), hooks) are the
 #: front door, on the command line's floor: ``cli`` reads ``__version__`` there
 TOP = 6
 
@@ -168,10 +169,12 @@ def test_argparse_only_in_cli() -> None:
 @pytest.mark.parametrize(
     "module,names",
     [
-        ("ir_measures_pres.readers", ["read_qrels", "read_run", "FileOrderColumns", "TrecFormatError"]),
-        ("ir_measures_pres.io", ["read_qrels", "read_run", "ids_as_str", "TrecFormatWarning"]),
-        ("ir_measures_pres.catalogue", ["MEASURES", "parse_measures", "trec_names", "MeasureNameError"]),
-        ("ir_measures_pres.comparison", ["compare", "compare_scores", "Comparison"]),
+        ("ir_measures_pres.data.readers", ["read_qrels", "read_run", "FileOrderColumns", "TrecFormatError"]),
+        (
+            "ir_measures_pres.measures.catalogue",
+            ["MEASURES", "parse_measures", "trec_names", "MeasureNameError"],
+        ),
+        ("ir_measures_pres.stats.comparison", ["compare", "compare_scores", "Comparison"]),
         ("ir_measures_pres.stats", ["wilcoxon", "kendall_tau", "require", "paired_t", "correct"]),
         ("ir_measures_pres.cli", ["main"]),
         ("ir_measures_pres.pyterrier", ["AVAILABLE", "ERROR"]),
@@ -179,9 +182,17 @@ def test_argparse_only_in_cli() -> None:
         ("ir_measures_pres.demo", ["main"]),
     ],
 )
-def test_old_public_paths_still_import(module: str, names: List[str]) -> None:
+def test_public_paths_import(module: str, names: List[str]) -> None:
     loaded = importlib.import_module(module)
     assert all(hasattr(loaded, n) for n in names)
+
+
+@pytest.mark.parametrize("old", ["readers", "io", "catalogue", "comparison"])
+def test_no_old_path_at_the_root(old: str) -> None:
+    """``ir_measures_pres.readers`` was a second path to ``data.readers`` (``.io``,
+    ``.catalogue``, ``.comparison`` likewise): one thing, one path."""
+    assert f"{ROOT}.{old}" not in MODULES
+    assert not (PACKAGE / old).is_dir()
 
 
 def test_public_names_unchanged() -> None:

@@ -22,9 +22,9 @@ from conftest import needs_shared, shared_path
 import ir_measures_pres  # noqa: F401 - registers the measures
 from ir_measures_pres.cli.evaluate import main
 from ir_measures_pres.data.inputs import InputError, SampledQrel
+from ir_measures_pres.data.readers import read_qrels, read_run
 from ir_measures_pres.engine.scores import Core
 from ir_measures_pres.measures.sampled import infIPrec, infNDCG, infP, inum_rel, inum_rel_ret, xinfAP
-from ir_measures_pres.readers import read_qrels, read_run
 
 SAMPLED = shared_path("sampled-judgements")
 RUNS = shared_path("real", "trec-robust-2003", "runs")

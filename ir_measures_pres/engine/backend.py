@@ -18,7 +18,7 @@ The standard measures stay with their backend; this module only decides how a ru
   (``tests/test_backend.py`` compares them on every Robust 2003 run and on tie-heavy runs).
 * **Large runs side by side.** pytrec_eval holds the GIL; a run of at least
   :data:`PARALLEL_MIN_LINES` lines has its groups scored by :attr:`StandardMeasures.processes`
-  forked processes (:mod:`._forks`), which inherit the evaluators and the ranked run; their
+  forked processes (:mod:`..data.forks`), which inherit the evaluators and the ranked run; their
   metrics come back and are put in the serial order below.
 * Measures of other providers (``RR@10`` of msmarco, ``--provider``), runs with ids that are not
   UTF-8 and runs deeper than float32 can count (2**24 per query) take the whole-run path

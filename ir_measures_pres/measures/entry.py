@@ -1,10 +1,11 @@
 """One row of the measure catalogue (:data:`.table.MEASURES`): a measure singleton, the
-function that scores a ranked run with it, and how ``--format trec`` names it."""
+function that scores a ranked run with it, how ``--format trec`` names it, and which way its
+values order runs (its direction, asked through :func:`.direction.direction_of`)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional, Tuple, Union
 
 import numpy as np
 
@@ -12,7 +13,32 @@ from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
 from .base import PluginMeasure
 
-__all__ = ["Entry", "NamedNumber", "TrecStyle"]
+__all__ = [
+    "DIRECTIONS",
+    "HIGHER",
+    "LOWER",
+    "NEITHER",
+    "Direction",
+    "Entry",
+    "NamedNumber",
+    "TrecStyle",
+    "higher_with_rel",
+]
+
+#: which way a measure's values order runs: larger is better (AP, PRES), smaller is better (E,
+#: unj, the TAR losses and costs), or neither: a count or a fact of the qrels that says nothing
+#: of a run's quality (NumRet, NumQ, NumCandidates), which no surface calls better or best
+HIGHER, LOWER, NEITHER = "higher", "lower", "neither"
+DIRECTIONS = (HIGHER, LOWER, NEITHER)
+#: a direction, or the function of a measure that gives it when its parameters decide it
+Direction = Union[str, Callable[[Any], str]]
+
+
+def higher_with_rel(measure: Any) -> str:
+    """A count of documents: of the relevant ones (higher is better) when ``rel`` is given
+    (``NumShown(rel=1)`` is the TAR tools' rels_found, ``NumRet(rel=1)`` trec_eval's
+    num_rel_ret), else of all of them (neither)."""
+    return HIGHER if measure.params.get("rel") is not None else NEITHER
 
 
 @dataclass(frozen=True)
@@ -63,8 +89,8 @@ class TrecStyle:
 
 @dataclass(frozen=True)
 class Entry:
-    """A measure singleton, its aliases, the function that scores a ranked run with it, and
-    its trec-style names."""
+    """A measure singleton, its aliases, the function that scores a ranked run with it, its
+    trec-style names and its direction."""
 
     measure: PluginMeasure
     aliases: Tuple[str, ...]
@@ -74,3 +100,6 @@ class Entry:
     trec: Optional[TrecStyle] = None
     #: the compute function reads the ranked run's document ids (``known=FILE`` measures)
     needs_docs: bool = False
+    #: :data:`HIGHER`, :data:`LOWER` or :data:`NEITHER` (or a function of the measure giving
+    #: one); required, so that no entry is added without it
+    direction: Direction = field(kw_only=True)

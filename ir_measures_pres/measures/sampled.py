@@ -105,7 +105,7 @@ _NUM, _DEN = 0.00001, 0.00003
 NO_STRATA = (
     "the sampled-judgement measures (xinfAP, infNDCG, infP, inum_rel, inum_rel_ret) need the "
     "qrels' strata: read a 5-column file (qid iter docno stratum relevance) with "
-    "ir_measures_pres.readers.read_qrels, or give a DataFrame with a 'stratum' column; a dict of dicts "
+    "ir_measures_pres.data.readers.read_qrels, or give a DataFrame with a 'stratum' column; a dict of dicts "
     "has no place for them"
 )
 

@@ -19,9 +19,11 @@ Each judged document d of a topic was sampled with inclusion probability π_d (t
     statRprec = statP@\\lfloor \\hat R + 0.5 \\rfloor \\quad\\text{(when the list is that long;
                 otherwise } \\frac{1}{\\hat R} \\sum_{\\text{judged relevant in the list}} 1/\\pi)
 
-statAP is a ratio estimator: it can exceed 1. The ranking is the package's one rule (trec_eval's:
-score descending, ties by document id descending; the script's own order of tied scores changes
-from one invocation to the next), over the whole list (the script has no depth). A topic is
+statAP is a ratio estimator: it can exceed 1. The ranking is the package's one rule (trec_eval's
+as pytrec_eval runs it, :mod:`..data.ranking`: score descending, scores compared in single
+precision (float32), so that two scores equal in float32 tie; ties by document id descending; the
+script's own order of tied scores changes from one invocation to the next), over the whole list
+(the script has no depth). A topic is
 scored when the prels have it with NEU judgements (methods 1, 2, 4) and R̂ > 0, and the run
 answers it: elsewhere the value is undefined (NaN) and left out of the mean, as the script's
 ``statMAP_on_valid_topics`` leaves it out; a topic the run lacks is left out too (DEFAULT NaN),

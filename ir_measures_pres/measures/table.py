@@ -28,7 +28,7 @@ from .blended_ratio import (
     compute_q,
 )
 from .bpref import Bpref10, compute_bpref10
-from .entry import Entry, NamedNumber, TrecStyle
+from .entry import HIGHER, LOWER, NEITHER, Entry, NamedNumber, TrecStyle, higher_with_rel
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
 from .tar import (
     WSS,
@@ -78,6 +78,7 @@ MEASURES: Tuple[Entry, ...] = (
         (),
         compute_pres,
         trec=TrecStyle(((False, "PRES"), (True, "PRES_est")), by="estimate", at="value"),
+        direction=HIGHER,
     ),
     Entry(
         R_norm,
@@ -88,11 +89,25 @@ MEASURES: Tuple[Entry, ...] = (
             by="mode",
             number=NamedNumber("collection_size", "N", 1_000_000),
         ),
+        direction=HIGHER,
     ),
-    Entry(QMeasure, ("Q_measure",), compute_q, check_gains_cover, TrecStyle.named("Q-measure")),
-    Entry(OMeasure, ("O_measure",), compute_o, check_gains_cover, TrecStyle.named("O-measure")),
-    Entry(PMeasure, ("P_measure",), compute_p, check_gains_cover, TrecStyle.named("P-measure")),
-    Entry(PPlusMeasure, ("P_plus",), compute_pplus, check_gains_cover, TrecStyle.named("P-plus")),
+    Entry(
+        QMeasure, ("Q_measure",), compute_q, check_gains_cover, TrecStyle.named("Q-measure"), direction=HIGHER
+    ),
+    Entry(
+        OMeasure, ("O_measure",), compute_o, check_gains_cover, TrecStyle.named("O-measure"), direction=HIGHER
+    ),
+    Entry(
+        PMeasure, ("P_measure",), compute_p, check_gains_cover, TrecStyle.named("P-measure"), direction=HIGHER
+    ),
+    Entry(
+        PPlusMeasure,
+        ("P_plus",),
+        compute_pplus,
+        check_gains_cover,
+        TrecStyle.named("P-plus"),
+        direction=HIGHER,
+    ),
     Entry(
         Bpref10,
         ("Bpref_10",),
@@ -106,30 +121,58 @@ MEASURES: Tuple[Entry, ...] = (
             by="variant",
             at="none",
         ),
+        direction=HIGHER,
     ),
     # technology-assisted review (CLEF TAR 2017-2019 tools; docs/tar.md)
-    Entry(NumCandidates, (), compute_num_candidates, trec=TrecStyle.named("num_docs", at="none")),
-    Entry(NumFeedback, (), compute_num_feedback, trec=TrecStyle.named("num_feedback", at="none")),
-    Entry(NumShown, (), compute_num_shown, trec=TrecStyle.named("num_shown", at="none")),
+    Entry(
+        NumCandidates,
+        (),
+        compute_num_candidates,
+        trec=TrecStyle.named("num_docs", at="none"),
+        direction=NEITHER,
+    ),
+    Entry(
+        NumFeedback,
+        (),
+        compute_num_feedback,
+        trec=TrecStyle.named("num_feedback", at="none"),
+        direction=NEITHER,
+    ),
+    Entry(
+        NumShown,
+        (),
+        compute_num_shown,
+        trec=TrecStyle.named("num_shown", at="none"),
+        direction=higher_with_rel,
+    ),
     Entry(
         LastRel,
         (),
         compute_last_rel,
         trec=TrecStyle(((False, "last_rel"), (True, "norm_last_rel")), by="normalised", at="none"),
+        direction=LOWER,
     ),
-    Entry(WSS, (), compute_wss, trec=TrecStyle(((0.95, "wss_95"), (1.0, "wss_100")), by="recall", at="none")),
+    Entry(
+        WSS,
+        (),
+        compute_wss,
+        trec=TrecStyle(((0.95, "wss_95"), (1.0, "wss_100")), by="recall", at="none"),
+        direction=HIGHER,
+    ),
     Entry(
         RecallPct,
         (),
         compute_recall_pct,
         trec=TrecStyle((("2018", "recall_pct"), ("2017", "NCG_pct")), by="positions", at="none"),
+        direction=HIGHER,
     ),
-    Entry(NormArea, (), compute_norm_area, trec=TrecStyle.named("norm_area", at="none")),
+    Entry(NormArea, (), compute_norm_area, trec=TrecStyle.named("norm_area", at="none"), direction=HIGHER),
     Entry(
         TarLoss,
         (),
         compute_tar_loss,
         trec=TrecStyle((("er", "loss_er"), ("e", "loss_e"), ("r", "loss_r")), by="part", at="none"),
+        direction=LOWER,
     ),
     Entry(
         TarCost,
@@ -140,26 +183,47 @@ MEASURES: Tuple[Entry, ...] = (
             by="penalty",
             at="none",
         ),
+        direction=LOWER,
     ),
     Entry(
         Threshold,
         (),
         compute_threshold,
         trec=TrecStyle((("last", "threshold"), ("first", "num_seen")), by="flag", at="none"),
+        direction=NEITHER,
     ),
     Entry(
         RecallAtThreshold,
         (),
         compute_recall_at_threshold,
         trec=TrecStyle((("last", "recall_threshold"), ("first", "recall_seen")), by="flag", at="none"),
+        direction=HIGHER,
     ),
-    Entry(TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none")),
+    Entry(
+        TarUtility, (), compute_tar_utility, trec=TrecStyle.named("utility_cost", at="none"), direction=LOWER
+    ),
     # Modern Information Retrieval's retrieval-evaluation chapter (docs/textbook.md)
-    Entry(tb.APSeen, ("AP_seen",), tb.compute_apseen, trec=TrecStyle.named("APSeen")),
-    Entry(tb.F, (), tb.compute_f, trec=TrecStyle.named("F")),
-    Entry(tb.E, (), tb.compute_e, trec=TrecStyle.named("E")),
-    Entry(tb.Coverage, (), tb.compute_coverage, tb.check_known, TrecStyle.named("Coverage"), needs_docs=True),
-    Entry(tb.Novelty, (), tb.compute_novelty, tb.check_known, TrecStyle.named("Novelty"), needs_docs=True),
+    Entry(tb.APSeen, ("AP_seen",), tb.compute_apseen, trec=TrecStyle.named("APSeen"), direction=HIGHER),
+    Entry(tb.F, (), tb.compute_f, trec=TrecStyle.named("F"), direction=HIGHER),
+    Entry(tb.E, (), tb.compute_e, trec=TrecStyle.named("E"), direction=LOWER),
+    Entry(
+        tb.Coverage,
+        (),
+        tb.compute_coverage,
+        tb.check_known,
+        TrecStyle.named("Coverage"),
+        needs_docs=True,
+        direction=HIGHER,
+    ),
+    Entry(
+        tb.Novelty,
+        (),
+        tb.compute_novelty,
+        tb.check_known,
+        TrecStyle.named("Novelty"),
+        needs_docs=True,
+        direction=HIGHER,
+    ),
     Entry(
         tb.RelativeRecall,
         (),
@@ -167,6 +231,7 @@ MEASURES: Tuple[Entry, ...] = (
         tb.check_known,
         TrecStyle.named("RelativeRecall"),
         needs_docs=True,
+        direction=HIGHER,
     ),
     Entry(
         tb.RecallEffort,
@@ -175,21 +240,46 @@ MEASURES: Tuple[Entry, ...] = (
         tb.check_known,
         TrecStyle.named("RecallEffort", at="none"),
         needs_docs=True,
+        direction=HIGHER,
     ),
-    Entry(tb.CG, (), tb.compute_cg, check_gains_cover, TrecStyle.named("CG")),
-    Entry(tb.DCG, (), tb.compute_dcg, check_gains_cover, TrecStyle.named("DCG")),
+    Entry(tb.CG, (), tb.compute_cg, check_gains_cover, TrecStyle.named("CG"), direction=HIGHER),
+    Entry(tb.DCG, (), tb.compute_dcg, check_gains_cover, TrecStyle.named("DCG"), direction=HIGHER),
     # NTCIREVAL 190111's ntcir_eval compute beyond Q/O/P/P+ (docs/ntcir.md)
-    Entry(nt.NCU, (), nt.compute_ncu, nt.check_levels, TrecStyle(_NCU, by="stopping", at="none")),
-    Entry(nt.GAP, (), nt.compute_gap, trec=TrecStyle.named("GAP")),
-    Entry(nt.NTCIR_RBP, (), nt.compute_rbp, nt.check_levels, TrecStyle.named("NTCIR_RBP")),
-    Entry(nt.NTCIR_ERR, (), nt.compute_err, nt.check_levels, TrecStyle.named("NTCIR_ERR")),
-    Entry(nt.NTCIR_nERR, (), nt.compute_nerr, nt.check_levels, TrecStyle.named("NTCIR_nERR")),
-    Entry(nt.EBR, (), nt.compute_ebr, nt.check_levels, TrecStyle.named("EBR")),
-    Entry(nt.iRBU, (), nt.compute_irbu, nt.check_levels, TrecStyle.named("iRBU")),
-    Entry(nt.NTCIR_nDCG, (), nt.compute_ndcg, nt.check_levels, TrecStyle.named("NTCIR_nDCG")),
-    Entry(nt.MSnDCG, (), nt.compute_msndcg, nt.check_levels, TrecStyle.named("MSnDCG")),
-    Entry(nt.NTCIR_bpref, (), nt.compute_bpref, trec=TrecStyle(_BPREF, by="variant", at="none")),
-    Entry(nt.NTCIR_rpref, (), nt.compute_rpref, nt.check_levels, TrecStyle(_RPREF, by="variant", at="none")),
+    Entry(
+        nt.NCU,
+        (),
+        nt.compute_ncu,
+        nt.check_levels,
+        TrecStyle(_NCU, by="stopping", at="none"),
+        direction=HIGHER,
+    ),
+    Entry(nt.GAP, (), nt.compute_gap, trec=TrecStyle.named("GAP"), direction=HIGHER),
+    Entry(nt.NTCIR_RBP, (), nt.compute_rbp, nt.check_levels, TrecStyle.named("NTCIR_RBP"), direction=HIGHER),
+    Entry(nt.NTCIR_ERR, (), nt.compute_err, nt.check_levels, TrecStyle.named("NTCIR_ERR"), direction=HIGHER),
+    Entry(
+        nt.NTCIR_nERR, (), nt.compute_nerr, nt.check_levels, TrecStyle.named("NTCIR_nERR"), direction=HIGHER
+    ),
+    Entry(nt.EBR, (), nt.compute_ebr, nt.check_levels, TrecStyle.named("EBR"), direction=HIGHER),
+    Entry(nt.iRBU, (), nt.compute_irbu, nt.check_levels, TrecStyle.named("iRBU"), direction=HIGHER),
+    Entry(
+        nt.NTCIR_nDCG, (), nt.compute_ndcg, nt.check_levels, TrecStyle.named("NTCIR_nDCG"), direction=HIGHER
+    ),
+    Entry(nt.MSnDCG, (), nt.compute_msndcg, nt.check_levels, TrecStyle.named("MSnDCG"), direction=HIGHER),
+    Entry(
+        nt.NTCIR_bpref,
+        (),
+        nt.compute_bpref,
+        trec=TrecStyle(_BPREF, by="variant", at="none"),
+        direction=HIGHER,
+    ),
+    Entry(
+        nt.NTCIR_rpref,
+        (),
+        nt.compute_rpref,
+        nt.check_levels,
+        TrecStyle(_RPREF, by="variant", at="none"),
+        direction=HIGHER,
+    ),
     # sampled judgements: sample_eval.pl's estimators (docs/judgements.md)
     Entry(
         sm.xinfAP,
@@ -198,6 +288,7 @@ MEASURES: Tuple[Entry, ...] = (
         sm.check_strata,
         TrecStyle(_SAMPLED("xinfAP"), by="variant", at="none"),
         needs_docs=True,
+        direction=HIGHER,
     ),
     Entry(
         sm.infNDCG,
@@ -206,6 +297,7 @@ MEASURES: Tuple[Entry, ...] = (
         sm.check_strata,
         TrecStyle(_SAMPLED("infNDCG"), by="variant", at="none"),
         needs_docs=True,
+        direction=HIGHER,
     ),
     Entry(
         sm.infP,
@@ -214,6 +306,7 @@ MEASURES: Tuple[Entry, ...] = (
         sm.check_strata,
         TrecStyle(_SAMPLED("iP"), by="variant", at="value"),
         needs_docs=True,
+        direction=HIGHER,
     ),
     Entry(
         sm.inum_rel,
@@ -222,6 +315,7 @@ MEASURES: Tuple[Entry, ...] = (
         sm.check_strata,
         TrecStyle(_SAMPLED("inum_rel"), by="variant", at="none"),
         needs_docs=True,
+        direction=NEITHER,
     ),
     Entry(
         sm.inum_rel_ret,
@@ -230,6 +324,7 @@ MEASURES: Tuple[Entry, ...] = (
         sm.check_strata,
         TrecStyle(_SAMPLED("inum_rel_ret"), by="variant", at="none"),
         needs_docs=True,
+        direction=HIGHER,
     ),
     # one name per recall level of the tool (a float @ parameter): infIPrec_0.50 for iprec@rec0.50
     Entry(
@@ -239,6 +334,7 @@ MEASURES: Tuple[Entry, ...] = (
         sm.check_strata,
         TrecStyle(tuple((x, f"infIPrec_{x:4.2f}") for x in sm.RECALL_LEVELS), by="recall", at="none"),
         needs_docs=True,
+        direction=HIGHER,
     ),
     # statAP_MQ_eval_v3.pl's estimators from a prels file (docs/judgements.md)
     Entry(
@@ -248,6 +344,7 @@ MEASURES: Tuple[Entry, ...] = (
         sa.check_prels,
         TrecStyle.named("statAP", at="none"),
         needs_docs=True,
+        direction=HIGHER,
     ),
     Entry(
         sa.statRprec,
@@ -256,17 +353,36 @@ MEASURES: Tuple[Entry, ...] = (
         sa.check_prels,
         TrecStyle.named("statRprec", at="none"),
         needs_docs=True,
+        direction=HIGHER,
     ),
     Entry(
-        sa.statP, (), sa.compute_statp, sa.check_prels, TrecStyle.named("statP", at="value"), needs_docs=True
+        sa.statP,
+        (),
+        sa.compute_statp,
+        sa.check_prels,
+        TrecStyle.named("statP", at="value"),
+        needs_docs=True,
+        direction=HIGHER,
     ),
     # trec_eval 10's judgement-aware measures (docs/judgements.md)
-    Entry(te10.unj, (), te10.compute_unj, trec=TrecStyle.named("unj", at="value", cuts=te10.UNJ_CUTOFFS)),
-    Entry(te10.rbp, (), te10.compute_rbp, trec=TrecStyle.named("rbp", at="none", param="p")),
     Entry(
-        te10.rbp_resid, (), te10.compute_rbp_resid, trec=TrecStyle.named("rbp_resid", at="none", param="p")
+        te10.unj,
+        (),
+        te10.compute_unj,
+        trec=TrecStyle.named("unj", at="value", cuts=te10.UNJ_CUTOFFS),
+        direction=LOWER,
     ),
-    Entry(te10.yaap, (), te10.compute_yaap, trec=TrecStyle.named("yaap", at="none")),
+    Entry(
+        te10.rbp, (), te10.compute_rbp, trec=TrecStyle.named("rbp", at="none", param="p"), direction=HIGHER
+    ),
+    Entry(
+        te10.rbp_resid,
+        (),
+        te10.compute_rbp_resid,
+        trec=TrecStyle.named("rbp_resid", at="none", param="p"),
+        direction=LOWER,
+    ),
+    Entry(te10.yaap, (), te10.compute_yaap, trec=TrecStyle.named("yaap", at="none"), direction=HIGHER),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.

@@ -12,8 +12,9 @@ files define them (``m_unj.c``, ``m_rbp.c``, ``m_rbp_resid.c``, ``m_yaap.c``):
   if the unjudged documents of the list were relevant;
 * ``yaap`` (``yaap``): Robertson's smoothed average precision, ``log((1 + s) / (1 + R - s))``.
 
-Over the list of :mod:`..data.ranking` (the package's one ranking rule, trec_eval's: score
-descending, ties by document id descending), a document is *unjudged* when the qrels do not
+Over the list of :mod:`..data.ranking` (the package's one ranking rule, trec_eval's as pytrec_eval
+runs it: score descending, scores compared in single precision (float32), so that two scores equal
+in float32 tie; ties by document id descending), a document is *unjudged* when the qrels do not
 mention it or give it a negative value (trec_eval's ``RELVALUE_NONPOOL`` and ``-1``, "in the pool
 but not judged", as in sampled qrels). Every kernel takes the judged documents only
 (:class:`~..data.ranking.JudgedList`), so the unjudged ones only take ranks. A qrels query that a
@@ -148,7 +149,8 @@ class _RbpResid(_Persistent):
     judged** (m_rbp_resid.c). Moffat and Zobel's residual keeps the p^n of the ranks beyond the
     list in both cases (the unseen tail): trec_eval drops it when nothing retrieved is unjudged.
     The second form (the geometric series over all n ranks minus the judged ones) visits the
-    judged documents only.
+    judged documents only. Lower is better: less of the run's RBP rests on documents nobody
+    judged.
     """
         + _MZ_CITE
     )

@@ -14,7 +14,10 @@ package's measures and standard ones (needs the ``meta`` extra, scipy, pandas an
   difference required and sensitivity, with their Monte Carlo spread.
 
 All share one evaluation core (:class:`Core`): runs are ranked once (trec_eval order) and only
-the relevance labels change between qrels versions. Command line: ``ir_measures_pres robustness
+the relevance labels change between qrels versions. Only the agreement between measures depends on
+which way a measure orders runs (:mod:`ir_measures_pres.measures.direction`: a lower-is-better
+measure's better run is its lower-scoring one); the others compare one measure with itself or
+test two-sided, the same whichever way it goes. Command line: ``ir_measures_pres robustness
 | agreement | discriminative-power QRELS RUNS... -m MEASURES`` (or ``python -m
 ir_measures_pres.meta ...``).
 """

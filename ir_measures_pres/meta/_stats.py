@@ -1,5 +1,5 @@
-"""The meta-evaluation's statistics: re-exported from :mod:`ir_measures_pres.stats`, the package's
-one statistics module (shared with ``compare``; no test is implemented twice)."""
+"""The meta-evaluation's statistics: re-exported from :mod:`ir_measures_pres.stats.significance`,
+where each test lives once (shared with ``compare``; no test is implemented twice)."""
 
 from __future__ import annotations
 

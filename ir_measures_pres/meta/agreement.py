@@ -11,6 +11,13 @@
 3. For each pair of measures: how many run pairs they classify alike (agree) or not
    (disagree: only one of them finds a significant difference, or both in opposite
    directions); for each triple, how often two measures agree and the third disagrees.
+
+"Better" and a system ranking follow each measure's direction
+(:func:`~ir_measures_pres.measures.direction.direction_of_name`, from the measure's label): for
+a lower-is-better measure (``unj@10``, ``E@10``, ``TarLoss`` ...) the run with the lower scores is
+the better one and ranks first, so that it agrees with AP when both prefer the same run and tau
+is not turned negative; a measure of neither direction (``NumRet`` ...) or a label the catalogue
+does not read is taken by its values (better = higher).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from ..data.progress import progress_bar
+from ..measures.direction import direction_of_name, orientation
 from ..stats.significance import DECIMALS, ZERO_METHOD, kendall_tau, require, wilcoxon
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult
@@ -139,9 +147,11 @@ def agreement_from_scores(
     values = scores.values
     names, runs = scores.measures, scores.runs
     means = values.mean(axis=2)
+    # +1 / -1: larger / smaller is better; oriented, the rankings and outcomes say "better"
+    sign = np.array([orientation(direction_of_name(str(m))) for m in names], dtype=np.float64)
     tau_rows = []
     for a, b in combinations(range(len(names)), 2):
-        tau, p = kendall_tau(means[a], means[b])
+        tau, p = kendall_tau(sign[a] * means[a], sign[b] * means[b])
         tau_rows.append((names[a], names[b], tau, p))
     tau_df = pd.DataFrame(tau_rows, columns=["measure_a", "measure_b", "tau", "p_value"])
 
@@ -154,6 +164,7 @@ def agreement_from_scores(
                 stat, p, direction = wilcoxon(
                     values[m, i], values[m, j], zero_method, method, decimals=DECIMALS
                 )
+                direction *= sign[m]
                 res = TIE if not p < alpha or direction == 0 else (FIRST if direction > 0 else SECOND)
                 outcome[m, k] = res
                 pair_rows.append((runs[i], runs[j], names[m], means[m, i], means[m, j], stat, p, res))

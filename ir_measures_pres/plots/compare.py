@@ -10,6 +10,10 @@ Both stay readable at any number of runs:
   titles cannot run into each other, with the run names once on the left;
 * both have a legend of their colours and the description of the comparison as a caption above
   the panels, laid out by matplotlib's constrained layout (nothing drawn over a panel).
+
+Green is better and red worse as each measure's direction says (``res.direction``): for a
+lower-is-better measure a delta below 0 is green; a measure of neither direction is coloured by
+its values (green = higher). Such panels say so in their title (:func:`_title`).
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from typing import Any, List, Optional
 import numpy as np
 
 from ..data.extras import require
+from ..measures.direction import LOWER, NEITHER, orientation
 
 #: pairs on one page of the forest plot
 ROWS_PER_PAGE = 40
@@ -83,6 +88,14 @@ def _caption(fig: Any, res: Any, width: float, page: str = "") -> None:
     fig.suptitle(text, fontsize=7, ha="left", x=0.01)
 
 
+def _title(res: Any, measure: str) -> str:
+    """A panel's title: the measure, and its direction unless higher is better."""
+    direction = res.direction(measure)
+    if direction == LOWER:
+        return f"{measure} (lower is better)"
+    return f"{measure} (no direction: green = higher)" if direction == NEITHER else measure
+
+
 def _legend(fig: Any, entries: List[Any], columns: int) -> None:
     fig.legend(handles=entries, loc="outside lower center", ncols=columns, fontsize=7, frameon=False)
 
@@ -100,8 +113,8 @@ def _forest(res: Any, plt: Any, **kwargs: Any) -> List[Any]:
         groups.extend(rows[i : i + ROWS_PER_PAGE] for i in range(0, len(rows), ROWS_PER_PAGE))
     pages = []
     legend = [
-        Line2D([], [], color=BETTER, marker="o", label="significantly above"),
-        Line2D([], [], color=WORSE, marker="o", label="significantly below"),
+        Line2D([], [], color=BETTER, marker="o", label="significantly better"),
+        Line2D([], [], color=WORSE, marker="o", label="significantly worse"),
         Line2D([], [], color=NEUTRAL, marker="o", label="not significant"),
     ]
     width = PANEL_WIDTH * len(measures) + 1.6
@@ -113,14 +126,15 @@ def _forest(res: Any, plt: Any, **kwargs: Any) -> List[Any]:
         for ax, m in zip(axes[0], measures):
             sub = df[df["measure"] == m].reset_index(drop=True).iloc[rows]
             y = np.arange(len(sub))[::-1]
+            sign = orientation(res.direction(m))
             colors = [
-                BETTER if r.reject and r.delta > 0 else WORSE if r.reject else NEUTRAL
+                BETTER if r.reject and sign * r.delta > 0 else WORSE if r.reject else NEUTRAL
                 for r in sub.itertuples()
             ]
             ax.hlines(y, sub["ci_low"], sub["ci_high"], colors=colors)
             ax.scatter(sub["delta"], y, c=colors, zorder=3, s=18)
             ax.axvline(0.0, color="0.6", lw=0.8, ls="--")
-            ax.set_title(m, fontsize=8)
+            ax.set_title(_title(res, m), fontsize=8)
             ax.set_xlabel("delta (run - baseline)" if res.baseline else "delta (b - a)", fontsize=7)
             ax.set_yticks(y)
             ax.set_yticklabels([f"{r.run_b} - {r.run_a}" for r in sub.itertuples()], fontsize=7)
@@ -164,7 +178,7 @@ def _matrix(res: Any, plt: Any, **kwargs: Any) -> Any:
         grid = np.full((k, k), np.nan)
         for r in res.pairs[res.pairs["measure"] == m].itertuples():
             i, j = index[r.run_a], index[r.run_b]
-            s = float(np.sign(r.delta)) if r.reject else 0.0
+            s = float(np.sign(r.delta) * orientation(res.direction(m))) if r.reject else 0.0
             grid[j, i] = s  # row run_b better than column run_a: +1
             grid[i, j] = -s
         ax.imshow(grid, cmap=cmap, vmin=-1.5, vmax=1.5)
@@ -172,7 +186,7 @@ def _matrix(res: Any, plt: Any, **kwargs: Any) -> Any:
         ax.set_yticks(range(k))
         ax.set_xticklabels([str(i + 1) for i in range(k)], fontsize=7)
         ax.set_yticklabels([f"{i + 1} {r}" for i, r in enumerate(runs)], fontsize=7)
-        ax.set_title(m, fontsize=8)
+        ax.set_title(_title(res, m), fontsize=8)
     _caption(fig, res, side * columns + label)
     legend = [
         Patch(color=cmap(0.5 + 1 / 3), label="row significantly better than column"),

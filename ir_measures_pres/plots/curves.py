@@ -6,7 +6,9 @@
   legend outside the axes below them, in columns;
 * histogram: one bar per query, sorted by difference, a zero line, the x axis labelled with the
   query ids (rotated, thinned out when there are many) and the y axis naming the measure and the
-  two runs.
+  two runs; green where run A is better, red where it is worse, as the measure's direction says
+  (:func:`~ir_measures_pres.measures.direction.direction_of_name`: below 0 for a lower-is-better
+  measure; a measure of neither direction is coloured by its values, green = A higher).
 
 The figure is saved to ``path`` by its suffix (png, svg, pdf).
 """
@@ -20,6 +22,7 @@ from typing import Any, Optional
 import numpy as np
 
 from ..data.extras import require
+from ..measures.direction import LOWER, NEITHER, direction_of_name, orientation
 
 #: figure width, inches (fits a column and a half of a paper; text stays 7-9 pt)
 WIDTH = 6.0
@@ -97,7 +100,9 @@ def _histogram(res: Any, plt: Any) -> Any:
     width = min(12.0, max(WIDTH, 0.12 * n + 2.0))
     fig, ax = plt.subplots(figsize=(width, 3.8), layout="constrained")
     x = np.arange(n)
-    colours = np.where(diff > 0, "tab:green", np.where(diff < 0, "tab:red", "0.5"))
+    direction = direction_of_name(str(res.measure))
+    better = diff * orientation(direction)  # > 0: run A is the better one (higher for neither)
+    colours = np.where(better > 0, "tab:green", np.where(better < 0, "tab:red", "0.5"))
     ax.bar(x, diff, color=colours, width=0.8)
     ax.axhline(0.0, color="black", linewidth=0.8)
     finite = diff[np.isfinite(diff)]
@@ -115,5 +120,6 @@ def _histogram(res: Any, plt: Any) -> Any:
     ax.tick_params(axis="y", labelsize=8)
     ax.grid(True, axis="y", linewidth=0.4, alpha=0.5)
     left_out = f" ({undefined} queries where the measure is undefined left out)" if undefined else ""
-    _title(fig, f"{res.title()}: above 0, {a} is better{left_out}")
+    reading = {LOWER: f"below 0, {a} is better", NEITHER: f"above 0, {a} is higher"}
+    _title(fig, f"{res.title()}: {reading.get(direction, f'above 0, {a} is better')}{left_out}")
     return fig

@@ -33,6 +33,12 @@ sqrt(V_E/n); randomised Tukey: delta +- the ci-quantile of the randomised range.
 losses count topics where run_b is above, level with, below run_a (differences rounded to 12
 places, as every zero test and tie: values equal mathematically compare equal).
 
+Better and best follow each measure's direction (:mod:`ir_measures_pres.measures.direction`):
+for a lower-is-better measure (``unj@k``, ``E@k``, ``TarLoss`` ...) the best mean is the
+smallest and a run significantly below another is significantly better; a measure of neither
+direction (``NumRet`` ...) has no best mark and its marks say higher. The tests, deltas and
+intervals are two-sided and the same whatever the direction.
+
 Where the code is: here the result (:class:`Comparison`), the parameters, the entry points and the
 tests of every pair (:func:`_compare_values`); the tables a :class:`Comparison` prints (text,
 Markdown, LaTeX, CSV, JSON) in :mod:`.tables`; the reading of per-topic score tables and the
@@ -53,6 +59,7 @@ import numpy as np
 
 from .. import stats
 from ..engine.scores import lacking_topics
+from ..measures.direction import NEITHER
 from . import _inputs, tables
 from .tables import COLUMNS
 
@@ -96,7 +103,9 @@ class Comparison:
       ``{measure: {"V_E", "F", "df_runs", "df_error", "p"}}``), ``metadata`` (versions, hashes);
     * ``intervals``: ``{measure: {run: (low, high)}}``, each run's interval of its mean at ``ci``
       (method ``params["run_ci"]``, :func:`~.significance.mean_interval`), in the JSON always,
-      in the tables' per-run rows when ``run_ci`` was asked for (``params["run_ci_shown"]``).
+      in the tables' per-run rows when ``run_ci`` was asked for (``params["run_ci_shown"]``);
+    * ``directions``: ``{measure: "higher" | "lower" | "neither"}``, which way it orders runs
+      (:func:`~ir_measures_pres.measures.direction.direction_of`; neither when not given).
     """
 
     runs: List[str]
@@ -111,6 +120,11 @@ class Comparison:
     anova: Dict[str, Dict[str, float]] = field(default_factory=dict)
     metadata: Dict[str, Any] = field(default_factory=dict)
     intervals: Dict[str, Dict[str, Tuple[float, float]]] = field(default_factory=dict)
+    directions: Dict[str, str] = field(default_factory=dict)
+
+    def direction(self, measure: str) -> str:
+        """Which way ``measure`` orders the runs: ``"higher"``, ``"lower"`` or ``"neither"``."""
+        return self.directions.get(measure, NEITHER)
 
     # -- descriptions ------------------------------------------------------------------------
 
@@ -196,32 +210,7 @@ class Comparison:
         self, directory: PathLike, places: int = 4, plot: Optional[str] = None, prefix: str = "comparison"
     ) -> List[Path]:
         """Write every format into ``directory`` (text, md, tex, csv, json, and the plot)."""
-        d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
-        written = []
-        for ext, text in (
-            ("txt", self.to_text(places)),
-            ("md", self.to_markdown(places)),
-            ("tex", self.to_latex(places)),
-        ):
-            p = d / f"{prefix}.{ext}"
-            p.write_text(text, encoding="utf-8")
-            written.append(p)
-        for ext, fn in (("csv", self.to_csv), ("json", self.to_json)):
-            p = d / f"{prefix}.{ext}"
-            fn(p)
-            written.append(p)
-        if plot and plot != "none":
-            from ..plots.compare import page_paths
-
-            p = d / f"{prefix}_{plot}.png"
-            pages = self.plot_pages(plot, p)
-            import matplotlib.pyplot as plt
-
-            for fig in pages:
-                plt.close(fig)
-            written.extend(page_paths(p, len(pages)))
-        return written
+        return tables.save(self, directory, places, plot, prefix)
 
     def __str__(self) -> str:
         return self.to_text()
@@ -299,6 +288,7 @@ def compare(
     """
     from ..engine.scores import Core, resolve_runs
     from ..measures.catalogue import parse_measures
+    from ..measures.direction import direction_of
 
     check_parameters(test, correction, alpha, B, seed, ci, topics, run_ci)
     _require()
@@ -343,6 +333,7 @@ def compare(
         missing_rule="default",
         run_ci=run_ci,
     )
+    res.directions = {str(m): direction_of(m) for m in parsed}
     res.notes[:0] = [str(w.message) for w in caught]
     return res
 
@@ -360,6 +351,7 @@ def compare_scores(
     topics: str = "qrels",
     names: Optional[Sequence[str]] = None,
     run_ci: Optional[str] = None,
+    directions: Optional[Dict[str, str]] = None,
 ) -> Comparison:
     """:func:`compare` on per-topic scores computed elsewhere.
 
@@ -375,9 +367,17 @@ def compare_scores(
     Topics: ``"qrels"`` tests every topic that any run has a score for; a (run, measure) without
     a score on one of them gets 0 (the DEFAULT of the usual measures), with a note. Run
     ``trec_eval -q -c`` to have every qrels topic in the files. ``"intersection"`` keeps only the
-    topics scored for every run and measure. ``measures`` picks and orders the measures.
+    topics scored for every run and measure. ``measures`` picks and orders the measures. A
+    measure's direction is that of the measure its label names as the catalogue reads it
+    (``map``, ``unj_10``, ``nDCG@10``); a label that names none has neither direction unless
+    ``directions`` (``{label: "higher" | "lower" | "neither"}``) gives it one.
     """
+    from ..measures.direction import DIRECTIONS, direction_of_name
+
     check_parameters(test, correction, alpha, B, seed, ci, topics, run_ci)
+    wrong = {m: d for m, d in (directions or {}).items() if d not in DIRECTIONS}
+    if wrong:
+        raise ValueError(f"a direction is one of {', '.join(DIRECTIONS)}, got {wrong}")
     _require()
     table = _inputs.score_table(scores)  # {run: {measure: {qid: value}}}
     runs = list(table)
@@ -407,7 +407,7 @@ def compare_scores(
                 have[i, j, qpos[q]] = True
     complete: np.ndarray = np.asarray(have.all(axis=0))  # (runs, topics): a score for every measure
     missing = {r: [q for q, ok in zip(qids, complete[j].tolist()) if not ok] for j, r in enumerate(runs)}
-    return _compare_values(
+    res = _compare_values(
         runs,
         all_measures,
         qids,
@@ -427,6 +427,8 @@ def compare_scores(
         missing_rule="zero",
         run_ci=run_ci,
     )
+    res.directions = {m: (directions or {}).get(m) or direction_of_name(m) for m in all_measures}
+    return res
 
 
 def _require() -> None:
@@ -475,6 +477,11 @@ def _design(k: int, base: Optional[List[int]]) -> List[Tuple[int, int]]:
             seen.add(frozenset((b, j)))
             out.append((b, j))
     return out
+
+
+def _anova_row(av: Any) -> Dict[str, float]:
+    """The ANOVA of one measure as :attr:`Comparison.anova` holds it."""
+    return {"V_E": av.V_E, "F": av.F, "df_runs": av.df_runs, "df_error": av.df_error, "p": av.p}
 
 
 def _compare_values(
@@ -620,13 +627,7 @@ def _compare_values(
             res = stats.sign_flip(d, signs, exact)
         elif test == "tukey":
             res, av = stats.tukey_hsd(X, a, b)
-            anova[mname] = {
-                "V_E": av.V_E,
-                "F": av.F,
-                "df_runs": av.df_runs,
-                "df_error": av.df_error,
-                "p": av.p,
-            }
+            anova[mname] = _anova_row(av)
             with np.errstate(divide="ignore", invalid="ignore"):
                 effect = np.where(delta == 0, 0.0, delta / math.sqrt(av.V_E))
         else:
@@ -635,13 +636,7 @@ def _compare_values(
             ranges = stats.max_range(X[np.argsort(np.array(runs, dtype=object), kind="stable")], perms)
             res = stats.randomised_tukey(X, a, b, ranges, exact)
             av = stats.anova_two_way(X)
-            anova[mname] = {
-                "V_E": av.V_E,
-                "F": av.F,
-                "df_runs": av.df_runs,
-                "df_error": av.df_error,
-                "p": av.p,
-            }
+            anova[mname] = _anova_row(av)
             with np.errstate(divide="ignore", invalid="ignore"):
                 effect = np.where(delta == 0, 0.0, delta / math.sqrt(av.V_E))
         if test in SIMULTANEOUS:

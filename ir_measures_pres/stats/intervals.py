@@ -8,7 +8,8 @@ topic, a topic the run lacks counting the measure's DEFAULT (trec_eval ``-c``, i
 ``calc_aggregate``). The per-topic values are the engine's, in the order the measure's
 aggregator takes them, so that the mean is ``calc_aggregate``'s to the last bit; the interval
 itself is :func:`~ir_measures_pres.stats.significance.mean_interval` (Student's t, or scipy's
-BCa / percentile bootstrap), the package's one statistics module.
+BCa / percentile bootstrap), the function every per-run interval of the package is made by
+(``compare``'s too).
 
 It says nothing about judgement incompleteness (documents nobody judged, scored as
 non-relevant): that is the other half of issue #30, bounds over unjudged documents.
@@ -140,8 +141,15 @@ def calc_intervals(
     measure whose summary is not a mean (``NumRet`` ...) is a ValueError. A bootstrap needs
     scipy (the ``meta`` extra).
 
-    >>> calc_intervals("AP nDCG@10", "qrels.txt", "run.txt")  # doctest: +SKIP
-    {AP: Interval(mean=0.1785, low=-0.0706, high=0.4276, level=0.95, method='t', n=3), ...}
+    On the bundled sample (3 topics: wide intervals; tests/test_intervals.py runs this example):
+
+    >>> from importlib.resources import files
+    >>> sample = files("ir_measures_pres") / "data" / "sample"
+    >>> intervals = calc_intervals("AP nDCG@10", str(sample / "qrels.test"), str(sample / "results.test"))
+    >>> for measure, interval in intervals.items():
+    ...     print(measure, interval)
+    AP 0.1785 [-0.3397, 0.6968]
+    nDCG@10 0.3016 [-0.6876, 1.2908]
     """
     from ..data.extras import require
     from ..measures.catalogue import parse_measures

@@ -1,6 +1,7 @@
-"""The package's one statistics module: the tests behind ``compare`` and the meta-evaluation.
+"""The statistics behind ``compare`` and the meta-evaluation: the tests, corrections and intervals.
 
-Everything that decides whether two runs differ lives here, once: the paired t-test, the
+Everything that decides whether two runs differ lives here, once (Student's t quantile is
+:mod:`.student`'s): the paired t-test, the
 Wilcoxon signed-rank test, the sign-flip randomisation test, the two-way ANOVA without
 replication with Tukey's HSD (blocked by topic) and its randomised version, multiple-testing
 corrections (statsmodels), Kendall's tau and Sakai's paired bootstrap test. scipy and
@@ -108,12 +109,13 @@ def wilcoxon(
     the normal approximation otherwise; ``'asymptotic'`` always takes the latter. And
     direction = sign(R+ - R-), the sums of the ranks of |d| (average ranks for ties) over the
     positive and the negative differences d = x - y (zero differences dropped): +1 when x is
-    better. With ``decimals`` (``compare`` passes :data:`DECIMALS`) the differences are rounded
-    first (section 3.5), so that differences equal in exact arithmetic tie in the ranking and
-    zero differences are dropped (``compare`` and the meta-evaluation's agreement experiment
-    pass it); ``None`` takes them as they are. When every
-    difference is zero the runs are indistinguishable: (0, 1.0, 0), no scipy call (scipy would
-    return NaN).
+    the higher (the better for a higher-is-better measure: callers orient it by the measure's
+    direction, :mod:`ir_measures_pres.measures.direction`). With ``decimals`` (``compare``
+    passes :data:`DECIMALS`) the differences are rounded first (section 3.5), so that
+    differences equal in exact arithmetic tie in the ranking and zero differences are dropped
+    (``compare`` and the meta-evaluation's agreement experiment pass it); ``None`` takes them
+    as they are. When every difference is zero the runs are indistinguishable: (0, 1.0, 0), no
+    scipy call (scipy would return NaN).
     """
     from scipy.stats import rankdata
     from scipy.stats import wilcoxon as sp_wilcoxon

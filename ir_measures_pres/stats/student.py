@@ -54,8 +54,11 @@ def t_quantile(level: float, n: int) -> float:
     would leave it, from the normal quantile corrected by Cornish and Fisher's expansion
     (Abramowitz and Stegun 26.7.5), to the last bits.
 
-    Equal to ``scipy.special.stdtrit(n - 1, (1 + level) / 2)`` (``scipy.stats.t.ppf``) within
-    1e-12 relative up to df 1,000 and 1e-11 up to 10,000 (tests/test_intervals.py); nan for
+    Checked against ``scipy.special.stdtrit(n - 1, (1 + level) / 2)`` (``scipy.stats.t.ppf``)
+    by tests/test_intervals.py at the levels 0.05, 0.5, 0.8, 0.9, 0.95, 0.975, 0.99, 0.999 and
+    0.9999 and the degrees of freedom 1 to 59, 64, 99, 100, 149, 249, 250, 499, 999 and 1,000
+    (within 1e-12 relative) and 2,047, 4,999, 6,979 and 10,000 (within 1e-11), and against the
+    closed forms of df 1 and 2 (within 1e-13); other degrees of freedom are not checked. nan for
     fewer than 2 topics."""
     df = n - 1
     if df < 1:

@@ -4,7 +4,10 @@ LaTeX (booktabs, with its caption and escaping), CSV and JSON.
 Each function takes the comparison ``res`` and is what its method of the same name returns
 (``res.to_latex()`` is ``to_latex(res)``). A table of means marks the best mean of each measure
 (LaTeX: every tied best in bold, the second underlined) and the significant pairs: with a
-baseline, above/below it; without, the runs (by number) a run is significantly better than.
+baseline, better/worse than it; without, the runs (by number) a run is significantly better than.
+Best and better follow the measure's direction (:meth:`.Comparison.direction`): the smallest mean
+is best for a lower-is-better measure, and a measure of neither direction has no best and its
+marks say higher; the legend and the caption name the measures that are not higher-is-better.
 CSV and JSON hold the long table of the pairs, exactly :data:`COLUMNS`.
 """
 
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
+from ..measures.direction import LOWER, NEITHER, orientation
 from .significance import tidy
 
 if TYPE_CHECKING:
@@ -94,7 +98,8 @@ def caption(res: Comparison) -> str:
     shown = ""
     if res.params.get("run_ci_shown"):
         shown = f"; in brackets {_latex_escape(_run_ci_words(res))}"
-    return f"Mean {_latex_escape(ms)}{shown}; best in bold, second underlined; {sig}. Tested by the {desc}"
+    best = f"best in bold, second underlined{_latex_escape(_directions_words(res))}"
+    return f"Mean {_latex_escape(ms)}{shown}; {best}; {sig}. Tested by the {desc}"
 
 
 def to_latex(res: Comparison, places: int = 4, label: str = "tab:comparison") -> str:
@@ -148,12 +153,43 @@ def to_json(res: Comparison, path: Optional[PathLike] = None) -> str:
             },
             "notes": res.notes,
             "anova": res.anova,
+            "directions": {m: res.direction(m) for m in res.measures},
         }
     )
     text = json.dumps({"metadata": _json_clean(meta), "pairs": rows}, indent=1) + "\n"
     if path is not None:
         Path(path).write_text(text, encoding="utf-8")
     return text
+
+
+def save(res: Comparison, directory: PathLike, places: int, plot: Optional[str], prefix: str) -> List[Path]:
+    """Write every format into ``directory`` (text, md, tex, csv, json, and the plot)."""
+    d = Path(directory)
+    d.mkdir(parents=True, exist_ok=True)
+    written = []
+    for ext, text in (
+        ("txt", to_text(res, places)),
+        ("md", to_markdown(res, places)),
+        ("tex", to_latex(res, places)),
+    ):
+        p = d / f"{prefix}.{ext}"
+        p.write_text(text, encoding="utf-8")
+        written.append(p)
+    for ext, fn in (("csv", to_csv), ("json", to_json)):
+        p = d / f"{prefix}.{ext}"
+        fn(res, p)
+        written.append(p)
+    if plot and plot != "none":
+        from ..plots.compare import page_paths
+
+        p = d / f"{prefix}_{plot}.png"
+        pages = res.plot_pages(plot, p)
+        import matplotlib.pyplot as plt
+
+        for fig in pages:
+            plt.close(fig)
+        written.extend(page_paths(p, len(pages)))
+    return written
 
 
 # --------------------------------------------------------------------------------------------
@@ -208,7 +244,8 @@ def _interval_cell(interval: Tuple[float, float], places: int, style: str) -> st
 
 def _marks(res: Comparison) -> Dict[Tuple[str, str], Tuple[List[int], int]]:
     """(measure, run) -> (1-based indices of the runs it is significantly better than,
-    +1/-1/0: significantly above / below the baseline (the first one it is tested with))."""
+    +1/-1/0: significantly better / worse than the baseline (the first one it is tested with));
+    better as the measure's direction says (higher for a measure of neither)."""
     index = {r: i + 1 for i, r in enumerate(res.runs)}
     better: Dict[Tuple[str, str], List[int]] = {}
     vs_base: Dict[Tuple[str, str], int] = {}
@@ -216,29 +253,44 @@ def _marks(res: Comparison) -> Dict[Tuple[str, str], Tuple[List[int], int]]:
     for row in res.pairs.itertuples(index=False):
         if not row.reject or row.delta == 0:
             continue
-        winner, loser = (row.run_b, row.run_a) if row.delta > 0 else (row.run_a, row.run_b)
+        gain = row.delta * orientation(res.direction(row.measure)) > 0  # run_b is the better one
+        winner, loser = (row.run_b, row.run_a) if gain else (row.run_a, row.run_b)
         better.setdefault((row.measure, winner), []).append(index[loser])
         if row.run_a in base and row.run_b not in base:
-            vs_base.setdefault((row.measure, row.run_b), 1 if row.delta > 0 else -1)
+            vs_base.setdefault((row.measure, row.run_b), 1 if gain else -1)
     keys = set(better) | set(vs_base)
     return {k: (sorted(better.get(k, [])), vs_base.get(k, 0)) for k in keys}
 
 
 def _ranks(res: Comparison, measure: str) -> Dict[str, int]:
-    """run -> 1 (best, ties included), 2 (second best), 0 (other); means rounded first."""
+    """run -> 1 (best, ties included), 2 (second best), 0 (other); means rounded first. The
+    best is the largest mean, the smallest for a lower-is-better measure; none has a best for a
+    measure of neither direction."""
     vals = {r: float(tidy(np.array([res.means[measure][r]]))[0]) for r in res.runs}
-    distinct = sorted(set(vals.values()), reverse=True)
+    if res.direction(measure) == NEITHER:
+        return dict.fromkeys(vals, 0)
+    distinct = sorted(set(vals.values()), reverse=orientation(res.direction(measure)) > 0)
     top = distinct[:2]
     return {r: (top.index(v) + 1 if v in top else 0) for r, v in vals.items()}
 
 
 def _legend(res: Comparison) -> str:
     if res.baseline:
-        sig = "▲/▼: significantly above/below the baseline " + ", ".join(res.baseline)
+        sig = "▲/▼: significantly better/worse than the baseline " + ", ".join(res.baseline)
     else:
         sig = "[i,j]: significantly better than runs i and j"
     shown = f"; {_run_ci_words(res)} in parentheses after each mean" if res.params.get("run_ci_shown") else ""
-    return f"{sig} ({res.description()[:-1]}){shown}; best mean marked."
+    return f"{sig} ({res.description()[:-1]}){shown}; best mean marked{_directions_words(res)}."
+
+
+def _directions_words(res: Comparison) -> str:
+    """What the legend and the caption say of the measures that are not higher-is-better."""
+    lower = [m for m in res.measures if res.direction(m) == LOWER]
+    neither = [m for m in res.measures if res.direction(m) == NEITHER]
+    words = [f"lower is better for {', '.join(lower)}"] if lower else []
+    if neither:
+        words.append(f"{', '.join(neither)}: no direction, no best, marks say higher")
+    return f" ({'; '.join(words)})" if words else ""
 
 
 def _run_ci_words(res: Comparison) -> str:
