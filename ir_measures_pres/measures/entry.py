@@ -11,6 +11,7 @@ import numpy as np
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
 from .base import PluginMeasure
+from .bounds_spec import BoundSpec
 
 __all__ = ["Entry", "NamedNumber", "TrecStyle"]
 
@@ -74,3 +75,6 @@ class Entry:
     trec: Optional[TrecStyle] = None
     #: the compute function reads the ranked run's document ids (``known=FILE`` measures)
     needs_docs: bool = False
+    #: how the bounds over unjudged documents treat the measure (:mod:`..engine.bounds`; None:
+    #: they refuse it)
+    bounds: Optional[BoundSpec] = None

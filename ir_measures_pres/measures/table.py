@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, Optional, Tuple
 
+import numpy as np
+
 from . import ntcir as nt
 from . import sampled as sm
 from . import statap as sa
 from . import textbook as tb
 from . import trec_eval10 as te10
+from .base import MeasureParameterError
 from .blended_ratio import (
     OMeasure,
     PMeasure,
@@ -26,7 +29,9 @@ from .blended_ratio import (
     compute_p,
     compute_pplus,
     compute_q,
+    gain_of,
 )
+from .bounds_spec import COMPLETIONS, EXTREMES, FREE, SKIPS, BoundSpec
 from .bpref import Bpref10, compute_bpref10
 from .entry import Entry, NamedNumber, TrecStyle
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
@@ -72,12 +77,63 @@ def _SAMPLED(base: str) -> Tuple[Tuple[str, str], ...]:  # noqa: N802 - reads as
     return (("cds", base), ("trecvid", f"{base}_trecvid"))
 
 
+# -- how the bounds over unjudged documents treat the measures (engine/bounds.py) --
+
+
+def _gains_at(measure: Any, levels: np.ndarray, rel: int) -> np.ndarray:
+    """The gain :func:`.blended_ratio.gain_of` gives each level (nan where ``gains`` leave a
+    relevant level out: the measure refuses such a level)."""
+    out = np.full(len(levels), np.nan)
+    for i, level in enumerate(levels.tolist()):
+        try:
+            out[i] = gain_of(np.array([level]), measure.params.get("gains"), str(measure), rel)[0]
+        except MeasureParameterError:
+            pass
+    return out
+
+
+def _rel_gains(measure: Any, levels: np.ndarray) -> np.ndarray:
+    return _gains_at(measure, levels, measure["rel"])
+
+
+def _ntcir_gains(measure: Any, levels: np.ndarray) -> np.ndarray:
+    return _gains_at(measure, levels, 1)  # NTCIREVAL's measures: every level >= 1 is relevant
+
+
+def _rnorm_bounds_check(measure: Any) -> Optional[str]:
+    return None if measure["mode"] == "pessimistic" else "for Bollmann's pairwise R_norm (pessimistic only)"
+
+
+_BOUNDS_PRES = BoundSpec(
+    COMPLETIONS,
+    "PRES",
+    monotone=lambda m: not m["estimate"],
+    per_relevant=True,
+    concave=True,
+    full_cutoff=True,
+)
+_BOUNDS_Q = BoundSpec(
+    COMPLETIONS,
+    "QMeasure",
+    gain=_rel_gains,
+    grades_matter=lambda m: float(m["beta"]) != 0.0,
+    monotone=True,
+)
+_BOUNDS_TE10_RBP = BoundSpec.refused(
+    "rbp",
+    "trec_eval 10's rbp divides the gains by the query's top judged grade, which an unjudged "
+    "document judged higher would raise, lowering the others' gains (not monotone in the labels); "
+    "NTCIR_RBP has bounds",
+)
+
+
 MEASURES: Tuple[Entry, ...] = (
     Entry(
         PRES,
         (),
         compute_pres,
         trec=TrecStyle(((False, "PRES"), (True, "PRES_est")), by="estimate", at="value"),
+        bounds=_BOUNDS_PRES,
     ),
     Entry(
         R_norm,
@@ -88,8 +144,11 @@ MEASURES: Tuple[Entry, ...] = (
             by="mode",
             number=NamedNumber("collection_size", "N", 1_000_000),
         ),
+        bounds=BoundSpec(COMPLETIONS, "R_norm", check=_rnorm_bounds_check),
     ),
-    Entry(QMeasure, ("Q_measure",), compute_q, check_gains_cover, TrecStyle.named("Q-measure")),
+    Entry(
+        QMeasure, ("Q_measure",), compute_q, check_gains_cover, TrecStyle.named("Q-measure"), bounds=_BOUNDS_Q
+    ),
     Entry(OMeasure, ("O_measure",), compute_o, check_gains_cover, TrecStyle.named("O-measure")),
     Entry(PMeasure, ("P_measure",), compute_p, check_gains_cover, TrecStyle.named("P-measure")),
     Entry(PPlusMeasure, ("P_plus",), compute_pplus, check_gains_cover, TrecStyle.named("P-plus")),
@@ -106,6 +165,7 @@ MEASURES: Tuple[Entry, ...] = (
             by="variant",
             at="none",
         ),
+        bounds=BoundSpec.refused("Bpref10", SKIPS.format("Bpref-10")),
     ),
     # technology-assisted review (CLEF TAR 2017-2019 tools; docs/tar.md)
     Entry(NumCandidates, (), compute_num_candidates, trec=TrecStyle.named("num_docs", at="none")),
@@ -176,20 +236,54 @@ MEASURES: Tuple[Entry, ...] = (
         TrecStyle.named("RecallEffort", at="none"),
         needs_docs=True,
     ),
-    Entry(tb.CG, (), tb.compute_cg, check_gains_cover, TrecStyle.named("CG")),
-    Entry(tb.DCG, (), tb.compute_dcg, check_gains_cover, TrecStyle.named("DCG")),
+    Entry(
+        tb.CG,
+        (),
+        tb.compute_cg,
+        check_gains_cover,
+        TrecStyle.named("CG"),
+        bounds=BoundSpec(EXTREMES, "CG", gain=_rel_gains),
+    ),
+    Entry(
+        tb.DCG,
+        (),
+        tb.compute_dcg,
+        check_gains_cover,
+        TrecStyle.named("DCG"),
+        bounds=BoundSpec(EXTREMES, "DCG", gain=_rel_gains),
+    ),
     # NTCIREVAL 190111's ntcir_eval compute beyond Q/O/P/P+ (docs/ntcir.md)
     Entry(nt.NCU, (), nt.compute_ncu, nt.check_levels, TrecStyle(_NCU, by="stopping", at="none")),
     Entry(nt.GAP, (), nt.compute_gap, trec=TrecStyle.named("GAP")),
-    Entry(nt.NTCIR_RBP, (), nt.compute_rbp, nt.check_levels, TrecStyle.named("NTCIR_RBP")),
+    Entry(
+        nt.NTCIR_RBP,
+        (),
+        nt.compute_rbp,
+        nt.check_levels,
+        TrecStyle.named("NTCIR_RBP"),
+        bounds=BoundSpec(EXTREMES, "NTCIR_RBP", gain=_ntcir_gains, reads_scale=True),
+    ),
     Entry(nt.NTCIR_ERR, (), nt.compute_err, nt.check_levels, TrecStyle.named("NTCIR_ERR")),
     Entry(nt.NTCIR_nERR, (), nt.compute_nerr, nt.check_levels, TrecStyle.named("NTCIR_nERR")),
     Entry(nt.EBR, (), nt.compute_ebr, nt.check_levels, TrecStyle.named("EBR")),
     Entry(nt.iRBU, (), nt.compute_irbu, nt.check_levels, TrecStyle.named("iRBU")),
     Entry(nt.NTCIR_nDCG, (), nt.compute_ndcg, nt.check_levels, TrecStyle.named("NTCIR_nDCG")),
     Entry(nt.MSnDCG, (), nt.compute_msndcg, nt.check_levels, TrecStyle.named("MSnDCG")),
-    Entry(nt.NTCIR_bpref, (), nt.compute_bpref, trec=TrecStyle(_BPREF, by="variant", at="none")),
-    Entry(nt.NTCIR_rpref, (), nt.compute_rpref, nt.check_levels, TrecStyle(_RPREF, by="variant", at="none")),
+    Entry(
+        nt.NTCIR_bpref,
+        (),
+        nt.compute_bpref,
+        trec=TrecStyle(_BPREF, by="variant", at="none"),
+        bounds=BoundSpec.refused("NTCIR_bpref", SKIPS.format("bpref")),
+    ),
+    Entry(
+        nt.NTCIR_rpref,
+        (),
+        nt.compute_rpref,
+        nt.check_levels,
+        TrecStyle(_RPREF, by="variant", at="none"),
+        bounds=BoundSpec.refused("NTCIR_rpref", SKIPS.format("rpref")),
+    ),
     # sampled judgements: sample_eval.pl's estimators (docs/judgements.md)
     Entry(
         sm.xinfAP,
@@ -261,8 +355,20 @@ MEASURES: Tuple[Entry, ...] = (
         sa.statP, (), sa.compute_statp, sa.check_prels, TrecStyle.named("statP", at="value"), needs_docs=True
     ),
     # trec_eval 10's judgement-aware measures (docs/judgements.md)
-    Entry(te10.unj, (), te10.compute_unj, trec=TrecStyle.named("unj", at="value", cuts=te10.UNJ_CUTOFFS)),
-    Entry(te10.rbp, (), te10.compute_rbp, trec=TrecStyle.named("rbp", at="none", param="p")),
+    Entry(
+        te10.unj,
+        (),
+        te10.compute_unj,
+        trec=TrecStyle.named("unj", at="value", cuts=te10.UNJ_CUTOFFS),
+        bounds=BoundSpec(FREE, "unj@k"),
+    ),
+    Entry(
+        te10.rbp,
+        (),
+        te10.compute_rbp,
+        trec=TrecStyle.named("rbp", at="none", param="p"),
+        bounds=_BOUNDS_TE10_RBP,
+    ),
     Entry(
         te10.rbp_resid, (), te10.compute_rbp_resid, trec=TrecStyle.named("rbp_resid", at="none", param="p")
     ),
