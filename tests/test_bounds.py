@@ -374,3 +374,30 @@ def test_the_value_lies_inside_unclamped(name: str) -> None:
         qrels, run = random_case(seed, grades=2)
         for q, b in calc_bounds([measure], qrels, run)[measure].per_query.items():
             assert b.lo <= b.value + 1e-12 and b.value <= b.hi + 1e-12, (name, seed, q, b)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "AP(rel=2)",
+        "AP(rel=2)@5",
+        "R(rel=2)@5",
+        "Rprec(rel=2)",
+        "P(rel=2)@5",
+        "RR(rel=2)",
+        "Success(rel=2)@3",
+        "PRES(rel=2)@10",
+        "R_norm(collection_size=60,rel=2)@10",
+    ],
+)
+@pytest.mark.parametrize("seed", range(700, 704))
+def test_binary_measures_above_a_level_over_every_level(name: str, seed: int) -> None:
+    """rel=2 on qrels of levels 0-3: every completion over the whole scale (levels 0 .. 3, each
+    relevant from 2 up) scored by ir_measures; exact."""
+    qrels, run = random_case(seed, grades=3, max_unjudged=4)
+    measure = ir_measures_pres.measures.catalogue.parse_measures(name)[0]
+    got = calc_bounds([measure], qrels, run)[measure]
+    truth = brute_force(measure, qrels, run, scale_levels(measure, qrels))
+    for q, (lo, hi) in truth.items():
+        b = got.per_query[q]
+        assert b.exact and (b.lo, b.hi) == pytest.approx((lo, hi), abs=1e-9), (name, seed, q, b, lo, hi)

@@ -547,8 +547,10 @@ def calc_bounds(measures: Any, qrels: Any, run: Any) -> Dict[Any, MeasureBounds]
     anything ir_measures accepts: dicts, DataFrames, namedtuples): per query ``value``, ``lo``,
     ``hi``, ``exact`` and the means of them over every qrels query (a query the run lacks:
     lo = hi = value = DEFAULT). ``measures``: measure
-    objects or strings, as everywhere in the package. Raises :class:`BoundsError` for a measure
-    without bounds (bpref, judged-only measures, measures not listed in this module)."""
+    objects or strings, as everywhere in the package. A measure whose value does not depend on
+    relevance (``unj@k``) gets lo = hi = value, exact (the command prints its cells empty).
+    Raises :class:`BoundsError` for a measure without bounds (bpref, judged-only measures,
+    measures without a bounds spec), with the message the command prints."""
     from ..data.ranking import rank_run
     from ..measures.catalogue import parse_measures
     from ..measures.table import check_qrels
