@@ -75,7 +75,7 @@ import numpy as np
 from ..data.arrays import offsets_from_counts
 from ..data.qrels import Qrels
 from ..data.ranking import JudgedList, RankedRun
-from ..measures.bounds_spec import EXTREMES, FREE, REFUSED, BoundSpec
+from ..measures.bounds_spec import EXTREMES, FREE, JUDGED_ONLY, REFUSED, BoundSpec
 from .bounds_catalogue import spec_of, supported
 from .bounds_search import branch_and_bound
 
@@ -160,7 +160,7 @@ def refusal(measure: Any) -> Optional[str]:
     if spec is not None and spec.kind == REFUSED:
         return f"{head}: {spec.reason}"
     if getattr(measure, "params", {}).get("judged_only") is True:
-        return f"{head}: judged_only=True drops them from the list, so their labels change the list itself"
+        return f"{head}: {JUDGED_ONLY}"
     if spec is None or _kernel(measure) is None:
         return f"{head} for this measure (they are given for {supported()})"
     problem = spec.check(measure) if spec.check is not None else None

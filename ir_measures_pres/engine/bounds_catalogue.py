@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..measures.bounds_spec import COMPLETIONS, EXTREMES, FREE, REFUSED, BoundSpec
+from ..measures.bounds_spec import COMPLETIONS, EXTREMES, FREE, JUDGED_ONLY, REFUSED, BoundSpec
 
 __all__ = ["all_specs", "docs_table", "spec_of", "supported"]
 
@@ -79,9 +79,6 @@ def docs_table() -> str:
         rows.setdefault(cells, []).append(f"`{s.label}`")
     lines = ["| measures | bounds | how |", "|---|---|---|"]
     lines += [f"| {', '.join(names)} | {bounds} | {how} |" for (bounds, how), names in rows.items()]
-    lines.append(
-        "| any `judged_only=True` | refused | they skip unjudged documents, so the labels change the "
-        "list itself |"
-    )
+    lines.append(f"| any `judged_only=True` | refused | {JUDGED_ONLY} |")
     lines.append("| anything else | refused | not bounded yet; the message lists the measures that are |")
     return "\n".join(lines)

@@ -20,6 +20,7 @@ __all__ = [
     "COMPLETIONS",
     "EXTREMES",
     "FREE",
+    "JUDGED_ONLY",
     "REFUSED",
     "SKIPS",
     "BoundSpec",
@@ -35,6 +36,8 @@ FREE = "relevance-free"
 #: no bounds, for the reason the spec gives
 REFUSED = "refused"
 
+#: why every ``judged_only=True`` measure is refused
+JUDGED_ONLY = "judged_only=True drops them from the list, so their labels change the list itself"
 #: why the bpref family is refused (``SKIPS.format(name)``)
 SKIPS = "{} skips unjudged documents (only judged ones are ranked against each other)"
 
