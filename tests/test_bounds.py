@@ -253,3 +253,151 @@ def test_rbp_residual() -> None:
     judged = {"q": {"d1": 0, "d2": 1, "d3": 0, "d4": 0}}
     b = calc_bounds([m], judged, run)[m].per_query["q"]
     assert (b.lo, b.hi, b.residual) == pytest.approx((0.25, 0.25, 0.0625))
+
+
+# --------------------------------------------------------------------------------------------
+# graded measures with gains maps, rel= and cutoffs: every completion over the whole scale
+# --------------------------------------------------------------------------------------------
+
+
+def scale_levels(measure: Any, qrels: Qrels) -> List[int]:
+    """The levels an unjudged document may be judged, written out from the definition: 0 ..
+    the qrels' largest value (at least rel and 1), less the levels >= rel (>= 1 for NTCIR's
+    measures) that the package's measures' ``gains`` leave out (they refuse such a level)."""
+    rel = measure.params.get("rel", 1)
+    top = max([v for labels in qrels.values() for v in labels.values()] + [rel, 1])
+    gains = measure.params.get("gains")
+    if gains is None or measure.NAME == "nDCG":  # ir_measures' nDCG: gains.get(level, level)
+        return list(range(top + 1))
+    low = 1 if measure.NAME == "NTCIR_RBP" else rel
+    return [v for v in range(top + 1) if v < low or v in gains]
+
+
+def random_graded(seed: int, qrels: Qrels) -> Any:
+    """A graded measure with a random gains map (nDCG's need not rise with the level and may
+    give a level 0; ours rise, and may leave out a level the qrels do not hold), rel= and a
+    cutoff."""
+    rng = random.Random(seed)
+    name = rng.choice(["nDCG", "QMeasure", "DCG", "CG", "NTCIR_RBP"])
+    present = {v for labels in qrels.values() for v in labels.values() if v >= 1}
+    params: Dict[str, Any] = {}
+    cutoff = rng.choice([None, 3, 5, 10])
+    if cutoff is not None:
+        params["cutoff"] = cutoff
+    if name == "nDCG":
+        params["gains"] = {v: rng.choice([0, 1, 2, 3, 5, 10]) for v in range(1, 4) if rng.random() < 0.8}
+        measure = ir_measures.nDCG(**params)
+        return measure
+    if name != "NTCIR_RBP":
+        params["rel"] = rng.choice([1, 1, 2])
+    low = params.get("rel", 1)
+    if rng.random() < 0.7:
+        levels = sorted({v for v in present if v >= low} | {v for v in range(1, 4) if rng.random() < 0.6})
+        values = sorted(rng.choice([0.5, 1.0, 2.0, 3.0, 7.0]) for _ in levels)
+        params["gains"] = dict(zip(levels, values))
+    if name == "QMeasure":
+        params["beta"] = rng.choice([0.0, 0.5, 1.0, 2.0])
+    if name == "DCG":
+        params["logb"] = rng.choice([2.0, 3.0])
+    if name == "NTCIR_RBP":
+        params["p"] = rng.choice([0.5, 0.8])
+    (singleton,) = ir_measures_pres.measures.catalogue.parse_measures(name)
+    return singleton(**params)
+
+
+@pytest.mark.parametrize("seed", range(400, 520))
+def test_graded_gains_contain_every_completion(seed: int) -> None:
+    """Every completion over every level of the scale, scored by ir_measures (pytrec_eval for
+    nDCG, the provider for ours), lies in [lo, hi]; extremes, and nDCG and Q with one relevant
+    gain, are exact (lo and hi are the min and the max); the value lies inside, unclamped."""
+    qrels, run = random_case(seed, grades=3, max_unjudged=4)
+    measure = random_graded(seed, qrels)
+    got = calc_bounds([measure], qrels, run)[measure]
+    truth = brute_force(measure, qrels, run, scale_levels(measure, qrels))
+    for q, (lo, hi) in truth.items():
+        b = got.per_query[q]
+        assert b.lo <= lo + 1e-9 and hi <= b.hi + 1e-9, (str(measure), seed, q, b, lo, hi)
+        assert b.lo <= b.value + 1e-12 and b.value <= b.hi + 1e-12, (str(measure), seed, q, b)
+        if b.exact:
+            assert (b.lo, b.hi) == pytest.approx((lo, hi), abs=1e-9), (str(measure), seed, q, b, lo, hi)
+        if measure.NAME in ("DCG", "CG", "NTCIR_RBP"):
+            assert b.exact
+
+
+def test_a_gain_that_falls_with_the_level() -> None:
+    """The issue's case: nDCG@4 with gains {1: 10, 2: 1}; d2 (level 2) and d4 (level 1) judged,
+    x (level 2) not retrieved, d1 and d3 unjudged. Judged 1 (gain 10), d1 and d3 give, by hand:
+    DCG = 10/log2(2) + 1/log2(3) + 10/log2(4) + 10/log2(5) = 10 + 0.6309 + 5 + 4.3068; the ideal
+    (10, 10, 10, 1, 1 cut at 4) = 10 + 6.3093 + 5 + 0.4307: 0.9170, above the top label's."""
+    from math import log2
+
+    qrels = {"q": {"d2": 2, "d4": 1, "x": 2}}
+    run = {"q": {"d1": 4.0, "d2": 3.0, "d3": 2.0, "d4": 1.0}}
+    measure = ir_measures.nDCG(gains={0: 0, 1: 10, 2: 1}) @ 4
+    dcg = 10 / log2(2) + 1 / log2(3) + 10 / log2(4) + 10 / log2(5)
+    ideal = 10 / log2(2) + 10 / log2(3) + 10 / log2(4) + 1 / log2(5)
+    judged_1 = {"q": {**qrels["q"], "d1": 1, "d3": 1}}
+    assert next(ir_measures.iter_calc([measure], judged_1, run)).value == pytest.approx(dcg / ideal)
+    b = calc_bounds([measure], qrels, run)[measure].per_query["q"]
+    assert b.hi >= dcg / ideal - 1e-12 and not b.exact
+
+
+@pytest.mark.parametrize(
+    "name", ["nDCG@5", "nDCG", "QMeasure", "QMeasure(beta=2)@5", "DCG@5", "NTCIR_RBP(p=0.8)"]
+)
+@pytest.mark.parametrize("seed", range(600, 612))
+def test_a_level_the_qrels_do_not_hold(name: str, seed: int) -> None:
+    """Qrels on the scale 0 .. 2 that hold no level 1 (every 1 judged 2): an unjudged document
+    may still be judged 1, and with default gains (g(L) = L) nDCG and Q are graded: every
+    completion over 0, 1, 2 lies inside, the value too."""
+    qrels, run = random_case(seed, grades=2, max_unjudged=4)
+    qrels = {q: {d: 2 if v == 1 else v for d, v in labels.items()} for q, labels in qrels.items()}
+    measure = ir_measures_pres.measures.catalogue.parse_measures(name)[0]
+    got = calc_bounds([measure], qrels, run)[measure]
+    truth = brute_force(measure, qrels, run, scale_levels(measure, qrels))
+    for q, (lo, hi) in truth.items():
+        b = got.per_query[q]
+        assert b.lo <= lo + 1e-9 and hi <= b.hi + 1e-9, (name, seed, q, b, lo, hi)
+        assert b.lo <= b.value + 1e-12 and b.value <= b.hi + 1e-12, (name, seed, q, b)
+        if b.exact:
+            assert (b.lo, b.hi) == pytest.approx((lo, hi), abs=1e-9), (name, seed, q, b, lo, hi)
+
+
+@pytest.mark.parametrize(
+    "name", EXACT + ["nDCG@5", "QMeasure(rel=2)", "DCG@10", "CG@5", "NTCIR_RBP(p=0.8)", "P(rel=2)@5"]
+)
+def test_the_value_lies_inside_unclamped(name: str) -> None:
+    """No bound is clamped to the value (the value is the completion that judges nothing
+    relevant): every kind, exact and outer, holds it on its own, to rounding."""
+    measure = ir_measures_pres.measures.catalogue.parse_measures(name)[0]
+    for seed in range(500, 520):
+        qrels, run = random_case(seed, grades=2)
+        for q, b in calc_bounds([measure], qrels, run)[measure].per_query.items():
+            assert b.lo <= b.value + 1e-12 and b.value <= b.hi + 1e-12, (name, seed, q, b)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "AP(rel=2)",
+        "AP(rel=2)@5",
+        "R(rel=2)@5",
+        "Rprec(rel=2)",
+        "P(rel=2)@5",
+        "RR(rel=2)",
+        "Success(rel=2)@3",
+        "PRES(rel=2)@10",
+        "R_norm(collection_size=60,rel=2)@10",
+    ],
+)
+@pytest.mark.parametrize("seed", range(700, 704))
+def test_binary_measures_above_a_level_over_every_level(name: str, seed: int) -> None:
+    """rel=2 on qrels of levels 0-3: every completion over the whole scale (levels 0 .. 3, each
+    relevant from 2 up) scored by ir_measures; exact."""
+    qrels, run = random_case(seed, grades=3, max_unjudged=4)
+    measure = ir_measures_pres.measures.catalogue.parse_measures(name)[0]
+    got = calc_bounds([measure], qrels, run)[measure]
+    truth = brute_force(measure, qrels, run, scale_levels(measure, qrels))
+    for q, (lo, hi) in truth.items():
+        b = got.per_query[q]
+        assert b.exact and (b.lo, b.hi) == pytest.approx((lo, hi), abs=1e-9), (name, seed, q, b, lo, hi)

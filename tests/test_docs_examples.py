@@ -246,8 +246,8 @@ CONTINUES: Dict[str, List[str]] = {
     "docs/tar.md:61": ["docs/tar.md:39"],  # run
     "docs/tar.md:165": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
     "docs/pyterrier.md:138": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES
-    "docs/uncertainty.md:369": ["docs/uncertainty.md:282"],  # qrels, run
-    "docs/uncertainty.md:391": ["docs/uncertainty.md:184"],  # runs, ap, plot_intervals
+    "docs/uncertainty.md:384": ["docs/uncertainty.md:286"],  # qrels, run
+    "docs/uncertainty.md:406": ["docs/uncertainty.md:184"],  # runs, ap, plot_intervals
 }
 
 #: the blocks that are not run, and why

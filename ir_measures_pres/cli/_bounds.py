@@ -21,9 +21,10 @@ def add_bounds_option(parser: argparse.ArgumentParser) -> None:
 
 
 def bounded_measures(args: argparse.Namespace, measures: Sequence[Any]) -> List[Any]:
-    """The measures whose bounds ``--bounds`` asks for (all of them but ``unj``, whose value
-    does not depend on relevance; none without the option); a usage error naming every measure
-    that has none, or for ``--format trec`` or ``--provider``."""
+    """The measures whose bounds ``--bounds`` asks for (all of them but the relevance-free ones,
+    ``unj``, whose bounds are their value: their cells stay empty; none without the option); a
+    usage error naming every measure that has none (the message ``calc_bounds`` raises), or for
+    ``--format trec`` or ``--provider``."""
     if not args.bounds:
         return []
     from ..engine.bounds import BoundsError, check_boundable, needs_bounds

@@ -69,6 +69,8 @@ class Qrels:
         """Per query, ``{doc_id: label}`` in line order. Qrels read with bytes ids make it only
         when a run with ``str`` ids needs it: bytes ids are labelled through :meth:`doc_index`."""
         if self._lookup is None:
+            if "doc_bytes" not in self._cache:
+                raise ValueError("these qrels were built from labels alone: they hold no document ids")
             docs = ids_as_str(self._cache["doc_bytes"]).tolist()
             values = self.labels.tolist()
             self._lookup = [
@@ -89,6 +91,15 @@ class Qrels:
         if kind == "frame" and "stratum" in qrels.columns:  # sampled judgements as a DataFrame
             cols = replace(cols, strata=id_column(qrels["stratum"].to_numpy(), "qrels stratum"))
         return cls.from_columns(cols)
+
+    @classmethod
+    def of_labels(cls, query_ids: List[str], offsets: np.ndarray, labels: np.ndarray) -> "Qrels":
+        """Qrels known by their labels alone, grouped by query (``labels[offsets[i]:offsets[i + 1]]``
+        of ``query_ids[i]``; names may repeat): what a kernel reads, which counts and sorts labels
+        but looks up no document. The completions of the bounds over unjudged documents
+        (:mod:`..engine.bounds`) are scored against such qrels. :attr:`lookup` and
+        :meth:`doc_index` have no documents to give."""
+        return cls(list(query_ids), offsets, labels.astype(np.int64, copy=False), None)
 
     @classmethod
     def _from_dict(cls, qrels: Dict[Any, Any]) -> "Qrels":

@@ -1,26 +1,29 @@
 """Bounds over unjudged documents: how low and how high a score could go if the documents the
 run retrieved and nobody judged were judged (issue #30, ``../shared/spec/judgements.md`` §3.2).
 
-For a query and a measure, ``[lo, hi]`` is the range of the measure over every assignment of
-relevance to the **unjudged documents the run retrieved** (not in the qrels for the query, or in
-them with a negative value: docs/conventions.md), all of them, also those below the measure's
-cutoff (they change R). Unretrieved unjudged documents stay non-relevant. A document made
-relevant gets the relevant level ``rel`` for binary measures and the qrels' top grade for graded
-ones (the largest value in the qrels: the scale the assessors used).
+For a query and a measure, ``[lo, hi]`` is the range of the measure over every *completion*: every
+assignment of a level of the qrels' scale (0 .. their largest value, at least ``rel``; a level
+whose gain the measure's ``gains`` leave out is not one of its levels) to the **unjudged
+documents the run retrieved** (not in the qrels for the query, or in them with a negative value:
+docs/conventions.md), all of them, also those below the measure's cutoff (they change R).
+Unretrieved unjudged documents stay non-relevant. What a measure needs known for this is its
+:class:`..measures.bounds_spec.BoundSpec`, beside its kernel; the gain its kernel gives each level decides
+the level a document made relevant gets: the relevant level of the largest gain, which need not
+be the top label (nDCG's gains need not rise with the level).
 
 **Which completions.** Every measure is scored by its one kernel (the native kernels of
 :mod:`..measures.standard` for AP, nDCG, P, R, Rprec, RR, Success; the catalogue's for ours) on
-*completions* laid out as virtual queries in the per-query-offsets arrays: a copy of the query's
-judged list with some unjudged documents relabelled, and a copy of its qrels with as many
-relevant documents added. Three kinds of measure:
+completions laid out as virtual queries in the per-query-offsets arrays: a copy of the query's
+judged list with some unjudged documents relabelled, and qrels (:meth:`.Qrels.of_labels`) with
+as many lines added. The kinds:
 
-* **extremes** (no dependence on R, non-decreasing in every label: P@k, RR, Success, DCG, RBP):
-  lo = every unjudged document non-relevant (the measure's own value), hi = every one at the
-  top grade. Exact.
-* **completions** (normalised by R or by an ideal ranking, binary labels: AP, R@k, Rprec,
-  nDCG@k, Q, PRES, R_norm): exact, with
-  hi = max over m of V(the top m unjudged documents relevant), lo = min over m of V(the
-  bottom m relevant), m = 0 .. u.
+* **extremes** (no dependence on R; a sum over the documents of the gain of their level with
+  non-negative weights, or monotone in it: P@k, RR, Success, DCG, CG, NTCIR_RBP): the extremes
+  over all completions are the uniform ones at the level of the largest and of the smallest
+  gain, and the run as judged (gain 0); hi and lo are the max and the min of these. Exact.
+* **completions** (normalised by R or by an ideal ranking, one relevant gain: AP, R@k, Rprec,
+  nDCG@k, Q, PRES, R_norm): exact, with hi = max over m of V(the top m unjudged documents
+  relevant), lo = min over m of V(the bottom m relevant), m = 0 .. u (m = 0: the value).
 
   *Proof sketch.* Fix m, the number of unjudged documents made relevant: R = R0 + m is fixed,
   and each of these measures is non-decreasing when a relevant label moves from a document to a
@@ -29,29 +32,31 @@ relevant documents added. Three kinds of measure:
   among the completions with m relevant unjudged documents, the best puts them on the m
   highest-ranked unjudged documents and the worst on the m lowest; the range over all
   completions is the range of these 2(u + 1) completions. ``tests/test_bounds.py`` checks it
-  against every one of the 2^u completions, each scored by ir_measures.
+  against every completion, each scored by ir_measures.
 
   *Fewer completions* (branch and bound, exact; :mod:`.bounds_search`). For AP, R@k, nDCG@k,
-  PRES and Q (not Rprec, not R_norm, not PRES_est) the kernel's value V(E, R) is non-decreasing
-  in the set E of relevant retrieved documents and non-increasing in R, also for E and R of
-  different completions. So for the m strictly between a and b, V(top-m) <= V(E = top-(b - 1),
-  R = R0 + a + 1) and V(bottom-m) >= V(E = bottom-(a + 1), R = R0 + b - 1): such a *decoupled*
-  completion, scored by the same kernel, bounds a whole interval of m. AP, R@k and PRES are
-  moreover N(E) / (c R) (:data:`_PER_RELEVANT`): their intervals are bounded from the values at
-  their ends, no completion scored, and for R@k and PRES, whose N is concave along the top-m
-  completions and convex along the bottom-m ones, from the chords of the intervals beside them
-  too. Intervals are split and scored exactly at their ends until every interval left either has
-  no m inside or cannot beat the best value found (within 1e-12); what remains is the exact max
-  and min. Rprec and R_norm score every m.
-* **outer** (graded nDCG and Q, beta > 0): the numerator and the normaliser are bounded apart,
-  each by the same kernel on decoupled completions: lo = V(run as judged, qrels with every
-  unjudged retrieved document at the top grade), hi = min(1, V(run with every unjudged document
-  at the top grade, qrels as judged)) (1 when the qrels have no relevant document and an
-  unjudged one is within the cutoff). These contain the true range; ``exact`` is False.
+  PRES and Q (``monotone``; not Rprec, not R_norm, not PRES_est) the kernel's value V(E, R) is
+  non-decreasing in the set E of relevant retrieved documents and non-increasing in R, also for
+  E and R of different completions: a *decoupled* completion, scored by the same kernel, bounds
+  a whole interval of m. AP, R@k and PRES are moreover N(E) / (c R) (``per_relevant``), R@k and
+  PRES with N concave along the top-m completions (``concave``): their intervals are bounded
+  from the values at their ends (:mod:`.bounds_search` has the steps of N).
+* **outer** (nDCG and Q, beta > 0, whose relevant levels have more than one gain; gains >= 0):
+  the numerator and the normaliser are bounded apart, each by the same kernel on decoupled
+  completions, every unjudged document at the relevant level of the largest gain: lo = V(run as
+  judged, qrels with every unjudged retrieved document at that level), hi = min(1, V(run with
+  every unjudged document at that level, qrels as judged)) (1 when the qrels judge no document
+  relevant and an unjudged one is within the cutoff). These contain the true range; ``exact`` is
+  False.
+* **relevance-free** (trec_eval 10's ``unj``): lo = hi = value, exact (the command prints the
+  value with its bounds' cells empty).
+
+No bound is clamped to the value: the value is itself a completion (nothing unjudged relevant),
+so lo <= value <= hi holds by construction, and the tests check it on the unclamped numbers.
 
 Refused with a message (:class:`BoundsError`): bpref and every judged-only variant
 (``judged_only=True``, Bpref10, NTCIR_bpref, NTCIR_rpref: they skip unjudged documents, so
-their lists themselves change with the labels), and every measure not listed here.
+their lists themselves change with the labels), and every measure without a spec.
 
 **RBP's residual** (Moffat and Zobel, TOIS 2008): for ``NTCIR_RBP`` (and, with binary labels,
 ir_measures' RBP it equals) :func:`rbp_residual` is hi - lo + p^d, d the depth of the list the
@@ -63,13 +68,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 import numpy as np
 
 from ..data.arrays import offsets_from_counts
 from ..data.qrels import Qrels
 from ..data.ranking import JudgedList, RankedRun
+from ..measures.bounds_spec import EXTREMES, FREE, JUDGED_ONLY, REFUSED, BoundSpec
+from .bounds_catalogue import spec_of, supported
 from .bounds_search import branch_and_bound
 
 __all__ = [
@@ -94,90 +101,42 @@ class BoundsError(ValueError):
 
 
 # --------------------------------------------------------------------------------------------
-# which measures, and how
+# which measures, and how (each measure's BoundSpec, beside its kernel: ..measures.bounds_spec)
 # --------------------------------------------------------------------------------------------
-
-#: measures whose value does not depend on relevance (trec_eval 10's ``unj``, the unjudged
-#: fraction): they need no bounds; ``--bounds`` prints them beside the others, cells empty
-RELEVANCE_FREE = frozenset({"unj"})
 
 
 def needs_bounds(measure: Any) -> bool:
-    """Whether ``measure``'s value depends on relevance (else it needs no bounds)."""
-    return getattr(measure, "NAME", None) not in RELEVANCE_FREE
-
-
-#: measures refused by name, with the reason (bpref and its judged-only relatives)
-_REFUSED = {
-    "Bpref": "bpref skips unjudged documents (only judged ones are ranked against each other)",
-    "Bpref10": "Bpref-10 skips unjudged documents (only judged ones are ranked against each other)",
-    "NTCIR_bpref": "bpref skips unjudged documents (only judged ones are ranked against each other)",
-    "NTCIR_rpref": "rpref skips unjudged documents (only judged ones are ranked against each other)",
-    "infAP": "infAP estimates from sampled judgements; its unjudged documents are part of the estimate",
-    "rbp": (
-        "trec_eval 10's rbp divides the gains by the query's top judged grade, which an unjudged "
-        "document judged higher would raise, lowering the others' gains (not monotone in the labels); "
-        "NTCIR_RBP has bounds"
-    ),
-}
-
-#: measure NAME -> (kind, monotone for the branch and bound); standard names need a native kernel
-_KINDS: Dict[str, Tuple[str, bool]] = {
-    "P": ("extremes", False),
-    "RR": ("extremes", False),
-    "Success": ("extremes", False),
-    "DCG": ("extremes", False),
-    "CG": ("extremes", False),
-    "NTCIR_RBP": ("extremes", False),
-    "AP": ("completions", True),
-    "R": ("completions", True),
-    "nDCG": ("completions", True),
-    "PRES": ("completions", True),
-    "QMeasure": ("completions", True),
-    "Rprec": ("completions", False),
-    "R_norm": ("completions", False),
-}
-
-#: completions measures whose value is N(E) / (c R): a sum over the set E of relevant retrieved
-#: documents, non-decreasing in E, over R (the qrels' relevant documents) times a constant c;
-#: True where, moreover, N is concave in m along the top-m completions and convex along the
-#: bottom-m ones (:func:`.bounds_search.branch_and_bound` bounds their pieces of m from the values at
-#: the pieces' ends, with no completion scored). With rho_m the rank of the m-th unjudged document
-#: from the top (from the bottom), J the judged relevant documents within the cutoff and j the
-#: unjudged ones marked within it before rho_m, the step N(m) - N(m - 1) is:
-#:
-#: * AP: N = sum over E of count(r_d) / r_d (c = 1); its steps go either way (not concave).
-#: * R@k: N = |E within k|; top: 1 while rho_m <= k, then 0; bottom: 0 while rho_m > k, then 1.
-#: * PRES: N = sum over E, i-th by rank, of N_max - r_i + i (each term >= i > 0), c = N_max
-#:   (1 - (sum r_i - k(k+1)/2 + (n-k) N_max) / (n N_max) rearranged). Top: the new document's
-#:   term plus 1 for each relevant document below it, N_max + J + m - rho_m, which falls as
-#:   rho_m grows by at least 1 a step; bottom: 0 beyond the cutoff, then N_max + J + 1 + j -
-#:   rho_m, which grows as rho_m falls.
-_PER_RELEVANT = {"AP": False, "R": True, "PRES": True}
-
-#: extremes whose kernel reads the qrels' scale (NTCIREVAL's g_max): scored on completions
-_SCALE_FROM_QRELS = {"NTCIR_RBP"}
-
-#: what the refusal lists as the measures that have bounds
-SUPPORTED = "P@k, RR, Success@k, DCG, CG, NTCIR_RBP, AP, R@k, Rprec, nDCG, PRES, QMeasure, R_norm"
+    """Whether ``measure``'s value depends on relevance (else lo = hi = value, and the command
+    leaves its bounds' cells empty)."""
+    spec = spec_of(measure)
+    return spec is None or spec.kind != FREE
 
 
 @dataclass(frozen=True)
 class BoundPlan:
-    """How one measure is bounded: its kernel, the kind (``extremes``, ``completions``,
-    ``outer``), whether the branch and bound applies, the level an unjudged document made
-    relevant gets, and the cutoff the kernel applies to the list (None: the whole list)."""
+    """How one measure is bounded against given qrels: its kernel, the kind (``extremes``,
+    ``completions``, ``outer``, ``free``), whether the branch and bound's decoupled completions
+    apply, the level an unjudged document made relevant gets (extremes: the level of the largest
+    gain, None when it is 0: the run as judged), and the cutoff the kernel applies to the list
+    (None: the whole list)."""
 
     measure: Any
     compute: Kernel
     kind: str
     monotone: bool
-    level: int
+    level: Optional[int]
     cutoff: Optional[int]
-    #: the value is N(E) / (c R) (:data:`_PER_RELEVANT`), R counted at ``level``
+    #: the value is N(E) / (c R) (:mod:`.bounds_search`), R counted at ``level``
     per_relevant: bool = False
     #: and N is concave along the top-m completions, convex along the bottom-m ones
     concave: bool = False
+    #: extremes: the level of the smallest gain (None when it is 0: the run as judged)
+    low_level: Optional[int] = None
+    #: extremes: the kernel reads the qrels' scale, so the extremes are scored with completed qrels
+    reads_scale: bool = False
+    #: the levels that count as relevant (R, the ideal's entries): outer bounds ask whether the
+    #: qrels judge any document relevant
+    relevant_levels: Tuple[int, ...] = ()
 
     @property
     def exact(self) -> bool:
@@ -196,27 +155,16 @@ def _kernel(measure: Any) -> Optional[Kernel]:
 
 def refusal(measure: Any) -> Optional[str]:
     """Why ``measure`` has no bounds (a sentence naming it), or None when it has."""
-    name = getattr(measure, "NAME", None)
-    if name in _REFUSED:
-        return f"{measure}: no bounds over unjudged documents: {_REFUSED[name]}"
-    params = getattr(measure, "params", {})
-    if params.get("judged_only") is True:
-        return (
-            f"{measure}: no bounds over unjudged documents: judged_only=True drops them from the "
-            "list, so their labels change the list itself"
-        )
-    if name not in _KINDS or _kernel(measure) is None:
-        return (
-            f"{measure}: no bounds over unjudged documents for this measure (they are given for {SUPPORTED})"
-        )
-    if name == "R_norm" and measure["mode"] != "pessimistic":
-        return (
-            f"{measure}: no bounds over unjudged documents for Bollmann's pairwise R_norm (pessimistic only)"
-        )
-    gains = params.get("gains")
-    if gains and any(k <= 0 and g > 0 for k, g in gains.items()):
-        return f"{measure}: no bounds over unjudged documents when gains give a non-relevant level a gain"
-    return None
+    spec = spec_of(measure)
+    head = f"{measure}: no bounds over unjudged documents"
+    if spec is not None and spec.kind == REFUSED:
+        return f"{head}: {spec.reason}"
+    if getattr(measure, "params", {}).get("judged_only") is True:
+        return f"{head}: {JUDGED_ONLY}"
+    if spec is None or _kernel(measure) is None:
+        return f"{head} for this measure (they are given for {supported()})"
+    problem = spec.check(measure) if spec.check is not None else None
+    return None if problem is None else f"{head} {problem}"
 
 
 def check_boundable(measures: Iterable[Any]) -> None:
@@ -226,11 +174,24 @@ def check_boundable(measures: Iterable[Any]) -> None:
         raise BoundsError("\n".join(problems))
 
 
-def _gains_of_levels(measure: Any, levels: np.ndarray) -> np.ndarray:
-    gains = measure.params.get("gains")
-    if not gains:
-        return levels.astype(np.float64)
-    return np.array([gains.get(int(v), float(v)) for v in levels.tolist()], dtype=np.float64)
+def scale(measure: Any, qrels: Qrels) -> np.ndarray:
+    """The levels an unjudged document may be judged: 0 .. the qrels' largest value (at least
+    ``rel`` and 1): the scale the assessors used."""
+    rel = int(measure.params.get("rel", 1) or 1)
+    labels = qrels.labels
+    return np.arange(max(int(labels.max()) if len(labels) else 1, rel, 1) + 1)
+
+
+def level_gains(measure: Any, spec: BoundSpec, levels: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(gain, relevant) of each level for the kernel of ``measure``: binary measures 1 and True
+    at the levels >= rel; graded ones their gain (nan where the measure refuses the level) and
+    whether the level is relevant (its gain > 0, or the level >= rel, as ``spec`` says)."""
+    rel = int(measure.params.get("rel", 1) or 1)
+    if spec.gain is None:
+        return (levels >= rel).astype(np.float64), levels >= rel
+    gain = np.asarray(spec.gain(measure, levels), dtype=np.float64)
+    relevant = (gain > 0) if spec.relevant_by_gain else (levels >= rel) & ~np.isnan(gain)
+    return gain, relevant
 
 
 def bound_plan(measure: Any, qrels: Qrels) -> BoundPlan:
@@ -239,31 +200,49 @@ def bound_plan(measure: Any, qrels: Qrels) -> BoundPlan:
     if problem is not None:
         raise BoundsError(problem)
     compute = _kernel(measure)
-    assert compute is not None
-    name = measure.NAME
-    kind, monotone = _KINDS[name]
-    rel = int(measure.params.get("rel", 1) or 1)
-    labels = qrels.labels
-    top = max(int(labels.max()) if len(labels) else 1, rel, 1)
-    level = rel
-    if name in ("nDCG", "QMeasure", "DCG", "CG", "NTCIR_RBP"):
-        level = top
-    if name in ("nDCG", "QMeasure"):
-        low = 1 if name == "nDCG" else rel
-        levels = np.unique(labels[labels >= low])
-        gains = np.unique(_gains_of_levels(measure, levels))
-        binary = len(gains) <= 1 or (name == "QMeasure" and float(measure["beta"]) == 0.0)
-        if not binary:
-            kind, monotone = "outer", False
-    if name == "PRES" and measure["estimate"]:
-        monotone = False
-    per_relevant = monotone and name in _PER_RELEVANT
-    concave = per_relevant and _PER_RELEVANT[name]
-    # the cutoff the kernel asks its list for (PRES: N_max, 1000 when not given)
-    cutoff = measure["cutoff"] if name == "PRES" else measure.params.get("cutoff")
-    if name == "Rprec" or not isinstance(cutoff, int) or isinstance(cutoff, bool):
+    spec = spec_of(measure)
+    assert compute is not None and spec is not None
+    cutoff = measure["cutoff"] if spec.full_cutoff else measure.params.get("cutoff")
+    if not isinstance(cutoff, int) or isinstance(cutoff, bool):
         cutoff = None
-    return BoundPlan(measure, compute, kind, monotone, level, cutoff, per_relevant, concave)
+    if spec.kind == FREE:
+        return BoundPlan(measure, compute, "free", False, None, cutoff)
+    levels = scale(measure, qrels)
+    gain, relevant = level_gains(measure, spec, levels)
+    defined = ~np.isnan(gain)
+    levels, gain, relevant = levels[defined], gain[defined], relevant[defined]
+    if spec.kind == EXTREMES or not relevant.any():
+        # every completion is the run with each unjudged document at some level; the value is
+        # a sum of the levels' gains with non-negative weights (or monotone in them): its
+        # extremes are every unjudged document at the level of the largest or the smallest gain
+        # (a gain of 0 is the run as judged). No relevant level: nothing can change.
+        high = int(levels[np.argmax(gain)]) if spec.kind == EXTREMES and gain.max() != 0 else None
+        low = int(levels[np.argmin(gain)]) if spec.kind == EXTREMES and gain.min() != 0 else None
+        return BoundPlan(
+            measure, compute, "extremes", False, high, cutoff, low_level=low, reads_scale=spec.reads_scale
+        )
+    if (gain < 0).any():  # the proofs of the completions and outer bounds take gains >= 0
+        raise BoundsError(
+            f"{measure}: no bounds over unjudged documents when gains give a level a negative gain"
+        )
+    # completions: an unjudged document made relevant gets the relevant level of the largest
+    # gain (the smallest such level); exact when every relevant level has that gain
+    top_gain = gain[relevant].max()
+    level = int(levels[relevant & (gain == top_gain)][0])
+    binary = spec.gain is None or not spec.grades_matter(measure) or bool((gain[relevant] == top_gain).all())
+    monotone = spec.monotone_for(measure) and binary
+    per_relevant = monotone and spec.per_relevant
+    return BoundPlan(
+        measure,
+        compute,
+        "completions" if binary else "outer",
+        monotone,
+        level,
+        cutoff,
+        per_relevant,
+        per_relevant and spec.concave,
+        relevant_levels=tuple(int(v) for v in levels[relevant]),
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -352,10 +331,19 @@ class _Layout:
         return np.diff(self.offsets)[q] + self.qrels_count[q] + r
 
     def score(
-        self, plan: BoundPlan, q: np.ndarray, top: np.ndarray, e: np.ndarray, r: np.ndarray
+        self,
+        plan: BoundPlan,
+        q: np.ndarray,
+        top: np.ndarray,
+        e: np.ndarray,
+        r: np.ndarray,
+        level: Optional[int] = None,
     ) -> np.ndarray:
-        """The kernel's value of every completion ``(q, top, e, r)`` (arrays of one length),
-        a chunk of about :data:`CHUNK_ENTRIES` entries at a time."""
+        """The kernel's value of every completion ``(q, top, e, r)`` (arrays of one length), its
+        documents marked ``level`` (default: the plan's), a chunk of about :data:`CHUNK_ENTRIES`
+        entries at a time."""
+        mark = plan.level if level is None else level
+        assert mark is not None
         out = np.zeros(len(q), dtype=np.float64)
         if not len(q):
             return out
@@ -365,12 +353,12 @@ class _Layout:
         while a < len(q):
             limit = (ends[a - 1] if a else 0) + CHUNK_ENTRIES
             b = max(a + 1, int(np.searchsorted(ends, limit, side="right")))
-            out[a:b] = self._score(plan, q[a:b], top[a:b], e[a:b], r[a:b])
+            out[a:b] = self._score(plan, q[a:b], top[a:b], e[a:b], r[a:b], mark)
             a = b
         return out
 
     def _score(
-        self, plan: BoundPlan, q: np.ndarray, top: np.ndarray, e: np.ndarray, r: np.ndarray
+        self, plan: BoundPlan, q: np.ndarray, top: np.ndarray, e: np.ndarray, r: np.ndarray, level: int
     ) -> np.ndarray:
         start = self.offsets[:-1][q]
         n_seq = np.diff(self.offsets)[q]
@@ -411,79 +399,24 @@ class _Layout:
         src_len = np.stack([l1, l2], axis=1).ravel()
         idx = self.source[_ranges(src_start, src_len)]
         counts = l1 + l2
-        label = self.marked_label(plan.level)[idx]
+        label = self.marked_label(level)[idx]
         n = len(q)
         judged = JudgedList(
             np.arange(n), self.lengths[q].copy(), offsets_from_counts(counts), self.rank[idx], label
         )
-        # the qrels of each completion: the query's positive labels and r added at the level
-        names = self.ranked.qrels.query_ids
-        qpos = self.ranked.qpos[q]
-        virtual_qrels = _CompletedQrels(
-            [names[i] for i in qpos.tolist()], self.ranked.qrels, qpos, self, q, r, plan.level
-        )
-        virtual = RankedRun.of_judged(virtual_qrels, judged, plan.cutoff)
+        virtual = RankedRun.of_judged(self.completed_qrels(q, r, level), judged, plan.cutoff)
         return np.asarray(plan.compute(plan.measure, virtual), dtype=np.float64)
 
-
-class _CompletedQrels(Qrels):
-    """The qrels of completions, one virtual query each: the positive lines (label >= 1) of a real
-    query and ``r`` lines at ``level``. :meth:`count` is worked out from those two parts (the
-    count of the real query's positive lines in the range, plus ``r`` when ``level`` is in it),
-    so the kernels that only count (AP, R, Rprec, PRES, R_norm) never make the lines; ``labels``
-    and ``offsets`` are made on first use (nDCG's and Q's ideal gains read them)."""
-
-    def __init__(
-        self,
-        query_ids: List[str],
-        real: Qrels,
-        qpos: np.ndarray,
-        layout: "_Layout",
-        q: np.ndarray,
-        r: np.ndarray,
-        level: int,
-    ) -> None:
-        self.query_ids = query_ids
-        self._lookup = None
-        self._cache = {}
-        self._real, self._qpos, self._layout, self._q, self._r, self._level = real, qpos, layout, q, r, level
-        self._lines: Optional[Tuple[np.ndarray, np.ndarray]] = None
-
-    @property
-    def index(self) -> Dict[str, int]:  # type: ignore[override]  # a virtual query has no name
-        return {}
-
-    def _made(self) -> Tuple[np.ndarray, np.ndarray]:
-        if self._lines is None:
-            layout, q, r = self._layout, self._q, self._r
-            offsets = offsets_from_counts(layout.qrels_count[q] + r)
-            labels = np.full(int(offsets[-1]), self._level, dtype=np.int64)
-            dest = _ranges(offsets[:-1], layout.qrels_count[q])
-            labels[dest] = layout.qrels_pos_labels[_ranges(layout.qrels_start[q], layout.qrels_count[q])]
-            self._lines = (offsets, labels)
-        return self._lines
-
-    @property
-    def offsets(self) -> np.ndarray:  # type: ignore[override]
-        return self._made()[0]
-
-    @property
-    def labels(self) -> np.ndarray:  # type: ignore[override]
-        return self._made()[1]
-
-    def count(self, lo: Optional[int] = None, hi: Optional[int] = None) -> np.ndarray:
-        key = ("count", lo, hi)
-        if key not in self._cache:
-            low = 1 if lo is None else max(lo, 1)  # only positive lines are here
-            real = self._real.count(lo=low, hi=hi) if hi is None or hi > low else np.zeros(1, np.int64)
-            base = (
-                real[self._qpos]
-                if len(real) == len(self._real.query_ids)
-                else np.zeros(len(self._q), np.int64)
-            )
-            inside = (lo is None or self._level >= lo) and (hi is None or self._level < hi)
-            self._cache[key] = base + (self._r if inside else 0)
-        return self._cache[key]  # type: ignore[no-any-return]
+    def completed_qrels(self, q: np.ndarray, r: np.ndarray, level: int) -> Qrels:
+        """The qrels of completions, one virtual query each: the positive lines (label >= 1) of
+        ranked query ``q`` and ``r`` lines at ``level`` (no document ids: kernels only count and
+        sort labels)."""
+        count = self.qrels_count[q]
+        offsets = offsets_from_counts(count + r)
+        labels = np.full(int(offsets[-1]), level, dtype=np.int64)
+        labels[_ranges(offsets[:-1], count)] = self.qrels_pos_labels[_ranges(self.qrels_start[q], count)]
+        names = self.ranked.qrels.query_ids
+        return Qrels.of_labels([names[i] for i in self.ranked.qpos[q].tolist()], offsets, labels)
 
 
 # --------------------------------------------------------------------------------------------
@@ -491,27 +424,38 @@ class _CompletedQrels(Qrels):
 # --------------------------------------------------------------------------------------------
 
 
+def _uniform(plan: BoundPlan, ranked: RankedRun, level: int) -> np.ndarray:
+    """The kernel's value of the run with every unjudged retrieved document judged ``level``
+    (and, for a kernel that reads the qrels' scale, the qrels holding those judgements)."""
+    if plan.reads_scale:
+        layout = _Layout(ranked, plan.cutoff)
+        every = np.ones(ranked.num_queries, dtype=bool)
+        return layout.score(plan, np.arange(ranked.num_queries), every, layout.u, layout.u, level)
+    labels = np.where(ranked.labels < 0, level, ranked.labels)
+    judged = RankedRun(ranked.qrels, ranked.qpos, ranked.offsets, labels)
+    return np.asarray(plan.compute(plan.measure, judged), dtype=np.float64)
+
+
 def query_bounds(
     measure: Any, ranked: RankedRun, plan: Optional[BoundPlan] = None
 ) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(value, lo, hi, exact) per ranked query of ``ranked`` (a run ranked against the qrels by
-    :func:`~..data.ranking.rank_run`); a query with an empty list gets the measure's DEFAULT."""
+    :func:`~..data.ranking.rank_run`); a query with an empty list gets the measure's DEFAULT.
+    Every lo and hi is a completion's value (exact) or a bound on all of them (outer); none is
+    clamped to the value: the value is the completion that judges nothing relevant."""
     if plan is None:
         plan = bound_plan(measure, ranked.qrels)
     nq = ranked.num_queries
     value = np.asarray(plan.compute(measure, ranked), dtype=np.float64)
     unjudged = ranked.labels < 0
     u = np.bincount(ranked.qidx[unjudged], minlength=nq)
-    if plan.kind == "extremes" and measure.NAME in _SCALE_FROM_QRELS:
-        # the kernel reads the qrels' largest gain: the completion's qrels must hold the marks
-        layout = _Layout(ranked, plan.cutoff)
-        qs = np.arange(nq)
-        lo = value.copy()
-        hi = layout.score(plan, qs, np.ones(nq, dtype=bool), layout.u, layout.u)
+    if plan.kind == "free":
+        lo, hi = value, value
     elif plan.kind == "extremes":
-        labels = np.where(unjudged, plan.level, ranked.labels)
-        full = RankedRun(ranked.qrels, ranked.qpos, ranked.offsets, labels, ranked._docs)
-        lo, hi = value.copy(), np.asarray(plan.compute(measure, full), dtype=np.float64)
+        # the run as judged, and every unjudged document at the level of the largest and of
+        # the smallest gain (a divisor below 0 swaps which is which: both are scored)
+        seen = [value] + [_uniform(plan, ranked, v) for v in (plan.level, plan.low_level) if v is not None]
+        lo, hi = np.minimum.reduce(seen), np.maximum.reduce(seen)
     elif plan.kind == "outer":
         layout = _Layout(ranked, plan.cutoff)
         qs = np.arange(nq)
@@ -519,23 +463,21 @@ def query_bounds(
         zero = np.zeros(nq, dtype=np.int64)
         lo = layout.score(plan, qs, yes, zero, layout.u)
         hi = layout.score(plan, qs, yes, layout.u, zero)
-        rel = int(measure.params.get("rel", 1) or 1)  # Q's levels below rel count as L0
-        no_relevant = ranked.qrels_stat(ranked.qrels.count(lo=rel)) == 0
+        # no relevant document judged: any completion with one may score up to 1
+        no_relevant = ranked.qrels_stat(_count_levels(ranked.qrels, plan.relevant_levels)) == 0
         hi = np.where(no_relevant, np.where(layout.u_cut > 0, 1.0, hi), np.minimum(1.0, hi))
     else:
         layout = _Layout(ranked, plan.cutoff)
         qs = np.arange(nq)
-        zero = np.zeros(nq, dtype=np.int64)
-        both = np.r_[qs, qs]
-        ends = layout.score(
-            plan, both, np.ones(2 * nq, dtype=bool), np.r_[zero, layout.u], np.r_[zero, layout.u]
-        )
+        # m = 0 is the run as judged: the value itself; m = u is scored
+        every = layout.score(plan, qs, np.ones(nq, dtype=bool), layout.u, layout.u)
+        ends = np.r_[value, every]
         n_relevant = ranked.qrels_stat(ranked.qrels.count(lo=plan.level))
         hi = branch_and_bound(layout, plan, True, ends, n_relevant)
         lo = branch_and_bound(layout, plan, False, ends, n_relevant)
-    # a list with nothing unjudged: the value itself (one kernel, the same numbers)
-    lo = np.where(u > 0, np.minimum(lo, value), value)
-    hi = np.where(u > 0, np.maximum(hi, value), value)
+    # a list with nothing unjudged: the value itself (no completion but the run as judged)
+    lo = np.where(u > 0, lo, value)
+    hi = np.where(u > 0, hi, value)
     exact = np.full(nq, plan.exact) | (u == 0)
     empty = ranked.lengths == 0
     if empty.any():
@@ -543,6 +485,11 @@ def query_bounds(
         value, lo, hi = (np.where(empty, default, x) for x in (value, lo, hi))
         exact = exact | empty
     return value, lo, hi, exact
+
+
+def _count_levels(qrels: Qrels, levels: Tuple[int, ...]) -> np.ndarray:
+    """Per qrels query, its lines at one of ``levels``."""
+    return np.bincount(qrels.qidx[np.isin(qrels.labels, levels)], minlength=len(qrels.query_ids))
 
 
 def rbp_residual(measure: Any, ranked: RankedRun, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -600,8 +547,10 @@ def calc_bounds(measures: Any, qrels: Any, run: Any) -> Dict[Any, MeasureBounds]
     anything ir_measures accepts: dicts, DataFrames, namedtuples): per query ``value``, ``lo``,
     ``hi``, ``exact`` and the means of them over every qrels query (a query the run lacks:
     lo = hi = value = DEFAULT). ``measures``: measure
-    objects or strings, as everywhere in the package. Raises :class:`BoundsError` for a measure
-    without bounds (bpref, judged-only measures, measures not listed in this module)."""
+    objects or strings, as everywhere in the package. A measure whose value does not depend on
+    relevance (``unj@k``) gets lo = hi = value, exact (the command prints its cells empty).
+    Raises :class:`BoundsError` for a measure without bounds (bpref, judged-only measures,
+    measures without a bounds spec), with the message the command prints."""
     from ..data.ranking import rank_run
     from ..measures.catalogue import parse_measures
     from ..measures.table import check_qrels

@@ -16,6 +16,13 @@ dropped unsplit. The bound of a piece, by what the measure is (``BoundPlan`` in 
   (R0 + a + 1); and V(bottom-m) >= V(bottom-a) (R0 + a) / (R0 + b - 1). No completion scored.
 * **and N concave along the top-m completions, convex along the bottom-m** (R@k, PRES;
   ``plan.concave``): tighter, from the chords of the pieces beside it (:func:`envelope_bound`).
+  With rho_m the rank of the m-th unjudged document from the top (from the bottom), J the
+  judged relevant documents within the cutoff and j the unjudged ones marked within it before
+  rho_m, the step N(m) - N(m - 1) is, for R@k (N = |E within k|): top, 1 while rho_m <= k, then
+  0; bottom, 0 while rho_m > k, then 1. For PRES (N = sum over E, i-th by rank, of
+  N_max - r_i + i, each term >= i > 0; c = N_max): top, N_max + J + m - rho_m, which falls as
+  rho_m grows by at least 1 a step; bottom, 0 beyond the cutoff, then N_max + J + 1 + j - rho_m,
+  which grows as rho_m falls. AP's steps go either way (not concave).
 * **another monotone measure** (nDCG, Q): one *decoupled* completion scored by the kernel,
   V(E = top-(b - 1), R = R0 + a + 1) (top) or V(E = bottom-(a + 1), R = R0 + b - 1) (bottom).
 * **not monotone** (Rprec, R_norm, PRES_est): no bound; every m is scored.
@@ -23,6 +30,7 @@ dropped unsplit. The bound of a piece, by what the measure is (``BoundPlan`` in 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Tuple
 
 import numpy as np
@@ -32,7 +40,7 @@ from ..data.arrays import offsets_from_counts, segment_ids
 if TYPE_CHECKING:
     from .bounds import BoundPlan, _Layout
 
-__all__ = ["PER_ROUND", "SPLIT", "TOLERANCE", "branch_and_bound", "envelope_bound"]
+__all__ = ["PER_ROUND", "SPLIT", "TOLERANCE", "Pieces", "branch_and_bound", "envelope_bound"]
 
 #: prune a piece whose bound is within this of the best value found (relative to max(1, |best|))
 TOLERANCE = 1e-12
@@ -132,6 +140,33 @@ def _chords_beside(
     return np.maximum(sub_left, 0.0), sub_right
 
 
+@dataclass(frozen=True)
+class Pieces:
+    """Pieces ``[a, b]`` of m, one per row of parallel arrays: the ranked query ``q``, the ends
+    and their exact values ``va``, ``vb``, the bound on V strictly inside (times the side's
+    sign: larger is more promising) and the slopes of the chords ``left`` and ``right`` of it."""
+
+    q: np.ndarray
+    a: np.ndarray
+    b: np.ndarray
+    va: np.ndarray
+    vb: np.ndarray
+    bound: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.q)
+
+    def take(self, rows: np.ndarray) -> "Pieces":
+        """The pieces of ``rows`` (a mask or indices), in that order."""
+        return Pieces(*(getattr(self, f.name)[rows] for f in fields(self)))
+
+    def concat(self, other: "Pieces") -> "Pieces":
+        """These pieces, then ``other``."""
+        return Pieces(*(np.r_[getattr(self, f.name), getattr(other, f.name)] for f in fields(self)))
+
+
 def branch_and_bound(
     layout: "_Layout", plan: "BoundPlan", top: bool, ends: np.ndarray, n_relevant: np.ndarray
 ) -> np.ndarray:
@@ -145,25 +180,31 @@ def branch_and_bound(
     best = np.maximum(sign * ends[:nq], sign * ends[nq:])  # V(0) and V(u), the same both sides
     wide = np.flatnonzero(layout.u >= 2)
     r0 = n_relevant.astype(np.float64)
-    # per piece: query, ends, their values, the bound inside, the chords beside (none known)
-    q, a, b = wide, np.zeros(len(wide), np.int64), layout.u[wide]
-    va, vb = ends[:nq][wide], ends[nq:][wide]
-    bound = np.full(len(q), np.inf)
-    left = np.full(len(q), np.inf if top else 0.0)
-    right = np.full(len(q), 0.0 if top else np.inf)
+    # one piece [0, u] per query with an m inside: no bound known inside, no chord beside
+    pieces = Pieces(
+        wide,
+        np.zeros(len(wide), np.int64),
+        layout.u[wide],
+        ends[:nq][wide],
+        ends[nq:][wide],
+        np.full(len(wide), np.inf),
+        np.full(len(wide), np.inf if top else 0.0),
+        np.full(len(wide), 0.0 if top else np.inf),
+    )
     per_round = PER_ROUND if plan.monotone else np.iinfo(np.int64).max
-    while len(q):
+    while len(pieces):
+        q, bound = pieces.q, pieces.bound
         alive = bound > best[q] + TOLERANCE * np.maximum(1.0, np.abs(best[q]))
         # per query, the pieces with the best bounds first
-        order = np.flatnonzero(alive)[np.lexsort((-bound[alive], q[alive]))]
-        q, a, b, va, vb, bound, left, right = (x[order] for x in (q, a, b, va, vb, bound, left, right))
-        if not len(q):
+        pieces = pieces.take(np.flatnonzero(alive)[np.lexsort((-bound[alive], q[alive]))])
+        if not len(pieces):
             break
+        q = pieces.q
         heads = np.r_[0, np.flatnonzero(q[1:] != q[:-1]) + 1]
         place = np.arange(len(q)) - np.repeat(heads, np.diff(np.r_[heads, len(q)]))
         chosen = place < per_round
-        rest = [x[~chosen] for x in (q, a, b, va, vb, bound, left, right)]
-        q, a, b, va, vb, left, right = (x[chosen] for x in (q, a, b, va, vb, left, right))
+        rest, split = pieces.take(~chosen), pieces.take(chosen)
+        q, a, b = split.q, split.a, split.b
         # split each chosen piece at k + 1 points (its ends and k - 1 inside), scored inside
         k = np.minimum(SPLIT, b - a)
         starts = offsets_from_counts(k + 1)
@@ -172,7 +213,7 @@ def branch_and_bound(
         points = a[piece] + (i * (b - a)[piece]) // k[piece]
         pq = q[piece]
         inner = (i > 0) & (i < k[piece])
-        values = np.where(i == 0, va[piece], vb[piece])
+        values = np.where(i == 0, split.va[piece], split.vb[piece])
         at = points[inner]
         values[inner] = layout.score(plan, pq[inner], np.full(len(at), top), at, at)
         np.maximum.at(best, pq[inner], sign * values[inner])
@@ -184,13 +225,13 @@ def branch_and_bound(
         sub_va, sub_vb = values[sub], values[sub + 1]
         if plan.concave:
             sub_left, sub_right = _chords_beside(
-                top, r0, pq, points, values, has_next, i[sub] == 0, sub, left[piece], right[piece]
+                top, r0, pq, points, values, has_next, i[sub] == 0, sub, split.left[piece], split.right[piece]
             )
         else:
             sub_left = sub_right = np.zeros(len(sub))
         inside = _piece_bounds(
             layout, plan, top, r0, sub_q, sub_a, sub_b, sub_va, sub_vb, sub_left, sub_right
         )
-        fresh = (sub_q, sub_a, sub_b, sub_va, sub_vb, sign * inside, sub_left, sub_right)
-        q, a, b, va, vb, bound, left, right = (np.r_[old, new] for old, new in zip(rest, fresh))
+        fresh = Pieces(sub_q, sub_a, sub_b, sub_va, sub_vb, sign * inside, sub_left, sub_right)
+        pieces = rest.concat(fresh)
     return sign * best

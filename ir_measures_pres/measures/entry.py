@@ -12,6 +12,7 @@ import numpy as np
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
 from .base import PluginMeasure
+from .bounds_spec import BoundSpec
 
 __all__ = [
     "DIRECTIONS",
@@ -103,3 +104,6 @@ class Entry:
     #: :data:`HIGHER`, :data:`LOWER` or :data:`NEITHER` (or a function of the measure giving
     #: one); required, so that no entry is added without it
     direction: Direction = field(kw_only=True)
+    #: how the bounds over unjudged documents treat the measure (:mod:`..engine.bounds`; None:
+    #: they refuse it)
+    bounds: Optional[BoundSpec] = None

@@ -35,6 +35,7 @@ import numpy as np
 from ..data.arrays import offsets_from_counts, segment_ids
 from ..data.qrels import Qrels
 from ..data.ranking import JudgedList, RankedRun
+from .bounds_spec import COMPLETIONS, EXTREMES, SKIPS, BoundSpec
 from .bpref import bpref_kernel
 
 __all__ = [
@@ -50,6 +51,7 @@ __all__ = [
     "recall_kernel",
     "relevant_precision_sum",
     "rprec_kernel",
+    "standard_bounds",
     "rr_kernel",
     "success_kernel",
 ]
@@ -321,6 +323,8 @@ class StandardKernel:
     compute: Callable[[Any, RankedRun], np.ndarray]
     trec_eval: str
     supports: Mapping[str, Callable[[Any], bool]]
+    #: how the bounds over unjudged documents treat the measure (:mod:`..engine.bounds`)
+    bounds: Optional[BoundSpec] = None
 
     def applies_to(self, measure: Any) -> bool:
         return all(p in self.supports and self.supports[p](v) for p, v in measure.params.items())
@@ -328,33 +332,90 @@ class StandardKernel:
 
 _RANKED = {"cutoff": _positive, "rel": _positive, "judged_only": _any}
 
+
+def _ndcg_bounds_check(measure: Any) -> Optional[str]:
+    """The bounds' refusal of ``gains`` that give a level <= 0 a positive gain (an unjudged
+    document judged non-relevant would gain; the package's own measures refuse such gains)."""
+    gains = measure.params.get("gains")
+    if gains and any(k <= 0 and g > 0 for k, g in gains.items()):
+        return "when gains give a non-relevant level a gain"
+    return None
+
+
+def _ndcg_gains(measure: Any, levels: np.ndarray) -> np.ndarray:
+    return gain_of_label(levels, measure.params.get("gains"))
+
+
 #: ir_measures measure NAME -> native kernel (trec_eval measure it equals, supported parameters)
 STANDARD_KERNELS: Dict[str, StandardKernel] = {
-    "AP": StandardKernel(compute_ap, "map, map_cut_k", _RANKED),
-    "P": StandardKernel(compute_precision, "P_k", _RANKED),
-    "R": StandardKernel(compute_recall, "recall_k", _RANKED),
-    "Success": StandardKernel(compute_success, "success_k", _RANKED),
-    "RR": StandardKernel(compute_rr, "recip_rank (RR@k: on the list cut at k)", _RANKED),
-    "Rprec": StandardKernel(compute_rprec, "Rprec", {"rel": _positive, "judged_only": _any}),
+    "AP": StandardKernel(
+        compute_ap,
+        "map, map_cut_k",
+        _RANKED,
+        BoundSpec(COMPLETIONS, "AP", monotone=True, per_relevant=True),
+    ),
+    "P": StandardKernel(compute_precision, "P_k", _RANKED, BoundSpec(EXTREMES, "P@k")),
+    "R": StandardKernel(
+        compute_recall,
+        "recall_k",
+        _RANKED,
+        BoundSpec(COMPLETIONS, "R@k", monotone=True, per_relevant=True, concave=True),
+    ),
+    "Success": StandardKernel(compute_success, "success_k", _RANKED, BoundSpec(EXTREMES, "Success@k")),
+    "RR": StandardKernel(
+        compute_rr, "recip_rank (RR@k: on the list cut at k)", _RANKED, BoundSpec(EXTREMES, "RR")
+    ),
+    "Rprec": StandardKernel(
+        compute_rprec, "Rprec", {"rel": _positive, "judged_only": _any}, BoundSpec(COMPLETIONS, "Rprec")
+    ),
     "nDCG": StandardKernel(
         compute_ndcg,
         "ndcg, ndcg_cut_k",
         {"cutoff": _positive, "dcg": _log2, "gains": _integer_gains, "judged_only": _any},
+        BoundSpec(
+            COMPLETIONS,
+            "nDCG",
+            gain=_ndcg_gains,
+            relevant_by_gain=True,
+            monotone=True,
+            check=_ndcg_bounds_check,
+        ),
     ),
-    "Bpref": StandardKernel(compute_bpref, "bpref", {"rel": _positive}),
+    "Bpref": StandardKernel(
+        compute_bpref, "bpref", {"rel": _positive}, BoundSpec.refused("Bpref", SKIPS.format("bpref"))
+    ),
+}
+
+#: the bounds of ir_measures measures that have no native kernel but a reason to be refused
+STANDARD_REFUSED: Dict[str, BoundSpec] = {
+    "infAP": BoundSpec.refused(
+        "infAP", "infAP estimates from sampled judgements; its unjudged documents are part of the estimate"
+    ),
 }
 
 
-def kernel_for(measure: Any) -> Optional[Callable[[Any, RankedRun], np.ndarray]]:
-    """The native kernel of an ir_measures measure (``compute(measure, ranked)``, one value per
-    ranked query), or None when there is none for it or its parameter values."""
+def _registered(measure: Any, table: Mapping[str, Any]) -> Any:
+    """``table[measure.NAME]`` when ``measure`` is ir_measures' measure of that name, else None."""
     import ir_measures
 
     name = getattr(measure, "NAME", None)
-    entry = STANDARD_KERNELS.get(name) if isinstance(name, str) else None
+    entry = table.get(name) if isinstance(name, str) else None
     if entry is None:
         return None
     registered = ir_measures.measures.registry.get(name)
     if registered is None or not isinstance(measure, type(registered)):
         return None  # another measure that happens to share the name
-    return entry.compute if entry.applies_to(measure) else None
+    return entry
+
+
+def standard_bounds(measure: Any) -> Optional[BoundSpec]:
+    """How the bounds over unjudged documents treat an ir_measures measure (None: not at all)."""
+    entry = _registered(measure, STANDARD_KERNELS)
+    return entry.bounds if entry is not None else _registered(measure, STANDARD_REFUSED)
+
+
+def kernel_for(measure: Any) -> Optional[Callable[[Any, RankedRun], np.ndarray]]:
+    """The native kernel of an ir_measures measure (``compute(measure, ranked)``, one value per
+    ranked query), or None when there is none for it or its parameter values."""
+    entry = _registered(measure, STANDARD_KERNELS)
+    return entry.compute if entry is not None and entry.applies_to(measure) else None

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, Optional, Tuple
 
+import numpy as np
+
 from . import ntcir as nt
 from . import sampled as sm
 from . import statap as sa
 from . import textbook as tb
 from . import trec_eval10 as te10
+from .base import MeasureParameterError
 from .blended_ratio import (
     OMeasure,
     PMeasure,
@@ -26,7 +29,9 @@ from .blended_ratio import (
     compute_p,
     compute_pplus,
     compute_q,
+    gain_of,
 )
+from .bounds_spec import COMPLETIONS, EXTREMES, FREE, SKIPS, BoundSpec
 from .bpref import Bpref10, compute_bpref10
 from .entry import HIGHER, LOWER, NEITHER, Entry, NamedNumber, TrecStyle, higher_with_rel
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
@@ -72,6 +77,56 @@ def _SAMPLED(base: str) -> Tuple[Tuple[str, str], ...]:  # noqa: N802 - reads as
     return (("cds", base), ("trecvid", f"{base}_trecvid"))
 
 
+# -- how the bounds over unjudged documents treat the measures (engine/bounds.py) --
+
+
+def _gains_at(measure: Any, levels: np.ndarray, rel: int) -> np.ndarray:
+    """The gain :func:`.blended_ratio.gain_of` gives each level (nan where ``gains`` leave a
+    relevant level out: the measure refuses such a level)."""
+    out = np.full(len(levels), np.nan)
+    for i, level in enumerate(levels.tolist()):
+        try:
+            out[i] = gain_of(np.array([level]), measure.params.get("gains"), str(measure), rel)[0]
+        except MeasureParameterError:
+            pass
+    return out
+
+
+def _rel_gains(measure: Any, levels: np.ndarray) -> np.ndarray:
+    return _gains_at(measure, levels, measure["rel"])
+
+
+def _ntcir_gains(measure: Any, levels: np.ndarray) -> np.ndarray:
+    return _gains_at(measure, levels, 1)  # NTCIREVAL's measures: every level >= 1 is relevant
+
+
+def _rnorm_bounds_check(measure: Any) -> Optional[str]:
+    return None if measure["mode"] == "pessimistic" else "for Bollmann's pairwise R_norm (pessimistic only)"
+
+
+_BOUNDS_PRES = BoundSpec(
+    COMPLETIONS,
+    "PRES",
+    monotone=lambda m: not m["estimate"],
+    per_relevant=True,
+    concave=True,
+    full_cutoff=True,
+)
+_BOUNDS_Q = BoundSpec(
+    COMPLETIONS,
+    "QMeasure",
+    gain=_rel_gains,
+    grades_matter=lambda m: float(m["beta"]) != 0.0,
+    monotone=True,
+)
+_BOUNDS_TE10_RBP = BoundSpec.refused(
+    "rbp",
+    "trec_eval 10's rbp divides the gains by the query's top judged grade, which an unjudged "
+    "document judged higher would raise, lowering the others' gains (not monotone in the labels); "
+    "NTCIR_RBP has bounds",
+)
+
+
 MEASURES: Tuple[Entry, ...] = (
     Entry(
         PRES,
@@ -79,6 +134,7 @@ MEASURES: Tuple[Entry, ...] = (
         compute_pres,
         trec=TrecStyle(((False, "PRES"), (True, "PRES_est")), by="estimate", at="value"),
         direction=HIGHER,
+        bounds=_BOUNDS_PRES,
     ),
     Entry(
         R_norm,
@@ -90,9 +146,16 @@ MEASURES: Tuple[Entry, ...] = (
             number=NamedNumber("collection_size", "N", 1_000_000),
         ),
         direction=HIGHER,
+        bounds=BoundSpec(COMPLETIONS, "R_norm", check=_rnorm_bounds_check),
     ),
     Entry(
-        QMeasure, ("Q_measure",), compute_q, check_gains_cover, TrecStyle.named("Q-measure"), direction=HIGHER
+        QMeasure,
+        ("Q_measure",),
+        compute_q,
+        check_gains_cover,
+        TrecStyle.named("Q-measure"),
+        direction=HIGHER,
+        bounds=_BOUNDS_Q,
     ),
     Entry(
         OMeasure, ("O_measure",), compute_o, check_gains_cover, TrecStyle.named("O-measure"), direction=HIGHER
@@ -122,6 +185,7 @@ MEASURES: Tuple[Entry, ...] = (
             at="none",
         ),
         direction=HIGHER,
+        bounds=BoundSpec.refused("Bpref10", SKIPS.format("Bpref-10")),
     ),
     # technology-assisted review (CLEF TAR 2017-2019 tools; docs/tar.md)
     Entry(
@@ -242,8 +306,24 @@ MEASURES: Tuple[Entry, ...] = (
         needs_docs=True,
         direction=HIGHER,
     ),
-    Entry(tb.CG, (), tb.compute_cg, check_gains_cover, TrecStyle.named("CG"), direction=HIGHER),
-    Entry(tb.DCG, (), tb.compute_dcg, check_gains_cover, TrecStyle.named("DCG"), direction=HIGHER),
+    Entry(
+        tb.CG,
+        (),
+        tb.compute_cg,
+        check_gains_cover,
+        TrecStyle.named("CG"),
+        direction=HIGHER,
+        bounds=BoundSpec(EXTREMES, "CG", gain=_rel_gains),
+    ),
+    Entry(
+        tb.DCG,
+        (),
+        tb.compute_dcg,
+        check_gains_cover,
+        TrecStyle.named("DCG"),
+        direction=HIGHER,
+        bounds=BoundSpec(EXTREMES, "DCG", gain=_rel_gains),
+    ),
     # NTCIREVAL 190111's ntcir_eval compute beyond Q/O/P/P+ (docs/ntcir.md)
     Entry(
         nt.NCU,
@@ -254,7 +334,15 @@ MEASURES: Tuple[Entry, ...] = (
         direction=HIGHER,
     ),
     Entry(nt.GAP, (), nt.compute_gap, trec=TrecStyle.named("GAP"), direction=HIGHER),
-    Entry(nt.NTCIR_RBP, (), nt.compute_rbp, nt.check_levels, TrecStyle.named("NTCIR_RBP"), direction=HIGHER),
+    Entry(
+        nt.NTCIR_RBP,
+        (),
+        nt.compute_rbp,
+        nt.check_levels,
+        TrecStyle.named("NTCIR_RBP"),
+        direction=HIGHER,
+        bounds=BoundSpec(EXTREMES, "NTCIR_RBP", gain=_ntcir_gains, reads_scale=True),
+    ),
     Entry(nt.NTCIR_ERR, (), nt.compute_err, nt.check_levels, TrecStyle.named("NTCIR_ERR"), direction=HIGHER),
     Entry(
         nt.NTCIR_nERR, (), nt.compute_nerr, nt.check_levels, TrecStyle.named("NTCIR_nERR"), direction=HIGHER
@@ -271,6 +359,7 @@ MEASURES: Tuple[Entry, ...] = (
         nt.compute_bpref,
         trec=TrecStyle(_BPREF, by="variant", at="none"),
         direction=HIGHER,
+        bounds=BoundSpec.refused("NTCIR_bpref", SKIPS.format("bpref")),
     ),
     Entry(
         nt.NTCIR_rpref,
@@ -279,6 +368,7 @@ MEASURES: Tuple[Entry, ...] = (
         nt.check_levels,
         TrecStyle(_RPREF, by="variant", at="none"),
         direction=HIGHER,
+        bounds=BoundSpec.refused("NTCIR_rpref", SKIPS.format("rpref")),
     ),
     # sampled judgements: sample_eval.pl's estimators (docs/judgements.md)
     Entry(
@@ -371,9 +461,15 @@ MEASURES: Tuple[Entry, ...] = (
         te10.compute_unj,
         trec=TrecStyle.named("unj", at="value", cuts=te10.UNJ_CUTOFFS),
         direction=LOWER,
+        bounds=BoundSpec(FREE, "unj@k"),
     ),
     Entry(
-        te10.rbp, (), te10.compute_rbp, trec=TrecStyle.named("rbp", at="none", param="p"), direction=HIGHER
+        te10.rbp,
+        (),
+        te10.compute_rbp,
+        trec=TrecStyle.named("rbp", at="none", param="p"),
+        direction=HIGHER,
+        bounds=_BOUNDS_TE10_RBP,
     ),
     Entry(
         te10.rbp_resid,
