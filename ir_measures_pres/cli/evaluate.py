@@ -557,6 +557,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .sampled import sampled_cli
 
         return guarded(lambda: sampled_cli(argv[1:]), debug)
+    if argv and argv[0] == "trec_eval":
+        from .trec_eval import trec_eval_cli
+
+        return guarded(lambda: trec_eval_cli(argv[1:]), debug)
     if argv and argv[0] == "compare":
         from .compare import main as compare_main
 

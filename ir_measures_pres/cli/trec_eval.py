@@ -1,0 +1,292 @@
+"""``ir_measures_pres trec_eval``: a drop-in for the trec_eval 10.0 binary.
+
+Usage::
+
+    ir_measures_pres trec_eval [-q] [-m MEASURE[.PARAMS]]... [-c] [-n] [-l N] [-N N] [-M N] [-J]
+                               [-R qrels] [-T trec_results] [-Z ZFILE] [-h] [-v]
+                               REL_INFO_FILE RESULTS_FILE [RESULTS_FILE ...]
+
+trec_eval's options with their short and long spellings (``--measure``, ``--query_eval_wanted``,
+``--complete_rel_info_wanted``, ``--level_for_rel``, ``--nosummary``, ``--Number_docs_in_coll``,
+``--Max_retrieved_per_topic``, ``--Judged_docs_only``, ``--Rel_info_format``,
+``--Results_format``, ``--Zscore``, ``--help``, ``--version``), read as getopt reads them (bundled
+``-qc``, attached ``-l2``, ``-mP.5``, options after the files). For one results file it prints
+what trec_eval 10.0 prints (:mod:`._trec_eval_print`); several results files (our extension)
+print one such block after another, in the order given. Files may be gzipped; ``-`` reads one of
+them from standard input.
+
+Errors are one line ``ir_measures_pres: error: trec_eval: ...`` and trec_eval's exit status: 1
+for a usage error or an illegal measure, 2 for a file that cannot be read or holds a malformed
+line, 4 for a document listed twice for one query (trec_eval refuses it), 7 when no query has
+both results and judgements. docs/trec_eval.md lists what is not done yet (``-R prefs``,
+``qrels_prefs``, ``qrels_jg`` and their measures) and the deliberate differences.
+"""
+
+from __future__ import annotations
+
+import getopt
+import re
+import sys
+import warnings
+from typing import IO, Dict, List, Optional, Sequence, Tuple
+
+from ..measures.trec_tool.table import MEASURES, NICKNAMES, NOT_YET, MeasureSpecError, select
+from ._command import say
+
+#: trec_eval's exit statuses
+USAGE_STATUS, INPUT_STATUS, DUPLICATE_STATUS, NO_QUERIES_STATUS = 1, 2, 4, 7
+
+_SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
+_LONG = [
+    "help",
+    "version",
+    "query_eval_wanted",
+    "measure=",
+    "complete_rel_info_wanted",
+    "level_for_rel=",
+    "nosummary",
+    "Debug_level=",
+    "Judged_docs_only",
+    "Number_docs_in_coll=",
+    "Max_retrieved_per_topic=",
+    "Rel_info_format=",
+    "Results_format=",
+    "Output_old_results_format=",
+    "Zscore=",
+]
+_LONG_TO_SHORT = {
+    "--help": "-h",
+    "--version": "-v",
+    "--query_eval_wanted": "-q",
+    "--measure": "-m",
+    "--complete_rel_info_wanted": "-c",
+    "--level_for_rel": "-l",
+    "--nosummary": "-n",
+    "--Debug_level": "-D",
+    "--Judged_docs_only": "-J",
+    "--Number_docs_in_coll": "-N",
+    "--Max_retrieved_per_topic": "-M",
+    "--Rel_info_format": "-R",
+    "--Results_format": "-T",
+    "--Output_old_results_format": "-o",
+    "--Zscore": "-Z",
+}
+USAGE = (
+    "usage: ir_measures_pres trec_eval [-h] [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] "
+    "[-M num] [-J] [-R qrels] [-T trec_results] [-Z zfile] rel_info_file results_file [results_file ...]"
+)
+
+
+class TrecEvalError(Exception):
+    """What stops the command: a one-line message and trec_eval's exit status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _integer(option: str, text: str) -> int:
+    """An integer option value; trec_eval reads it with atol (leading digits), we refuse the rest."""
+    if not re.fullmatch(r"\s*[+-]?\d+", text):
+        raise TrecEvalError(f"option {option} takes an integer, not {text!r}", USAGE_STATUS)
+    return int(text)
+
+
+def _help(measures: Sequence[str]) -> str:
+    lines = [
+        USAGE,
+        "",
+        "Evaluate each results file against the relevance file and print what trec_eval 10.0 prints.",
+        "  -q, --query_eval_wanted         also print every topic's values",
+        "  -m, --measure NAME[.PARAMS]     add a measure or a nickname (official (default), all_trec,",
+        "                                  set); repeatable: P.5,10  iprec_at_recall..1,.5  ndcg.1=3,2=9",
+        "  -c, --complete_rel_info_wanted  average over every topic of the relevance file (a missing one",
+        "                                  has an empty list)",
+        "  -l, --level_for_rel NUM         least relevance level that counts as relevant (default 1)",
+        "  -n, --nosummary                 no summary lines",
+        "  -N, --Number_docs_in_coll NUM   documents in the collection (utility's 4th coefficient)",
+        "  -M, --Max_retrieved_per_topic NUM  keep the top NUM documents of each topic",
+        "  -J, --Judged_docs_only          drop unjudged documents before evaluating",
+        "  -R, --Rel_info_format qrels     (prefs, qrels_prefs, qrels_jg: not yet)",
+        "  -T, --Results_format trec_results",
+        "  -Z, --Zscore FILE               print z-scores from lines 'qid measure mean sd'",
+        "  -h, --help                      this help; with -m, what the measures are",
+        "  -v, --version                   the trec_eval version reproduced",
+        "",
+        "Rel info: 'qid iter docno rel' lines (rel < 0: in the pool but not judged). Results:",
+        "'qid iter docno rank score runid' lines, ranked by score (as a double) descending, then",
+        "docno descending; the rank column is ignored; runid is the last line's. '#' lines are comments.",
+        "Details and every difference from the binary: docs/trec_eval.md.",
+    ]
+    names: List[str] = []
+    for arg in measures:
+        base = arg.partition(".")[0]
+        names.extend(NICKNAMES.get(base, (base,)))
+    shown = [m for m in MEASURES.values() if m.name in names]
+    if shown:
+        lines += ["", "Measures:"]
+        for m in shown:
+            lines.append(m.name)
+            lines.append(f"    {m.about}")
+    unknown = [n for n in dict.fromkeys(names) if n not in MEASURES]
+    for n in unknown:
+        lines.append(n)
+        lines.append(
+            "    not computed yet by this command" if n in NOT_YET else "    (not a trec_eval 10.0 measure)"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _parse(argv: Sequence[str]) -> Tuple[Dict[str, object], List[str], List[str]]:
+    try:
+        opts, files = getopt.gnu_getopt(list(argv), _SHORT, _LONG)
+    except getopt.GetoptError as error:
+        raise TrecEvalError(f"{error}\n{USAGE}", USAGE_STATUS) from None
+    settings: Dict[str, object] = {"level": 1, "num_docs": 0, "max_docs": None, "rel_format": "qrels"}
+    measures: List[str] = []
+    for option, value in opts:
+        option = _LONG_TO_SHORT.get(option, option)
+        if option == "-m":
+            measures.append(value)
+        elif option in ("-h", "-v", "-q", "-c", "-n", "-J"):
+            settings[option] = True
+        elif option == "-l":
+            settings["level"] = _integer(option, value)
+        elif option == "-N":
+            settings["num_docs"] = _integer(option, value)
+        elif option == "-M":
+            settings["max_docs"] = _integer(option, value)
+        elif option == "-R":
+            settings["rel_format"] = value
+        elif option == "-T":
+            if value != "trec_results":
+                raise TrecEvalError(
+                    f"Illegal retrieval results format '{value}' (only trec_results)", INPUT_STATUS
+                )
+        elif option == "-Z":
+            settings["zfile"] = value
+        elif option == "-D":
+            raise TrecEvalError("-D (debug output) is not reproduced by this command", USAGE_STATUS)
+        elif option == "-o":
+            raise TrecEvalError(
+                "-o (the old output format) is obsolete in trec_eval and not supported", USAGE_STATUS
+            )
+    return settings, measures, files
+
+
+def _read_zscores(path: str) -> Dict[str, Dict[str, Tuple[float, float]]]:
+    out: Dict[str, Dict[str, Tuple[float, float]]] = {}
+    try:
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, start=1):
+                line = raw.decode("utf-8", "surrogateescape").strip()
+                if not line or line.startswith("#"):
+                    continue
+                fields = line.split()
+                try:
+                    if len(fields) != 4:
+                        raise ValueError
+                    mean, sd = float(fields[2]), float(fields[3])
+                except ValueError:
+                    raise TrecEvalError(
+                        f"{path}:{number}: expected 'qid measure mean sd', found {line!r}", INPUT_STATUS
+                    ) from None
+                out.setdefault(fields[0], {}).setdefault(fields[1], (mean, sd))
+    except OSError as error:
+        raise TrecEvalError(f"cannot read z-score file '{path}': {error.strerror}", INPUT_STATUS) from None
+    return out
+
+
+def _read(path: str, kind: str) -> object:
+    """A qrels or run file as the package's strict readers read it; a repeated document is
+    trec_eval's error (exit 4), a malformed line or an unreadable file its exit 2."""
+    from ..data.inputs import INPUT_ERRORS, input_error_text
+    from ..data.readers import read_qrels, read_run
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cols = read_qrels(path) if kind == "qrels" else read_run(path)
+    except INPUT_ERRORS as error:
+        raise TrecEvalError(input_error_text(error), INPUT_STATUS) from None
+    dropped = getattr(cols, "dropped", None)
+    if dropped is not None and int(dropped.sum()) > 0:
+        detail = next((str(w.message) for w in caught), "")
+        raise TrecEvalError(f"duplicate docs: {detail}", DUPLICATE_STATUS)
+    for w in caught:
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if kind == "qrels" and getattr(cols, "strata", None) is not None:
+        raise TrecEvalError(f"{path}: expected 4 columns 'qid iter docno rel', found 5", INPUT_STATUS)
+    return cols
+
+
+def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
+    """Parse trec_eval's arguments, evaluate, print; raises :class:`TrecEvalError`."""
+    from ..data.qrels import Qrels
+    from ..measures.trec_tool.lists import build_lists
+    from ._trec_eval_print import block_lines
+
+    out = sys.stdout if out is None else out
+    settings, measures, files = _parse(argv)
+    if settings.get("-h"):
+        out.write(_help(measures))
+        return 0
+    if settings.get("-v"):
+        sys.stderr.write("trec_eval version 10.0 (reproduced by ir_measures_pres trec_eval)\n")
+        return 0
+    try:
+        selected = select(measures)
+    except MeasureSpecError as error:
+        raise TrecEvalError(str(error), USAGE_STATUS) from None
+    rel_format = settings["rel_format"]
+    if rel_format in ("prefs", "qrels_prefs", "qrels_jg"):
+        raise TrecEvalError(
+            f"-R {rel_format} is not supported yet by this command (docs/trec_eval.md)", USAGE_STATUS
+        )
+    if rel_format != "qrels":
+        raise TrecEvalError(f"Illegal rel_format '{rel_format}'", INPUT_STATUS)
+    if len(files) < 2:
+        raise TrecEvalError(f"need a rel_info_file and at least one results_file\n{USAGE}", USAGE_STATUS)
+    if sum(f == "-" for f in files) > 1:
+        raise TrecEvalError("only one file can be read from standard input ('-')", USAGE_STATUS)
+    max_docs = settings["max_docs"]
+    if max_docs is not None and int(str(max_docs)) < 0:
+        max_docs = 0
+    qrels = Qrels.from_columns(_read(files[0], "qrels"))  # type: ignore[arg-type]
+    zscores = _read_zscores(str(settings["zfile"])) if "zfile" in settings else None
+    for path in files[1:]:
+        cols = _read(path, "run")
+        lists = build_lists(
+            qrels,
+            cols,
+            relevance_level=int(str(settings["level"])),
+            max_docs=None if max_docs is None else int(str(max_docs)),
+            judged_only=bool(settings.get("-J")),
+            complete=bool(settings.get("-c")),
+        )
+        if not lists.num_queries:
+            raise TrecEvalError(
+                f"No queries with both results and relevance info in '{path}'", NO_QUERIES_STATUS
+            )
+        tag = getattr(cols, "last_tag", None) or ""
+        out.writelines(
+            block_lines(
+                lists,
+                selected,
+                tag,
+                per_query=bool(settings.get("-q")),
+                summary=not settings.get("-n"),
+                num_docs=int(str(settings["num_docs"])),
+                zscores=zscores,
+            )
+        )
+    return 0
+
+
+def trec_eval_cli(argv: Sequence[str]) -> int:
+    """The subcommand: :func:`run`, its errors as one line and trec_eval's exit status."""
+    try:
+        return run(argv)
+    except TrecEvalError as error:
+        say(f"trec_eval: {error}")
+        return error.status
