@@ -1,0 +1,289 @@
+"""``ir_measures_pres trec_eval``: trec_eval 10.0's quick test byte for byte, its errors, and its
+measures checked against pytrec_eval and naive loops on seeded random inputs.
+
+Expected outputs come from outside: the quick test's ``out.*`` files (trec_eval 10.0's own
+outputs, tests/data/trec_eval_test/README.md), pytrec_eval (trec_eval 9.0.8's C code) on inputs
+where 9.x and 10.0 agree, and loops written from the help text's definitions below.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import pytest
+
+from ir_measures_pres.cli.trec_eval import run
+
+TE = Path(__file__).parent / "data" / "trec_eval_test"
+
+#: (expected output, the trec_eval 10.0 command line that made it: its Makefile's quick test)
+QUICK_TEST = [
+    ("out.test", "qrels.test results.test"),
+    ("out.test.a", "-m all_trec qrels.test results.test"),
+    ("out.test.aq", "-m all_trec -q qrels.test results.test"),
+    ("out.test.aqc", "-m all_trec -q -c qrels.test results.trunc"),
+    ("out.test.aqcM", "-m all_trec -q -c -M100 qrels.test results.trunc"),
+    ("out.test.aql", "-m all_trec -mrelstring.20 -q -l2 qrels.rel_level results.test"),
+    (
+        "out.test.meas_params",
+        "-q -miprec_at_recall..10,.20,.25,.75,.50 -m P.5,7,3 -m recall.20,2000 -m Rprec_mult.5.0,0.2,0.35 "
+        "-mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75 -mndcg.1=3,2=9,4=4.5 -mndcg_cut.10,20,23.4 "
+        "-msuccess.2,5,20 qrels.test results.test",
+    ),
+    ("out.test.aqZ", "-q -m all_trec -Z zscores_file qrels.test results.test"),
+    ("out.comment.test", "qrels.comment.test results.comment.test"),
+]
+
+
+def _run(args: List[str], cwd: Path = TE) -> str:
+    out = io.StringIO()
+    here = os.getcwd()
+    os.chdir(cwd)
+    try:
+        assert run(args, out) == 0
+    finally:
+        os.chdir(here)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("expected, command", QUICK_TEST, ids=[q[0] for q in QUICK_TEST])
+def test_quick_test_byte_identical(expected: str, command: str) -> None:
+    """``trec_eval COMMAND`` of trec_eval 10.0's quick test: the same bytes."""
+    assert _run(command.split()).encode() == (TE / expected).read_bytes()
+
+
+def test_the_subcommand_prints_the_same_bytes() -> None:
+    """Through the console entry point, as a script calls it (``trec_eval qrels.test results.test``)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "ir_measures_pres", "trec_eval", "qrels.test", "results.test"],
+        cwd=TE,
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (TE / "out.test").read_bytes()
+
+
+def test_options_after_the_files_and_long_forms() -> None:
+    """getopt's permutation and long options: the same output as ``-m all_trec -q``."""
+    args = ["qrels.test", "results.test", "--query_eval_wanted", "--measure=all_trec"]
+    assert _run(args).encode() == (TE / "out.test.aq").read_bytes()
+    assert (
+        _run(["-qm", "all_trec", "qrels.test", "results.test"]).encode() == (TE / "out.test.aq").read_bytes()
+    )
+
+
+def test_several_results_files_print_one_block_each_in_order() -> None:
+    one = _run(["-q", "qrels.test", "results.test"])
+    other = _run(["-q", "qrels.test", "results.trunc"])
+    assert _run(["-q", "qrels.test", "results.trunc", "results.test"]) == other + one
+
+
+def test_nosummary_prints_the_query_lines_only() -> None:
+    """-n: out.test.aq without its summary lines."""
+    expected = [x for x in (TE / "out.test.aq").read_text().splitlines(True) if "\tall\t" not in x]
+    assert _run(["-q", "-n", "-m", "all_trec", "qrels.test", "results.test"]) == "".join(expected)
+
+
+def _write(tmp: Path, name: str, text: str) -> str:
+    (tmp / name).write_text(text)
+    return str(tmp / name)
+
+
+def test_runid_is_the_last_lines_tag(tmp_path: Path) -> None:
+    """trec_eval 10 keeps the run_id of the last line (get_trec_results.c)."""
+    qrels = _write(tmp_path, "q", "1 0 a 1\n")
+    res = _write(tmp_path, "r", "1 Q0 a 1 2.0 first\n1 Q0 b 2 1.0 last\n")
+    assert _run(["-m", "runid", qrels, res], tmp_path) == "runid                 \tall\tlast\n"
+
+
+def test_ranking_by_double_scores_then_docno_descending(tmp_path: Path) -> None:
+    """100000.002 > 100000.001 as doubles (equal as float32): the relevant b is second, AP 1/2;
+    equal scores: docno descending, so c (relevant) before a."""
+    qrels = _write(tmp_path, "q", "1 0 b 1\n1 0 a 0\n2 0 c 1\n")
+    res = _write(tmp_path, "r", "1 Q0 a 1 100000.002 t\n1 Q0 b 2 100000.001 t\n2 Q0 a 1 5 t\n2 Q0 c 2 5 t\n")
+    out = _run(["-q", "-m", "map", qrels, res], tmp_path)
+    assert out.splitlines() == [
+        f"{'map':<22}\t1\t0.5000",
+        f"{'map':<22}\t2\t1.0000",
+        f"{'map':<22}\tall\t0.7500",
+    ]
+
+
+def test_max_docs_cuts_before_judged_only_drops(tmp_path: Path) -> None:
+    """-M 2 keeps x (unjudged), a; -J then drops x: one document, relevant, P_1 = 1, num_ret 1.
+    The other order (drop x, keep 2) would keep a and b: num_ret 2."""
+    qrels = _write(tmp_path, "q", "1 0 a 1\n1 0 b 1\n")
+    res = _write(tmp_path, "r", "1 Q0 x 1 3 t\n1 Q0 a 2 2 t\n1 Q0 b 3 1 t\n")
+    out = _run(["-M2", "-J", "-m", "num_ret", "-m", "P.1", qrels, res], tmp_path)
+    assert out == "num_ret               \tall\t1\nP_1                   \tall\t1.0000\n"
+
+
+# --------------------------------------------------------------------------------------------
+# errors: one line, trec_eval's exit status, never a traceback
+# --------------------------------------------------------------------------------------------
+
+
+def _cli(args: List[str], cwd: Path) -> Tuple[int, str, str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "ir_measures_pres", "trec_eval", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.mark.parametrize(
+    "args, status, words",
+    [
+        (["-m", "nosuch", "qrels.test", "results.test"], 1, "illegal measure 'nosuch'"),
+        (["-m", "P.0", "qrels.test", "results.test"], 1, "cutoffs must be positive"),
+        (["-m", "P.5,5", "qrels.test", "results.test"], 1, "duplicate cutoffs"),
+        (["-m", "map.5", "qrels.test", "results.test"], 1, "takes no parameters"),
+        (["-m", "utility.1,2", "qrels.test", "results.test"], 1, "4 coefficients"),
+        (["-m", "prefs_simp", "qrels.test", "results.test"], 1, "not computed yet"),
+        (["-R", "prefs", "qrels.test", "results.test"], 1, "not supported yet"),
+        (["-R", "nosuch", "qrels.test", "results.test"], 2, "Illegal rel_format"),
+        (["-x", "qrels.test", "results.test"], 1, "option -x not recognized"),
+        (["qrels.test"], 1, "need a rel_info_file"),
+        (["-l", "two", "qrels.test", "results.test"], 1, "takes an integer"),
+        (["qrels.test", "missing.file"], 2, "missing.file"),
+        (["-D", "1", "qrels.test", "results.test"], 1, "-D"),
+    ],
+)
+def test_errors_are_one_line_with_trec_evals_status(args: List[str], status: int, words: str) -> None:
+    code, out, err = _cli(args, TE)
+    assert code == status
+    assert out == ""
+    assert err.count("\n") == 1 or "usage:" in err, err
+    assert err.startswith("ir_measures_pres: error: trec_eval: ") and words in err
+    assert "Traceback" not in err
+
+
+def test_input_errors(tmp_path: Path) -> None:
+    qrels = _write(tmp_path, "q", "1 0 a 1\n")
+    dup = _write(tmp_path, "dup", "1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n")
+    code, _, err = _cli([qrels, dup], tmp_path)
+    assert code == 4 and "duplicate" in err and "Traceback" not in err
+    other = _write(tmp_path, "other", "2 Q0 a 1 2 t\n")
+    code, _, err = _cli([qrels, other], tmp_path)
+    assert code == 7 and "No queries with both results and relevance info" in err
+    bad = _write(tmp_path, "bad", "1 Q0 a 1 high t\n")
+    code, _, err = _cli([qrels, bad], tmp_path)
+    assert code == 2 and f"{bad}:1" in err and "Traceback" not in err
+    badq = _write(tmp_path, "badq", "1 0 a yes\n")
+    code, _, err = _cli([badq, dup], tmp_path)
+    assert code == 2 and f"{badq}:1" in err
+
+
+def test_help_describes_the_measures_asked() -> None:
+    text = _run(["-h", "-m", "official"])
+    assert "Evaluate each results file" in text
+    for name in ("map", "gm_map", "iprec_at_recall", "Buckley"):
+        assert name in text
+
+
+# --------------------------------------------------------------------------------------------
+# against pytrec_eval (trec_eval 9.0.8) and naive loops, on seeded random inputs
+# --------------------------------------------------------------------------------------------
+
+
+def _random_collection(
+    seed: int, tmp: Path
+) -> Tuple[str, str, Dict[str, Dict[str, int]], Dict[str, Dict[str, float]]]:
+    rng = random.Random(seed)
+    qrels: Dict[str, Dict[str, int]] = {}
+    run_: Dict[str, Dict[str, float]] = {}
+    for q in range(1, 9):
+        qid = f"q{q}"
+        docs = [f"d{i}" for i in range(rng.randint(5, 60))]
+        judged = rng.sample(docs, rng.randint(1, len(docs)))
+        qrels[qid] = {d: rng.choice([0, 0, 0, 1, 1, 2, 3]) for d in judged}
+        if q % 4 == 0:
+            qrels[qid] = {d: 0 for d in judged}  # a topic without relevant documents
+        ret = rng.sample(docs, rng.randint(1, len(docs)))
+        # integer scores, distinct: float32 (pytrec_eval) and double (trec_eval 10) rank alike
+        scores = rng.sample(range(1, 10_000), len(ret))
+        run_[qid] = {d: float(s) for d, s in zip(ret, scores)}
+    qtext = "".join(f"{q} 0 {d} {r}\n" for q, ds in qrels.items() for d, r in ds.items())
+    rtext = "".join(f"{q} Q0 {d} 0 {s:.1f} rnd\n" for q, ds in run_.items() for d, s in ds.items())
+    return _write(tmp, f"q{seed}", qtext), _write(tmp, f"r{seed}", rtext), qrels, run_
+
+
+def _per_query(text: str) -> Dict[Tuple[str, str], str]:
+    out = {}
+    for line in text.splitlines():
+        name, qid, value = line.split("\t")
+        out[(name.strip(), qid)] = value
+    return out
+
+
+#: measures trec_eval 9.0.8 (pytrec_eval) computes as 10.0 does (iprec_at_recall and 11pt_avg
+#: changed their rounding in 10.0, and are checked by a loop below)
+SAME_AS_9 = (
+    "map Rprec bpref recip_rank P recall infAP Rprec_mult utility binG G ndcg ndcg_rel Rndcg ndcg_cut "
+    "map_cut relative_P success set_P set_relative_P set_recall set_map set_F num_nonrel_judged_ret "
+    "num_ret num_rel num_rel_ret"
+).split()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_per_query_values_equal_pytrec_evals(seed: int, tmp_path: Path) -> None:
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    qpath, rpath, qrels, run_ = _random_collection(seed, tmp_path)
+    # queries without relevant documents: pytrec_eval's C divides by zero for relative_P, we print 0
+    with_rel = {q: d for q, d in qrels.items() if any(v >= 1 for v in d.values())}
+    expected = pytrec_eval.RelevanceEvaluator(with_rel, set(SAME_AS_9)).evaluate(run_)
+    ours = _per_query(
+        _run(["-q", "-n"] + [a for m in SAME_AS_9 for a in ("-m", m)] + [qpath, rpath], tmp_path)
+    )
+    checked = 0
+    for qid, values in expected.items():
+        for name, value in values.items():
+            got = ours[(name, qid)]
+            assert float(got) == pytest.approx(value, abs=5e-5), (qid, name)
+            assert got == (f"{value:6.4f}" if "." in got else str(int(value))), (qid, name)
+            checked += 1
+    assert checked > 300
+
+
+def _iprec_naive(levels: List[int], num_rel: int, cutoffs: List[float]) -> List[float]:
+    """Interpolated precision at recall p, trec_eval 10: the c = lround(p R)-th relevant document's
+    interpolated precision (max precision at or after it); c = 0: the best precision anywhere;
+    c beyond the relevant retrieved: 0. ``levels`` the ranked list's levels (1 relevant)."""
+    found = [i + 1 for i, v in enumerate(levels) if v >= 1]
+    precisions = [(k + 1) / r for k, r in enumerate(found)]
+    out = []
+    for p in cutoffs:
+        x = p * num_rel
+        c = int(math.floor(x + 0.5))  # lround for x >= 0
+        if c > len(found):
+            out.append(0.0)
+        elif c == 0:
+            out.append(max(precisions, default=0.0))
+        else:
+            out.append(max(precisions[c - 1 :]))
+    return out
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_iprec_at_recall_and_11pt_avg_follow_trec_eval_10s_rounding(seed: int, tmp_path: Path) -> None:
+    qpath, rpath, qrels, run_ = _random_collection(seed, tmp_path)
+    cut = [0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
+    ours = _per_query(_run(["-q", "-n", "-m", "iprec_at_recall", "-m", "11pt_avg", qpath, rpath], tmp_path))
+    for qid, docs in run_.items():
+        ranked = sorted(docs, key=lambda d: -docs[d])  # distinct scores
+        levels = [qrels[qid].get(d, -1) for d in ranked]
+        num_rel = sum(1 for v in qrels[qid].values() if v >= 1)
+        want = _iprec_naive(levels, num_rel, cut)
+        for p, w in zip(cut, want):
+            assert ours[(f"iprec_at_recall_{p:3.2f}", qid)] == f"{w:6.4f}", (qid, p)
+        assert float(ours[("11pt_avg", qid)]) == pytest.approx(sum(want) / len(want), abs=5e-5)
