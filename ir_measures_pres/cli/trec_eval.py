@@ -27,6 +27,7 @@ from __future__ import annotations
 import getopt
 import re
 import sys
+import textwrap
 import warnings
 from typing import IO, Dict, List, Optional, Sequence, Tuple
 
@@ -127,7 +128,7 @@ def _help(measures: Sequence[str]) -> str:
         lines += ["", "Measures:"]
         for m in shown:
             lines.append(m.name)
-            lines.append(f"    {m.about}")
+            lines.extend(textwrap.wrap(m.about, 92, initial_indent="    ", subsequent_indent="    "))
     unknown = [n for n in dict.fromkeys(names) if n not in MEASURES]
     for n in unknown:
         lines.append(n)

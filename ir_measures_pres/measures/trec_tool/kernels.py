@@ -108,9 +108,27 @@ def utility(lists: ToolLists, params: Sequence[float], num_docs: int) -> np.ndar
 
 def _precision_sum(lists: ToolLists, cutoff: int = 0) -> np.ndarray:
     """Per query, Σ rel(r) / r over the relevant documents (of rank <= cutoff when given), added
-    in rank order."""
-    mask = lists.is_rel if not cutoff else lists.is_rel & (lists.rank <= cutoff)
-    return lists.sum_in_order(mask, lists.cum_rel[mask] / lists.rank[mask])
+    in rank order: one running sum over the relevant documents, read at the last one in the top
+    cutoff (a prefix of a left-to-right sum is the left-to-right sum of the prefix)."""
+    if "precision_running" not in lists._cache:
+        mask = lists.is_rel
+        counts = lists.count(mask)
+        running = running_sums_in_order(lists.cum_rel[mask] / lists.rank[mask], offsets_from_counts(counts))
+        lists._cache["precision_running"] = (running, offsets_from_counts(counts)[:-1], counts)
+    running, first, counts = lists._cache["precision_running"]
+    taken = counts if not cutoff else _rel_in_top(lists, cutoff)
+    out = np.zeros(lists.num_queries)
+    has = taken > 0
+    out[has] = running[first[has] + taken[has] - 1]
+    return out
+
+
+def _rel_in_top(lists: ToolLists, k: int) -> np.ndarray:
+    """rel(k) per query (cached: P, recall, relative_P, success and map_cut share it)."""
+    key = ("rel_in_top", int(k))
+    if key not in lists._cache:
+        lists._cache[key] = lists.in_top(lists.is_rel, k)
+    return lists._cache[key]  # type: ignore[no-any-return]
 
 
 def average_precision(lists: ToolLists) -> np.ndarray:
@@ -139,22 +157,20 @@ def recip_rank(lists: ToolLists) -> np.ndarray:
 
 
 def precision(lists: ToolLists, cutoffs: Sequence[int]) -> np.ndarray:
-    return np.column_stack([lists.in_top(lists.is_rel, k) / float(k) for k in cutoffs])
+    return np.column_stack([_rel_in_top(lists, k) / float(k) for k in cutoffs])
 
 
 def recall(lists: ToolLists, cutoffs: Sequence[int]) -> np.ndarray:
-    return np.column_stack([_safe_div(lists.in_top(lists.is_rel, k), lists.num_rel) for k in cutoffs])
+    return np.column_stack([_safe_div(_rel_in_top(lists, k), lists.num_rel) for k in cutoffs])
 
 
 def relative_precision(lists: ToolLists, cutoffs: Sequence[int]) -> np.ndarray:
     """rel(k) / min(k, R)."""
-    return np.column_stack(
-        [_safe_div(lists.in_top(lists.is_rel, k), np.minimum(k, lists.num_rel)) for k in cutoffs]
-    )
+    return np.column_stack([_safe_div(_rel_in_top(lists, k), np.minimum(k, lists.num_rel)) for k in cutoffs])
 
 
 def success(lists: ToolLists, cutoffs: Sequence[int]) -> np.ndarray:
-    return np.column_stack([(lists.in_top(lists.is_rel, k) > 0).astype(np.float64) for k in cutoffs])
+    return np.column_stack([(_rel_in_top(lists, k) > 0).astype(np.float64) for k in cutoffs])
 
 
 def rprec_mult(lists: ToolLists, multiples: Sequence[float]) -> np.ndarray:
@@ -328,6 +344,13 @@ class _Ideal:
         return out
 
 
+def _ideal(lists: ToolLists, gains: Dict[int, float], graded_only: bool = False) -> _Ideal:
+    key = ("ideal", tuple(sorted(gains.items())), graded_only)
+    if key not in lists._cache:
+        lists._cache[key] = _Ideal(lists, gains, graded_only)
+    return lists._cache[key]  # type: ignore[no-any-return]
+
+
 def _gains_of(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
     g = np.where(lists.rel >= 0, lists.rel, 0).astype(np.float64)
     for level, value in gains.items():
@@ -335,8 +358,14 @@ def _gains_of(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
     return g
 
 
-def _dcg_running(lists: ToolLists, g: np.ndarray) -> np.ndarray:
-    return running_sums_in_order(g / np.log2(lists.rank + 1.0), lists.offsets)
+def _dcg_running(lists: ToolLists, g: np.ndarray, key: object = None) -> np.ndarray:
+    """The running DCG, Σ g / log2(rank + 1) down the list (cached under ``key``)."""
+    if key is not None and ("dcg", key) in lists._cache:
+        return lists._cache[("dcg", key)]  # type: ignore[no-any-return]
+    running = running_sums_in_order(g / np.log2(lists.rank + 1.0), lists.offsets)
+    if key is not None:
+        lists._cache[("dcg", key)] = running
+    return running
 
 
 def _dcg_at(lists: ToolLists, running: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -349,15 +378,15 @@ def _dcg_at(lists: ToolLists, running: np.ndarray, k: np.ndarray) -> np.ndarray:
 
 
 def ndcg(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
-    ideal = _Ideal(lists, gains)
-    running = _dcg_running(lists, _gains_of(lists, gains))
+    ideal = _ideal(lists, gains)
+    running = _dcg_running(lists, _gains_of(lists, gains), tuple(sorted(gains.items())))
     return _safe_div(_dcg_at(lists, running, lists.num_ret), ideal.dcg(ideal.m))
 
 
 def ndcg_cut(lists: ToolLists, cutoffs: Sequence[int]) -> np.ndarray:
     """nDCG at k with the qrels levels as gains (levels >= 1; parameters are the cutoffs)."""
-    ideal = _Ideal(lists, {}, graded_only=True)
-    running = _dcg_running(lists, np.where(lists.rel > 0, lists.rel, 0).astype(np.float64))
+    ideal = _ideal(lists, {}, graded_only=True)
+    running = _dcg_running(lists, np.where(lists.rel > 0, lists.rel, 0).astype(np.float64), ())
     cols = []
     for k in cutoffs:
         kk = np.full(lists.num_queries, k, dtype=np.int64)
@@ -370,9 +399,9 @@ def ndcg_cut(lists: ToolLists, cutoffs: Sequence[int]) -> np.ndarray:
 def ndcg_rel(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
     """nDCG averaged over the m positive-gain documents of the ideal ranking: at each retrieved
     one, nDCG at its rank; each one not retrieved, nDCG at the end of the list."""
-    ideal = _Ideal(lists, gains)
+    ideal = _ideal(lists, gains)
     g = _gains_of(lists, gains)
-    running = _dcg_running(lists, g)
+    running = _dcg_running(lists, g, tuple(sorted(gains.items())))
     mask = g > 0
     q = lists.qidx[mask]
     idcg = ideal.dcg(np.minimum(lists.rank[mask], ideal.m[q]), q)
@@ -387,8 +416,8 @@ def ndcg_rel(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
 def rndcg(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
     """nDCG averaged at the ideal ranking's gain changes b (and at n when the list is longer than
     the ideal ranking): Σ DCG(min(b, n)) / IDCG(b), over the number of points."""
-    ideal = _Ideal(lists, gains)
-    running = _dcg_running(lists, _gains_of(lists, gains))
+    ideal = _ideal(lists, gains)
+    running = _dcg_running(lists, _gains_of(lists, gains), tuple(sorted(gains.items())))
     # the gain changes: after an entry whose next entry (same query) has another gain, or the last
     eq, eg = ideal.entry_q, ideal.entry_gain
     last = np.ones(len(eq), dtype=bool)
@@ -419,7 +448,7 @@ def _dcg_points(lists: ToolLists, running: np.ndarray, q: np.ndarray, k: np.ndar
 def g_measure(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
     """Buckley's G: Σ g_i / log2(2 + cost(i) - gain(i)) over the total ideal gain, cost(i) the
     running sum of max(ideal gain at i, 1), gain(i) the running sum of the results' gains."""
-    ideal = _Ideal(lists, gains)
+    ideal = _ideal(lists, gains)
     g = _gains_of(lists, gains)
     cost = np.maximum(ideal.at(lists), 1.0)
     sum_cost = running_sums_in_order(cost, lists.offsets)

@@ -373,6 +373,8 @@ def select(arguments: Sequence[str]) -> List[Selected]:
         if m.name in marked:
             text = given.get(m.name)
             values = m.default if text is None else parse_params(m, text, f"{m.name}.{text}")
+            if m.form == PAIRS:  # gains need integer levels, rbp's p a value in (0, 1]
+                (_p if m.name.startswith("rbp") else _gains)(values)
             if m.name == "utility" and len(values) != 4:
                 raise MeasureSpecError(f"illegal measure 'utility.{text}': utility takes 4 coefficients")
             out.append(Selected(m, values, text))
