@@ -39,6 +39,7 @@ QUICK_TEST = [
     ),
     ("out.test.aqZ", "-q -m all_trec -Z zscores_file qrels.test results.test"),
     ("out.comment.test", "qrels.comment.test results.comment.test"),
+    ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.123 results.test"),
 ]
 
 
@@ -150,6 +151,8 @@ def _cli(args: List[str], cwd: Path) -> Tuple[int, str, str]:
         (["-m", "map.5", "qrels.test", "results.test"], 1, "takes no parameters"),
         (["-m", "utility.1,2", "qrels.test", "results.test"], 1, "4 coefficients"),
         (["-m", "prefs_simp", "qrels.test", "results.test"], 1, "not computed yet"),
+        (["-m", "map_avgjg", "qrels.test", "results.test"], 4, "Can't calculate measure 'map_avgjg'"),
+        (["-m", "map", "-R", "qrels_jg", "qrels.123", "results.test"], 4, "Can't calculate measure 'map'"),
         (["-R", "prefs", "qrels.test", "results.test"], 1, "not supported yet"),
         (["-R", "nosuch", "qrels.test", "results.test"], 2, "Illegal rel_format"),
         (["-x", "qrels.test", "results.test"], 1, "option -x not recognized"),
@@ -182,6 +185,34 @@ def test_input_errors(tmp_path: Path) -> None:
     badq = _write(tmp_path, "badq", "1 0 a yes\n")
     code, _, err = _cli([badq, dup], tmp_path)
     assert code == 2 and f"{badq}:1" in err
+
+
+def test_qrels_jg_input_errors(tmp_path: Path) -> None:
+    run_ = _write(tmp_path, "r", "1 Q0 a 1 2 t\n")
+    for text, words in [
+        ("1 u1 a 1 extra\n", ":1: expected 'qid jg docno rel'"),
+        ("1 u1 a 1\n1 u1 a 0\n", ":2: duplicate docs"),
+    ]:
+        qrels = _write(tmp_path, "q", text)
+        code, _, err = _cli(["-R", "qrels_jg", "-m", "qrels_jg", qrels, run_], tmp_path)
+        assert code == 2 and words in err and "Traceback" not in err, err
+
+
+def test_qrels_jg_averages_over_groups(tmp_path: Path) -> None:
+    """Two users judge topic 1: u1 finds a relevant (AP 1), u2 finds b relevant at rank 2 (AP 1/2):
+    map_avgjg = (1 + 1/2) / 2 = 0.75; topic 2 has one group, b relevant at rank 1: AP 1.
+    P_avgjg_1 = (1 + 0) / 2 for topic 1, 1 for topic 2."""
+    qrels = _write(tmp_path, "q", "1 u1 a 1\n1 u2 b 1\n1 u2 a 0\n2 u1 b 1\n")
+    res = _write(tmp_path, "r", "1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n2 Q0 b 1 2 t\n")
+    out = _run(["-q", "-R", "qrels_jg", "-m", "map_avgjg", "-m", "P_avgjg.1", qrels, res], tmp_path)
+    assert out.splitlines() == [
+        f"{'map_avgjg':<22}\t1\t0.7500",
+        f"{'P_avgjg_1':<22}\t1\t0.5000",
+        f"{'map_avgjg':<22}\t2\t1.0000",
+        f"{'P_avgjg_1':<22}\t2\t1.0000",
+        f"{'map_avgjg':<22}\tall\t{(0.75 + 1) / 2:6.4f}",
+        f"{'P_avgjg_1':<22}\tall\t{(0.5 + 1) / 2:6.4f}",
+    ]
 
 
 def test_help_describes_the_measures_asked() -> None:

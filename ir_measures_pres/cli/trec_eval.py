@@ -3,7 +3,7 @@
 Usage::
 
     ir_measures_pres trec_eval [-q] [-m MEASURE[.PARAMS]]... [-c] [-n] [-l N] [-N N] [-M N] [-J]
-                               [-R qrels] [-T trec_results] [-Z ZFILE] [-h] [-v]
+                               [-R qrels|qrels_jg] [-T trec_results] [-Z ZFILE] [-h] [-v]
                                REL_INFO_FILE RESULTS_FILE [RESULTS_FILE ...]
 
 trec_eval's options with their short and long spellings (``--measure``, ``--query_eval_wanted``,
@@ -18,8 +18,9 @@ them from standard input.
 Errors are one line ``ir_measures_pres: error: trec_eval: ...`` and trec_eval's exit status: 1
 for a usage error or an illegal measure, 2 for a file that cannot be read or holds a malformed
 line, 4 for a document listed twice for one query (trec_eval refuses it), 7 when no query has
-both results and judgements. docs/trec_eval.md lists what is not done yet (``-R prefs``,
-``qrels_prefs``, ``qrels_jg`` and their measures) and the deliberate differences.
+both results and judgements. ``-R qrels_jg`` reads judgement groups (column 2: the user) for
+``map_avgjg``, ``P_avgjg`` and ``Rprec_mult_avgjg``. docs/trec_eval.md lists what is not done yet
+(``-R prefs``, ``qrels_prefs`` and their measures) and the deliberate differences.
 """
 
 from __future__ import annotations
@@ -29,13 +30,15 @@ import re
 import sys
 import textwrap
 import warnings
-from typing import IO, Dict, List, Optional, Sequence, Tuple
+from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
-from ..measures.trec_tool.table import MEASURES, NICKNAMES, NOT_YET, MeasureSpecError, select
+from ..measures.trec_tool.table import MEASURES, NICKNAMES, NOT_YET, FormatMismatch, MeasureSpecError, select
 from ._command import say
 
 #: trec_eval's exit statuses
 USAGE_STATUS, INPUT_STATUS, DUPLICATE_STATUS, NO_QUERIES_STATUS = 1, 2, 4, 7
+#: trec_eval's "Can't calculate measure" (a duplicate document, or a measure the -R format lacks)
+CALC_STATUS = DUPLICATE_STATUS
 
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 _LONG = [
@@ -74,7 +77,7 @@ _LONG_TO_SHORT = {
 }
 USAGE = (
     "usage: ir_measures_pres trec_eval [-h] [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] "
-    "[-M num] [-J] [-R qrels] [-T trec_results] [-Z zfile] rel_info_file results_file [results_file ...]"
+    "[-M num] [-J] [-R qrels|qrels_jg] [-T trec_results] [-Z zfile] rel_info_file results_file [results_file ...]"
 )
 
 
@@ -108,7 +111,7 @@ def _help(measures: Sequence[str]) -> str:
         "  -N, --Number_docs_in_coll NUM   documents in the collection (utility's 4th coefficient)",
         "  -M, --Max_retrieved_per_topic NUM  keep the top NUM documents of each topic",
         "  -J, --Judged_docs_only          drop unjudged documents before evaluating",
-        "  -R, --Rel_info_format qrels     (prefs, qrels_prefs, qrels_jg: not yet)",
+        "  -R, --Rel_info_format FORMAT    qrels (default), qrels_jg (prefs, qrels_prefs: not yet)",
         "  -T, --Results_format trec_results",
         "  -Z, --Zscore FILE               print z-scores from lines 'qid measure mean sd'",
         "  -h, --help                      this help; with -m, what the measures are",
@@ -221,10 +224,68 @@ def _read(path: str, kind: str) -> object:
     return cols
 
 
+def _read_qrels_jg(path: str) -> Tuple[List[Tuple[str, str]], Any]:
+    """A ``-R qrels_jg`` file, ``qid jg docno rel`` lines: the (query, group) pairs in trec_eval's
+    order and qrels with one query per pair, named by its index (``lists.build_jg_lists``). Read
+    line by line (such files are judgements, not runs); a malformed line is exit 2."""
+    import gzip
+
+    from ..data.inputs import Columns
+    from ..data.qrels import Qrels
+
+    try:
+        if path == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                raw = f.read()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+    except (OSError, EOFError) as error:
+        raise TrecEvalError(f"{path}: {getattr(error, 'strerror', None) or error}", INPUT_STATUS) from None
+    seen: Dict[Tuple[str, str], Dict[str, int]] = {}
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        fields = line.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        if len(fields) != 4 or not re.fullmatch(rb"[+-]?\d+", fields[3]):
+            text = line.decode("utf-8", "replace").strip()
+            raise TrecEvalError(
+                f"{path}:{number}: expected 'qid jg docno rel' (rel an integer), found {text!r}", INPUT_STATUS
+            )
+        qid, jg, doc = (f.decode("utf-8", "surrogateescape") for f in fields[:3])
+        docs = seen.setdefault((qid, jg), {})
+        if doc in docs:
+            raise TrecEvalError(
+                f"{path}:{number}: duplicate docs {doc!r} in query {qid!r}, group {jg!r}", INPUT_STATUS
+            )
+        docs[doc] = int(fields[3])
+    if not seen:
+        raise TrecEvalError(f"{path}: no judgements", INPUT_STATUS)
+    key = lambda p: (p[0].encode("utf-8", "surrogateescape"), p[1].encode("utf-8", "surrogateescape"))  # noqa: E731
+    pairs = sorted(seen, key=key)
+    qids, docs_out, rels = [], [], []
+    for i, pair in enumerate(pairs):
+        for doc, rel in seen[pair].items():
+            qids.append(f"{i:012d}")
+            docs_out.append(doc)
+            rels.append(rel)
+    import numpy as np
+
+    cols = Columns(
+        np.array(qids, dtype=object),
+        np.array(docs_out, dtype=object),
+        np.array(rels, dtype=np.int64),
+        True,
+        kind="qrels",
+    )
+    return pairs, Qrels.from_columns(cols)
+
+
 def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     """Parse trec_eval's arguments, evaluate, print; raises :class:`TrecEvalError`."""
     from ..data.qrels import Qrels
-    from ..measures.trec_tool.lists import build_lists
+    from ..measures.trec_tool.lists import build_jg_lists, build_lists
     from ._trec_eval_print import block_lines
 
     out = sys.stdout if out is None else out
@@ -235,17 +296,19 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     if settings.get("-v"):
         sys.stderr.write("trec_eval version 10.0 (reproduced by ir_measures_pres trec_eval)\n")
         return 0
-    try:
-        selected = select(measures)
-    except MeasureSpecError as error:
-        raise TrecEvalError(str(error), USAGE_STATUS) from None
-    rel_format = settings["rel_format"]
-    if rel_format in ("prefs", "qrels_prefs", "qrels_jg"):
+    rel_format = str(settings["rel_format"])
+    if rel_format in ("prefs", "qrels_prefs"):
         raise TrecEvalError(
             f"-R {rel_format} is not supported yet by this command (docs/trec_eval.md)", USAGE_STATUS
         )
-    if rel_format != "qrels":
+    if rel_format not in ("qrels", "qrels_jg"):
         raise TrecEvalError(f"Illegal rel_format '{rel_format}'", INPUT_STATUS)
+    try:
+        selected = select(measures, rel_format)
+    except FormatMismatch as error:
+        raise TrecEvalError(str(error), CALC_STATUS) from None
+    except MeasureSpecError as error:
+        raise TrecEvalError(str(error), USAGE_STATUS) from None
     if len(files) < 2:
         raise TrecEvalError(f"need a rel_info_file and at least one results_file\n{USAGE}", USAGE_STATUS)
     if sum(f == "-" for f in files) > 1:
@@ -253,18 +316,24 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     max_docs = settings["max_docs"]
     if max_docs is not None and int(str(max_docs)) < 0:
         max_docs = 0
-    qrels = Qrels.from_columns(_read(files[0], "qrels"))  # type: ignore[arg-type]
+    pairs: List[Tuple[str, str]] = []
+    if rel_format == "qrels_jg":
+        pairs, qrels = _read_qrels_jg(files[0])
+    else:
+        qrels = Qrels.from_columns(_read(files[0], "qrels"))  # type: ignore[arg-type]
     zscores = _read_zscores(str(settings["zfile"])) if "zfile" in settings else None
     for path in files[1:]:
         cols = _read(path, "run")
-        lists = build_lists(
-            qrels,
-            cols,
+        options = dict(
             relevance_level=int(str(settings["level"])),
             max_docs=None if max_docs is None else int(str(max_docs)),
             judged_only=bool(settings.get("-J")),
             complete=bool(settings.get("-c")),
         )
+        if rel_format == "qrels_jg":
+            lists: Any = build_jg_lists(pairs, qrels, cols, **options)  # type: ignore[arg-type]
+        else:
+            lists = build_lists(qrels, cols, **options)  # type: ignore[arg-type]
         if not lists.num_queries:
             raise TrecEvalError(
                 f"No queries with both results and relevance info in '{path}'", NO_QUERIES_STATUS

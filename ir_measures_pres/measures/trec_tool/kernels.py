@@ -20,7 +20,7 @@ import numpy as np
 
 from ...data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sums_in_order
 from ..trec_eval10 import rbp_kernel, rbp_resid_kernel, unj_kernel, yaap_kernel
-from .lists import ToolLists
+from .lists import JgLists, ToolLists
 
 #: trec_eval's floor of a value before the log of the geometric means (MIN_GEO_MEAN)
 MIN_GEO_MEAN = 0.00001
@@ -480,6 +480,23 @@ def rbp_resid(lists: ToolLists, p: float) -> np.ndarray:
 
 def yaap(lists: ToolLists) -> np.ndarray:
     return yaap_kernel(lists.judged_list(), lists.num_rel.astype(np.float64), lists.relevance_level)
+
+
+# --------------------------------------------------------------------------------------------
+# judgement groups (-R qrels_jg): each group's value, averaged over the query's groups
+# --------------------------------------------------------------------------------------------
+
+
+def map_avgjg(lists: JgLists) -> np.ndarray:
+    return lists.average(average_precision(lists.pseudo))
+
+
+def p_avgjg(lists: JgLists, cutoffs: Sequence[int]) -> np.ndarray:
+    return lists.average(precision(lists.pseudo, cutoffs))
+
+
+def rprec_mult_avgjg(lists: JgLists, multiples: Sequence[float]) -> np.ndarray:
+    return lists.average(rprec_mult(lists.pseudo, multiples))
 
 
 def relstring(lists: ToolLists, length: int) -> Tuple[str, ...]:

@@ -221,3 +221,71 @@ def build_lists(
         lc[level_pos],
         relevance_level,
     )
+
+
+@dataclass
+class JgLists:
+    """trec_eval's lists for a ``-R qrels_jg`` file: one :class:`ToolLists` entry per (query,
+    judgement group) (``pseudo``, the groups of a query contiguous, in ``strcmp`` order of the
+    group ids), and the evaluated queries themselves; query i owns the entries
+    ``group_offsets[i]:group_offsets[i + 1]``."""
+
+    pseudo: ToolLists
+    query_ids: List[str]
+    group_offsets: np.ndarray
+
+    @property
+    def num_queries(self) -> int:
+        return len(self.query_ids)
+
+    def average(self, values: np.ndarray) -> np.ndarray:
+        """Per query, the values of its groups added in group order, over the number of groups
+        when there are several (as m_map_avgjg.c and its siblings average)."""
+        values = np.asarray(values, dtype=np.float64)
+        if values.ndim == 1:
+            return self.average(values[:, None])[:, 0]
+        groups = np.diff(self.group_offsets)
+        out = np.column_stack(
+            [sums_in_order(values[:, j], self.group_offsets) for j in range(values.shape[1])]
+        )
+        return np.where((groups > 1)[:, None], out / np.maximum(groups, 1)[:, None], out)
+
+
+def build_jg_lists(
+    pairs: List[tuple],
+    qrels: Qrels,
+    run: Any,
+    relevance_level: int = 1,
+    max_docs: Optional[int] = None,
+    judged_only: bool = False,
+    complete: bool = False,
+) -> JgLists:
+    """:class:`JgLists` of ``run`` against judgement groups. ``qrels`` has one query per
+    (query, group) pair, named by its index into ``pairs`` written with 12 digits (so that byte
+    order is the pairs' order); ``pairs`` is sorted by the ids' bytes. ``run`` (columns of a run
+    file) is laid out once per group of its query."""
+    from ...data.inputs import Columns
+
+    qids = [q for q, _ in pairs]
+    first: Dict[str, int] = {}
+    count: Dict[str, int] = {}
+    for i, q in enumerate(qids):
+        first.setdefault(q, i)
+        count[q] = count.get(q, 0) + 1
+    names = list(run.query_names)
+    line_first = np.array([first.get(q, -1) for q in names], dtype=np.int64)[run.query_codes]
+    line_count = np.array([count.get(q, 0) for q in names], dtype=np.int64)[run.query_codes]
+    lines = np.repeat(np.arange(len(line_count)), line_count)
+    copy = np.arange(len(lines)) - np.repeat(np.cumsum(line_count) - line_count, line_count)
+    pseudo_ids = np.array([f"{i:012d}" for i in range(len(pairs))], dtype=object)
+    replicated = Columns(
+        pseudo_ids[line_first[lines] + copy],
+        np.asarray(run.doc_ids, dtype=object)[lines],
+        np.asarray(run.values)[lines],
+        unique_pairs=True,
+        kind="run",
+    )
+    lists = build_lists(qrels, replicated, relevance_level, max_docs, judged_only, complete)
+    real = [qids[int(p)] for p in lists.query_ids]
+    starts = [i for i in range(len(real)) if i == 0 or real[i] != real[i - 1]]
+    return JgLists(lists, [real[i] for i in starts], np.array(starts + [len(real)], dtype=np.int64))

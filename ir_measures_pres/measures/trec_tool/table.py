@@ -49,6 +49,10 @@ class MeasureSpecError(ValueError):
     """A ``-m`` argument trec_eval would refuse (unknown name, bad parameters)."""
 
 
+class FormatMismatch(MeasureSpecError):
+    """A measure the ``-R`` format cannot give (trec_eval: "Can't calculate measure", exit 4)."""
+
+
 @dataclass(frozen=True)
 class ToolMeasure:
     name: str
@@ -58,6 +62,8 @@ class ToolMeasure:
     summary: str = MEAN
     integer: bool = False
     about: str = ""
+    #: the -R format the measure reads: "qrels", "qrels_jg", or "any" (runid, num_q)
+    rel_format: str = "qrels"
 
 
 @dataclass(frozen=True)
@@ -100,11 +106,11 @@ def _p(pairs: Sequence[Tuple[str, float]]) -> float:
     return p
 
 
-def _plain(f: Callable[[ToolLists], Any]) -> Callable[..., Any]:
+def _plain(f: Callable[[Any], Any]) -> Callable[..., Any]:
     return lambda lists, values, num_docs: f(lists)
 
 
-def _with(f: Callable[[ToolLists, Any], Any]) -> Callable[..., Any]:
+def _with(f: Callable[[Any, Any], Any]) -> Callable[..., Any]:
     return lambda lists, values, num_docs: f(lists, values)
 
 
@@ -201,6 +207,15 @@ ABOUT: Dict[str, str] = {
         "After van Rijsbergen's E measure (Information Retrieval, 1979)."
     ),
     "num_nonrel_judged_ret": ("Judged nonrelevant documents retrieved; the summary is the sum."),
+    "map_avgjg": (
+        "Average precision per judgement group (-R qrels_jg: column 2 names the user whose "
+        "judgements the line holds), averaged over the topic's groups."
+    ),
+    "P_avgjg": ("Precision at k per judgement group, averaged over the topic's groups (-R qrels_jg)."),
+    "Rprec_mult_avgjg": (
+        "Precision at multiples of R per judgement group (R that group's relevant documents), "
+        "averaged over the topic's groups (-R qrels_jg)."
+    ),
     "yaap": (
         "Robertson's smoothed average precision log((1 + s) / (1 + R - s)), s the sum of "
         "precisions at the relevant documents retrieved. Stephen Robertson. On smoothing "
@@ -218,8 +233,19 @@ ABOUT: Dict[str, str] = {
 }
 
 
-def _row(name: str, form: str, default: Any, compute: Callable[..., Any], summary: str = MEAN) -> ToolMeasure:
-    return ToolMeasure(name, form, default, compute, summary, summary in (SUM, NUM_Q), ABOUT[name])
+def _row(
+    name: str,
+    form: str,
+    default: Any,
+    compute: Callable[..., Any],
+    summary: str = MEAN,
+    rel_format: str = "qrels",
+) -> ToolMeasure:
+    if summary in (RUNID, NUM_Q):
+        rel_format = "any"
+    return ToolMeasure(
+        name, form, default, compute, summary, summary in (SUM, NUM_Q), ABOUT[name], rel_format
+    )
 
 
 def _gain_measure(f: Callable[[ToolLists, Dict[int, float]], Any]) -> Callable[..., Any]:
@@ -267,22 +293,24 @@ _TABLE: List[ToolMeasure] = [
     _row("set_map", NONE, (), _plain(k.set_map)),
     _row("set_F", DOUBLE_PARAMS, (1.0,), _with(k.set_f)),
     _row("num_nonrel_judged_ret", NONE, (), _plain(k.num_nonrel_judged_ret), SUM),
+    _row("map_avgjg", NONE, (), _plain(k.map_avgjg), rel_format="qrels_jg"),
+    _row("P_avgjg", LONG_CUTOFFS, _CUTS, _with(k.p_avgjg), rel_format="qrels_jg"),
+    _row("Rprec_mult_avgjg", DOUBLE_CUTOFFS, _RPREC_MULTS, _with(k.rprec_mult_avgjg), rel_format="qrels_jg"),
     _row("yaap", NONE, (), _plain(k.yaap)),
     _row("rbp", PAIRS, (), _rbp_measure(k.rbp)),
     _row("rbp_resid", PAIRS, (), _rbp_measure(k.rbp_resid)),
     _row("unj", LONG_CUTOFFS, (5, 10, 20), _with(k.unj)),
 ]
 
-#: trec_eval 10.0's measures of preference and judgement-group files, not computed yet
+#: trec_eval 10.0's measures of preference files, not computed yet
 NOT_YET = (
     "prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret prefs_simp prefs_pair "
     "prefs_avgjg prefs_avgjg_Rnonrel prefs_simp_ret prefs_pair_ret prefs_avgjg_ret "
-    "prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp prefs_avgjg_imp "
-    "map_avgjg P_avgjg Rprec_mult_avgjg"
+    "prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp prefs_avgjg_imp"
 ).split()
 
-#: the table in trec_eval's order (the preference and judgement-group measures come between
-#: ``num_nonrel_judged_ret`` and ``yaap`` there; they print nothing here yet)
+#: the table in trec_eval's order (the preference measures come between
+#: ``num_nonrel_judged_ret`` and ``map_avgjg`` there; they are not computed yet)
 MEASURES: Dict[str, ToolMeasure] = {m.name: m for m in _TABLE}
 
 NICKNAMES: Dict[str, Tuple[str, ...]] = {
@@ -293,10 +321,10 @@ NICKNAMES: Dict[str, Tuple[str, ...]] = {
         "runid num_q num_ret num_rel num_rel_ret utility set_P set_recall set_relative_P set_map "
         "set_F".split()
     ),
-    "all_trec": tuple(m.name for m in _TABLE if m.name != "yaap"),
-    "all_prefs": ("runid", "num_q") + tuple(NOT_YET[:14]),
+    "all_trec": tuple(m.name for m in _TABLE if m.name != "yaap" and m.rel_format != "qrels_jg"),
+    "all_prefs": ("runid", "num_q") + tuple(NOT_YET),
     "prefs": ("runid", "num_q") + tuple(NOT_YET[:6]),
-    "qrels_jg": ("runid", "num_q") + tuple(NOT_YET[14:]),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 
 _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
@@ -339,9 +367,10 @@ def parse_params(measure: ToolMeasure, text: str, arg: str) -> Any:
     return tuple(cuts)
 
 
-def select(arguments: Sequence[str]) -> List[Selected]:
+def select(arguments: Sequence[str], rel_format: str = "qrels") -> List[Selected]:
     """The measures of ``-m`` arguments in trec_eval's order; the first parameters given for a
-    measure are its parameters (trec_eval keeps the first); no argument: ``official``."""
+    measure are its parameters (trec_eval keeps the first); no argument: ``official``. A measure
+    that the ``rel_format`` file cannot give is a :class:`FormatMismatch`."""
     marked: Dict[str, None] = {}
     given: Dict[str, str] = {}
     for arg in arguments or ["official"]:
@@ -353,7 +382,7 @@ def select(arguments: Sequence[str]) -> List[Selected]:
             continue
         if name in NOT_YET:
             raise MeasureSpecError(
-                f"measure '{name}' (trec_eval's preference and judgement-group measures) is not "
+                f"measure '{name}' (trec_eval's preference measures) is not "
                 "computed yet by this command (docs/trec_eval.md)"
             )
         if name not in MEASURES:
@@ -365,8 +394,14 @@ def select(arguments: Sequence[str]) -> List[Selected]:
     not_yet = [n for n in marked if n in NOT_YET]
     if not_yet:
         raise MeasureSpecError(
-            f"measures {', '.join(not_yet)} (trec_eval's preference and judgement-group measures) are "
+            f"measures {', '.join(not_yet)} (trec_eval's preference measures) are "
             "not computed yet by this command (docs/trec_eval.md)"
+        )
+    wrong = [n for n in marked if MEASURES[n].rel_format not in ("any", rel_format)]
+    if wrong:
+        raise FormatMismatch(
+            f"Can't calculate measure '{wrong[0]}' from -R {rel_format} relevance information"
+            + (f" ({len(wrong) - 1} more)" if len(wrong) > 1 else "")
         )
     out = []
     for m in _TABLE:
