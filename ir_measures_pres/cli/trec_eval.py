@@ -77,7 +77,8 @@ _LONG_TO_SHORT = {
 }
 USAGE = (
     "usage: ir_measures_pres trec_eval [-h] [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] "
-    "[-M num] [-J] [-R qrels|qrels_jg] [-T trec_results] [-Z zfile] rel_info_file results_file [results_file ...]"
+    "[-M num] [-J] [-R qrels|qrels_jg] [-T trec_results] [-Z zfile] "
+    "rel_info_file results_file [results_file ...]"
 )
 
 
