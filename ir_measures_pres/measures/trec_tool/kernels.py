@@ -414,8 +414,9 @@ def ndcg_rel(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
 
 
 def rndcg(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
-    """nDCG averaged at the ideal ranking's gain changes b (and at n when the list is longer than
-    the ideal ranking): Σ DCG(min(b, n)) / IDCG(b), over the number of points."""
+    """nDCG averaged at the ideal ranking's gain changes b, Σ DCG(min(b, n)) / IDCG(b), and, when
+    the list is longer than the ideal ranking's m positive gains plus one, at its end,
+    DCG(n) / IDCG(m) (m_Rndcg.c's first loop also takes rank m + 1), over the number of points."""
     ideal = _ideal(lists, gains)
     running = _dcg_running(lists, _gains_of(lists, gains), tuple(sorted(gains.items())))
     # the gain changes: after an entry whose next entry (same query) has another gain, or the last
@@ -426,7 +427,7 @@ def rndcg(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
     bq, b = eq[last], ends[last]
     n = lists.num_ret
     point = _safe_div(_dcg_points(lists, running, bq, b), ideal.dcg(b, bq))
-    extra = ideal.m < n
+    extra = (ideal.m + 1 < n) & (ideal.m > 0)  # the C loop's first part also takes rank m + 1
     q_all = np.concatenate([bq, np.flatnonzero(extra)])
     v_all = np.concatenate([point, _safe_div(_dcg_at(lists, running, n)[extra], ideal.dcg(ideal.m)[extra])])
     order = np.argsort(q_all, kind="stable")
