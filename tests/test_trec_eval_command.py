@@ -40,6 +40,8 @@ QUICK_TEST = [
     ("out.test.aqZ", "-q -m all_trec -Z zscores_file qrels.test results.test"),
     ("out.comment.test", "qrels.comment.test results.comment.test"),
     ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.123 results.test"),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.test prefs.results.test"),
+    ("out.test.qrels_prefs", "-m all_prefs -q -R qrels_prefs qrels.test results.test"),
 ]
 
 
@@ -146,14 +148,16 @@ def _cli(args: List[str], cwd: Path) -> Tuple[int, str, str]:
     "args, status, words",
     [
         (["-m", "nosuch", "qrels.test", "results.test"], 1, "illegal measure 'nosuch'"),
-        (["-m", "P.0", "qrels.test", "results.test"], 1, "cutoffs must be positive"),
-        (["-m", "P.5,5", "qrels.test", "results.test"], 1, "duplicate cutoffs"),
+        (["-m", "P.0", "qrels.test", "results.test"], 2, "cutoffs must be positive"),
+        (["-m", "P.5,5", "qrels.test", "results.test"], 2, "duplicate cutoffs"),
         (["-m", "map.5", "qrels.test", "results.test"], 1, "takes no parameters"),
-        (["-m", "utility.1,2", "qrels.test", "results.test"], 1, "4 coefficients"),
-        (["-m", "prefs_simp", "qrels.test", "results.test"], 1, "not computed yet"),
+        (["-m", "utility.1,2", "qrels.test", "results.test"], 2, "4 coefficients"),
+        (["-m", "ndcg.x=2", "qrels.test", "results.test"], 2, "integer LEVEL"),
+        (["-m", "P.", "qrels.test", "results.test"], 1, "empty parameter list"),
+        (["-m", "prefs_simp", "qrels.test", "results.test"], 4, "Can't calculate measure 'prefs_simp'"),
         (["-m", "map_avgjg", "qrels.test", "results.test"], 4, "Can't calculate measure 'map_avgjg'"),
         (["-m", "map", "-R", "qrels_jg", "qrels.123", "results.test"], 4, "Can't calculate measure 'map'"),
-        (["-R", "prefs", "qrels.test", "results.test"], 1, "not supported yet"),
+        (["-R", "prefs", "-m", "all_prefs", "qrels.test", "results.test"], 2, "expected 'qid jg jsg"),
         (["-R", "nosuch", "qrels.test", "results.test"], 2, "Illegal rel_format"),
         (["-x", "qrels.test", "results.test"], 1, "option -x not recognized"),
         (["qrels.test"], 1, "need a rel_info_file"),
@@ -348,3 +352,113 @@ def test_iprec_at_recall_and_11pt_avg_follow_trec_eval_10s_rounding(seed: int, t
         for p, w in zip(cut, want):
             assert ours[(f"iprec_at_recall_{p:3.2f}", qid)] == f"{w:6.4f}", (qid, p)
         assert float(ours[("11pt_avg", qid)]) == pytest.approx(sum(want) / len(want), abs=5e-5)
+
+
+# --------------------------------------------------------------------------------------------
+# preferences: a naive loop over document pairs, written from the help text's definitions
+# --------------------------------------------------------------------------------------------
+
+
+def _random_prefs(seed: int, tmp: Path) -> Tuple[str, str, list, Dict[str, List[str]]]:
+    """Preference lines (qid, jg, jsg, doc, level) whose sub-groups agree within a group (each
+    group has one hidden level per document, each sub-group shows some of them), and a run."""
+    rng = random.Random(seed)
+    lines = []
+    ranked: Dict[str, List[str]] = {}
+    for q in range(1, 7):
+        qid = f"t{q}"
+        docs = [f"D{i:02d}" for i in range(rng.randint(3, 14))]
+        for g in range(rng.randint(1, 3)):
+            truth = {d: rng.choice([0, 0, 1, 2, 3]) for d in rng.sample(docs, rng.randint(2, len(docs)))}
+            for s in range(rng.randint(1, 3)):
+                shown = rng.sample(sorted(truth), rng.randint(2, len(truth)))
+                lines += [(qid, f"u{g}", f"s{s}", d, truth[d]) for d in shown]
+        pool = docs + [f"X{i}" for i in range(3)]  # X: documents no one judged
+        ranked[qid] = rng.sample(pool, rng.randint(0, len(pool)))
+    ptext = "".join(f"{q} {g} {s} {d} {lv}\n" for q, g, s, d, lv in lines)
+    rtext = "".join(f"{q} Q0 {d} {i} {100 - i} r\n" for q, docs in ranked.items() for i, d in enumerate(docs))
+    return _write(tmp, f"p{seed}", ptext), _write(tmp, f"pr{seed}", rtext), lines, ranked
+
+
+def _naive_prefs(lines: list, ranked: Dict[str, List[str]], qid: str) -> Dict[str, float]:
+    """Per the help text: within a sub-group a higher level is preferred; a group's preferences
+    are its sub-groups' closed under transitivity; A > B is fulfilled when A is ranked above B or
+    A is retrieved and B not; *_ret counts only pairs both retrieved, *_imp drops pairs neither
+    retrieved; simp = fulfilled / possible over all groups, avgjg its mean over the groups, pair
+    the mean over document pairs of the share of the groups' preferences on the pair fulfilled."""
+    pos = {d: i for i, d in enumerate(ranked.get(qid, []))}
+    groups: Dict[str, set] = {}
+    for q, g, s, d, lv in lines:
+        if q != qid:
+            continue
+        prefs = groups.setdefault(g, set())
+        for q2, g2, s2, d2, lv2 in lines:
+            if (q2, g2, s2) == (q, g, s) and lv > lv2:
+                prefs.add((d, d2))
+    for prefs in groups.values():  # transitive closure, naively
+        changed = True
+        while changed:
+            new = {(a, c) for a, b in prefs for b2, c in prefs if b == b2} - prefs
+            changed = bool(new)
+            prefs |= new
+
+    def kind(a: str, b: str) -> Tuple[str, bool]:
+        if a in pos and b in pos:
+            return "ret", pos[a] < pos[b]
+        if a in pos or b in pos:
+            return "imp", a in pos
+        return "none", False
+
+    out: Dict[str, float] = {}
+    counts = {k: [0, 0] for k in ("ret", "imp", "none")}
+    avg: Dict[str, List[float]] = {"all": [], "ret": [], "imp": []}
+    for prefs in groups.values():
+        c = {k: [0, 0] for k in ("ret", "imp", "none")}
+        for a, b in prefs:
+            k, ok = kind(a, b)
+            c[k][0] += ok
+            c[k][1] += 1
+        for k in c:
+            counts[k][0] += c[k][0]
+            counts[k][1] += c[k][1]
+        for name, ks in (("all", ("ret", "imp", "none")), ("ret", ("ret",)), ("imp", ("ret", "imp"))):
+            poss = sum(c[k][1] for k in ks)
+            avg[name].append(sum(c[k][0] for k in ks) / poss if poss else 0.0)
+    out["prefs_num_prefs_poss"] = sum(v[1] for v in counts.values())
+    out["prefs_num_prefs_ful"] = counts["ret"][0] + counts["imp"][0]
+    out["prefs_num_prefs_ful_ret"] = counts["ret"][0]
+    for name, ks in (("", ("ret", "imp", "none")), ("_ret", ("ret",)), ("_imp", ("ret", "imp"))):
+        poss = sum(counts[k][1] for k in ks)
+        out["prefs_simp" + name] = sum(counts[k][0] for k in ks) / poss if poss else 0.0
+    for name, key in (("", "all"), ("_ret", "ret"), ("_imp", "imp")):
+        out["prefs_avgjg" + name] = sum(avg[key]) / len(avg[key]) if sum(avg[key]) > 0 else 0.0
+    pairs: Dict[frozenset, List[Tuple[str, str]]] = {}
+    for prefs in groups.values():
+        for a, b in prefs:
+            pairs.setdefault(frozenset((a, b)), []).append((a, b))
+    shares: Dict[str, List[float]] = {"": [], "_ret": [], "_imp": []}
+    for found in pairs.values():
+        k, _ = kind(*found[0])
+        share = sum(kind(a, b)[1] for a, b in found) / len(found)
+        shares[""].append(share if k != "none" else 0.0)
+        if k == "ret":
+            shares["_ret"].append(share)
+        if k != "none":
+            shares["_imp"].append(share)
+    for name, values in shares.items():
+        out["prefs_pair" + name] = sum(values) / len(values) if values else 0.0
+    return out
+
+
+@pytest.mark.parametrize("seed", [11, 12, 13, 14])
+def test_preference_measures_equal_a_naive_pair_loop(seed: int, tmp_path: Path) -> None:
+    ppath, rpath, lines, ranked = _random_prefs(seed, tmp_path)
+    ours = _per_query(_run(["-q", "-n", "-c", "-R", "prefs", "-m", "all_prefs", ppath, rpath], tmp_path))
+    qids = sorted({q for q, *_ in lines})
+    checked = 0
+    for qid in qids:
+        for name, value in _naive_prefs(lines, ranked, qid).items():
+            text = str(int(value)) if "num_prefs" in name else f"{value:6.4f}"
+            assert ours[(name, qid)] == text, (qid, name)
+            checked += 1
+    assert checked == 12 * len(qids)

@@ -3,7 +3,7 @@
 Usage::
 
     ir_measures_pres trec_eval [-q] [-m MEASURE[.PARAMS]]... [-c] [-n] [-l N] [-N N] [-M N] [-J]
-                               [-R qrels|qrels_jg] [-T trec_results] [-Z ZFILE] [-h] [-v]
+                               [-R format] [-T trec_results] [-Z ZFILE] [-h] [-v]
                                REL_INFO_FILE RESULTS_FILE [RESULTS_FILE ...]
 
 trec_eval's options with their short and long spellings (``--measure``, ``--query_eval_wanted``,
@@ -17,10 +17,11 @@ them from standard input.
 
 Errors are one line ``ir_measures_pres: error: trec_eval: ...`` and trec_eval's exit status: 1
 for a usage error or an illegal measure, 2 for a file that cannot be read or holds a malformed
-line, 4 for a document listed twice for one query (trec_eval refuses it), 7 when no query has
-both results and judgements. ``-R qrels_jg`` reads judgement groups (column 2: the user) for
-``map_avgjg``, ``P_avgjg`` and ``Rprec_mult_avgjg``. docs/trec_eval.md lists what is not done yet
-(``-R prefs``, ``qrels_prefs`` and their measures) and the deliberate differences.
+line, or for measure parameters trec_eval cannot initialise a measure with, 4 for a document
+listed twice for one query, a measure the ``-R`` format cannot give or inconsistent preferences,
+7 when no query has both results and judgements. ``-R qrels_jg`` (judgement groups) and ``-R
+prefs`` / ``qrels_prefs`` (preferences) read their files here, line by line; docs/trec_eval.md
+lists the deliberate differences from the binary.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ import textwrap
 import warnings
 from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
-from ..measures.trec_tool.table import MEASURES, NICKNAMES, NOT_YET, FormatMismatch, MeasureSpecError, select
+from ..measures.trec_tool.table import MEASURES, NICKNAMES, MeasureSpecError, select
 from ._command import say
 
 #: trec_eval's exit statuses
@@ -77,7 +78,7 @@ _LONG_TO_SHORT = {
 }
 USAGE = (
     "usage: ir_measures_pres trec_eval [-h] [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] "
-    "[-M num] [-J] [-R qrels|qrels_jg] [-T trec_results] [-Z zfile] "
+    "[-M num] [-J] [-R format] [-T trec_results] [-Z zfile] "
     "rel_info_file results_file [results_file ...]"
 )
 
@@ -112,7 +113,7 @@ def _help(measures: Sequence[str]) -> str:
         "  -N, --Number_docs_in_coll NUM   documents in the collection (utility's 4th coefficient)",
         "  -M, --Max_retrieved_per_topic NUM  keep the top NUM documents of each topic",
         "  -J, --Judged_docs_only          drop unjudged documents before evaluating",
-        "  -R, --Rel_info_format FORMAT    qrels (default), qrels_jg (prefs, qrels_prefs: not yet)",
+        "  -R, --Rel_info_format FORMAT    qrels (default), prefs, qrels_prefs, qrels_jg",
         "  -T, --Results_format trec_results",
         "  -Z, --Zscore FILE               print z-scores from lines 'qid measure mean sd'",
         "  -h, --help                      this help; with -m, what the measures are",
@@ -136,9 +137,7 @@ def _help(measures: Sequence[str]) -> str:
     unknown = [n for n in dict.fromkeys(names) if n not in MEASURES]
     for n in unknown:
         lines.append(n)
-        lines.append(
-            "    not computed yet by this command" if n in NOT_YET else "    (not a trec_eval 10.0 measure)"
-        )
+        lines.append("    (not a trec_eval 10.0 measure)")
     return "\n".join(lines) + "\n"
 
 
@@ -225,14 +224,11 @@ def _read(path: str, kind: str) -> object:
     return cols
 
 
-def _read_qrels_jg(path: str) -> Tuple[List[Tuple[str, str]], Any]:
-    """A ``-R qrels_jg`` file, ``qid jg docno rel`` lines: the (query, group) pairs in trec_eval's
-    order and qrels with one query per pair, named by its index (``lists.build_jg_lists``). Read
-    line by line (such files are judgements, not runs); a malformed line is exit 2."""
+def _read_fields(path: str, count: int, what: str) -> List[Tuple[int, List[str]]]:
+    """(line number, fields) of the lines of a judgement file of ``count`` whitespace-separated
+    fields (the last a number), read line by line (such files hold judgements, not runs);
+    blank lines and lines starting with '#' are skipped; a malformed line is exit 2."""
     import gzip
-
-    from ..data.inputs import Columns
-    from ..data.qrels import Qrels
 
     try:
         if path == "-":
@@ -244,35 +240,53 @@ def _read_qrels_jg(path: str) -> Tuple[List[Tuple[str, str]], Any]:
             raw = gzip.decompress(raw)
     except (OSError, EOFError) as error:
         raise TrecEvalError(f"{path}: {getattr(error, 'strerror', None) or error}", INPUT_STATUS) from None
-    seen: Dict[Tuple[str, str], Dict[str, int]] = {}
+    out = []
     for number, line in enumerate(raw.split(b"\n"), start=1):
         fields = line.split()
         if not fields or fields[0].startswith(b"#"):
             continue
-        if len(fields) != 4 or not re.fullmatch(rb"[+-]?\d+", fields[3]):
+        if len(fields) != count or not _NUMBER.fullmatch(fields[-1]):
             text = line.decode("utf-8", "replace").strip()
+            raise TrecEvalError(f"{path}:{number}: expected '{what}', found {text!r}", INPUT_STATUS)
+        out.append((number, [f.decode("utf-8", "surrogateescape") for f in fields]))
+    if not out:
+        raise TrecEvalError(f"{path}: no judgements", INPUT_STATUS)
+    return out
+
+
+_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _read_qrels_jg(path: str) -> Tuple[List[Tuple[str, str]], Any]:
+    """A ``-R qrels_jg`` file, ``qid jg docno rel`` lines: the (query, group) pairs in trec_eval's
+    order and qrels with one query per pair, named by its index (``lists.build_jg_lists``)."""
+    import numpy as np
+
+    from ..data.inputs import Columns
+    from ..data.qrels import Qrels
+
+    seen: Dict[Tuple[str, str], Dict[str, int]] = {}
+    for number, (qid, jg, doc, rel) in _read_fields(path, 4, "qid jg docno rel"):
+        if not re.fullmatch(r"[+-]?\d+", rel):
             raise TrecEvalError(
-                f"{path}:{number}: expected 'qid jg docno rel' (rel an integer), found {text!r}", INPUT_STATUS
+                f"{path}:{number}: expected an integer relevance, found {rel!r}", INPUT_STATUS
             )
-        qid, jg, doc = (f.decode("utf-8", "surrogateescape") for f in fields[:3])
         docs = seen.setdefault((qid, jg), {})
         if doc in docs:
             raise TrecEvalError(
                 f"{path}:{number}: duplicate docs {doc!r} in query {qid!r}, group {jg!r}", INPUT_STATUS
             )
-        docs[doc] = int(fields[3])
-    if not seen:
-        raise TrecEvalError(f"{path}: no judgements", INPUT_STATUS)
+        docs[doc] = int(rel)
     key = lambda p: (p[0].encode("utf-8", "surrogateescape"), p[1].encode("utf-8", "surrogateescape"))  # noqa: E731
     pairs = sorted(seen, key=key)
-    qids, docs_out, rels = [], [], []
+    qids: List[str] = []
+    docs_out: List[str] = []
+    rels: List[int] = []
     for i, pair in enumerate(pairs):
-        for doc, rel in seen[pair].items():
+        for doc, level in seen[pair].items():
             qids.append(f"{i:012d}")
             docs_out.append(doc)
-            rels.append(rel)
-    import numpy as np
-
+            rels.append(level)
     cols = Columns(
         np.array(qids, dtype=object),
         np.array(docs_out, dtype=object),
@@ -283,10 +297,56 @@ def _read_qrels_jg(path: str) -> Tuple[List[Tuple[str, str]], Any]:
     return pairs, Qrels.from_columns(cols)
 
 
+def _read_prefs(path: str, rel_format: str) -> Dict[str, Tuple[Any, Any, Any, Any]]:
+    """A ``-R prefs`` file (``qid jg jsg docno rel_level``) or, for ``-R qrels_prefs``, a qrels
+    file read as one (column 2 the judgement group, one sub-group ``0``): per query, the arrays
+    (jg, jsg, docno, level)."""
+    import numpy as np
+
+    width, what = (
+        (5, "qid jg jsg docno rel_level") if rel_format == "prefs" else (4, "qid jg docno rel_level")
+    )
+    per_query: Dict[str, List[Tuple[str, str, str, float]]] = {}
+    for _, fields in _read_fields(path, width, what):
+        qid, jg = fields[0], fields[1]
+        jsg = fields[2] if width == 5 else "0"
+        per_query.setdefault(qid, []).append((jg, jsg, fields[-2], float(fields[-1])))
+    out = {}
+    for qid, rows in per_query.items():
+        columns = list(zip(*rows))
+        out[qid] = (
+            np.array(columns[0], dtype=object),
+            np.array(columns[1], dtype=object),
+            np.array(columns[2], dtype=object),
+            np.array(columns[3], dtype=np.float64),
+        )
+    return out
+
+
+def _run_by_query(cols: Any) -> Dict[str, Tuple[Any, Any]]:
+    """A run's (docnos, scores) per query."""
+    import numpy as np
+
+    codes = np.asarray(cols.query_codes)
+    if not len(codes):
+        return {}
+    order = np.argsort(codes, kind="stable")
+    sorted_codes = codes[order]
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(sorted_codes)) + 1])
+    ends = np.append(starts[1:], len(sorted_codes))
+    docs = np.asarray(cols.doc_ids, dtype=object)[order]
+    scores = np.asarray(cols.values, dtype=np.float64)[order]
+    return {
+        cols.query_names[int(sorted_codes[a])]: (docs[a:b], scores[a:b])
+        for a, b in zip(starts.tolist(), ends.tolist())
+    }
+
+
 def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     """Parse trec_eval's arguments, evaluate, print; raises :class:`TrecEvalError`."""
     from ..data.qrels import Qrels
     from ..measures.trec_tool.lists import build_jg_lists, build_lists
+    from ..measures.trec_tool.prefs import PrefsError, build_prefs_lists
     from ._trec_eval_print import block_lines
 
     out = sys.stdout if out is None else out
@@ -298,18 +358,12 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
         sys.stderr.write("trec_eval version 10.0 (reproduced by ir_measures_pres trec_eval)\n")
         return 0
     rel_format = str(settings["rel_format"])
-    if rel_format in ("prefs", "qrels_prefs"):
-        raise TrecEvalError(
-            f"-R {rel_format} is not supported yet by this command (docs/trec_eval.md)", USAGE_STATUS
-        )
-    if rel_format not in ("qrels", "qrels_jg"):
+    if rel_format not in ("qrels", "qrels_jg", "prefs", "qrels_prefs"):
         raise TrecEvalError(f"Illegal rel_format '{rel_format}'", INPUT_STATUS)
     try:
         selected = select(measures, rel_format)
-    except FormatMismatch as error:
-        raise TrecEvalError(str(error), CALC_STATUS) from None
-    except MeasureSpecError as error:
-        raise TrecEvalError(str(error), USAGE_STATUS) from None
+    except MeasureSpecError as error:  # 1 unknown measure, 2 bad parameters, 4 wrong -R format
+        raise TrecEvalError(str(error), error.status) from None
     if len(files) < 2:
         raise TrecEvalError(f"need a rel_info_file and at least one results_file\n{USAGE}", USAGE_STATUS)
     if sum(f == "-" for f in files) > 1:
@@ -318,8 +372,12 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     if max_docs is not None and int(str(max_docs)) < 0:
         max_docs = 0
     pairs: List[Tuple[str, str]] = []
+    prefs: Dict[str, Any] = {}
+    qrels: Any = None
     if rel_format == "qrels_jg":
         pairs, qrels = _read_qrels_jg(files[0])
+    elif rel_format in ("prefs", "qrels_prefs"):
+        prefs = _read_prefs(files[0], rel_format)
     else:
         qrels = Qrels.from_columns(_read(files[0], "qrels"))  # type: ignore[arg-type]
     zscores = _read_zscores(str(settings["zfile"])) if "zfile" in settings else None
@@ -333,6 +391,18 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
         )
         if rel_format == "qrels_jg":
             lists: Any = build_jg_lists(pairs, qrels, cols, **options)  # type: ignore[arg-type]
+        elif prefs:
+            try:
+                lists = build_prefs_lists(
+                    prefs,
+                    _run_by_query(cols),
+                    options["max_docs"],
+                    bool(options["complete"]),  # type: ignore[arg-type]
+                )
+            except PrefsError as error:
+                raise TrecEvalError(
+                    f"Can't calculate the preference measures: {error}", CALC_STATUS
+                ) from None
         else:
             lists = build_lists(qrels, cols, **options)  # type: ignore[arg-type]
         if not lists.num_queries:

@@ -12,8 +12,9 @@ the order of the ``-m`` options; :data:`MEASURES` is that table. Each entry says
   mean with trec_eval's floor, the run id, the query count) and whether it is an integer;
 * its description in our words (``-h -m NAME``) and its citation.
 
-The measures of ``-R prefs`` / ``qrels_prefs`` / ``qrels_jg`` are listed (:data:`NOT_YET`) but not
-computed yet: asking for them is an error that says so (docs/trec_eval.md).
+Each entry also says which ``-R`` format it reads (``qrels``; ``prefs``, for ``-R prefs`` and
+``-R qrels_prefs``; ``qrels_jg``); asking for a measure the format cannot give is trec_eval's
+"Can't calculate measure".
 """
 
 from __future__ import annotations
@@ -46,11 +47,20 @@ _MZ = (
 
 
 class MeasureSpecError(ValueError):
-    """A ``-m`` argument trec_eval would refuse (unknown name, bad parameters)."""
+    """A ``-m`` argument trec_eval would refuse, with trec_eval's exit status: 1 for an unknown
+    measure or a malformed argument (its ``mark_measure``), 2 for parameter values it cannot
+    initialise the measure with (``Cannot initialize measure``)."""
+
+    def __init__(self, message: str, status: int = 1) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class FormatMismatch(MeasureSpecError):
     """A measure the ``-R`` format cannot give (trec_eval: "Can't calculate measure", exit 4)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, 4)
 
 
 @dataclass(frozen=True)
@@ -90,7 +100,7 @@ def _gains(pairs: Sequence[Tuple[str, float]]) -> Dict[int, float]:
     out: Dict[int, float] = {}
     for name, value in pairs:
         if not re.fullmatch(r"[+-]?\d+", name):
-            raise MeasureSpecError(f"a gain parameter is LEVEL=GAIN with an integer LEVEL, not {name!r}")
+            raise MeasureSpecError(f"a gain parameter is LEVEL=GAIN with an integer LEVEL, not {name!r}", 2)
         out.setdefault(int(name), value)
     return out
 
@@ -99,10 +109,10 @@ def _p(pairs: Sequence[Tuple[str, float]]) -> float:
     p = 0.9
     for name, value in pairs:
         if name != "p":
-            raise MeasureSpecError(f"rbp's parameter is p=VALUE, not {name!r}")
+            raise MeasureSpecError(f"rbp's parameter is p=VALUE, not {name!r}", 2)
         p = value
     if not 0 < p <= 1:
-        raise MeasureSpecError(f"rbp's persistence p must be in (0, 1], not {p!r}")
+        raise MeasureSpecError(f"rbp's persistence p must be in (0, 1], not {p!r}", 2)
     return p
 
 
@@ -207,6 +217,37 @@ ABOUT: Dict[str, str] = {
         "After van Rijsbergen's E measure (Information Retrieval, 1979)."
     ),
     "num_nonrel_judged_ret": ("Judged nonrelevant documents retrieved; the summary is the sum."),
+    "prefs_num_prefs_poss": (
+        "Preferences A > B the judgements express (-R prefs or qrels_prefs), whether A and B are "
+        "retrieved or not; the summary is the sum."
+    ),
+    "prefs_num_prefs_ful": (
+        "Preferences fulfilled: A ranked above B, or A retrieved and B not; the summary is the sum."
+    ),
+    "prefs_num_prefs_ful_ret": ("Preferences fulfilled with A and B both retrieved; the summary is the sum."),
+    "prefs_simp": (
+        "Preferences fulfilled over preferences expressed (a pair neither retrieved counts as "
+        "failed; conflicting judgement groups each count)."
+    ),
+    "prefs_pair": (
+        "Per document pair, the share of its preferences (over the judgement groups) that the "
+        "ranking fulfils, averaged over the pairs."
+    ),
+    "prefs_avgjg": ("prefs_simp within each judgement group (user), averaged over the groups."),
+    "prefs_avgjg_Rnonrel": (
+        "prefs_avgjg with each group's nonrelevant documents (level 0) cut or padded to as many "
+        "as its relevant ones, so that long lists of nonrelevant judgements do not dominate."
+    ),
+    "prefs_simp_ret": ("prefs_simp over the preferences whose two documents are retrieved."),
+    "prefs_pair_ret": ("prefs_pair over the pairs whose two documents are retrieved."),
+    "prefs_avgjg_ret": ("prefs_avgjg over the preferences whose two documents are retrieved."),
+    "prefs_avgjg_Rnonrel_ret": (
+        "prefs_avgjg_Rnonrel over the retrieved documents (nonrelevant retrieved set to the "
+        "relevant retrieved)."
+    ),
+    "prefs_simp_imp": ("prefs_simp ignoring the preferences whose two documents are both missing."),
+    "prefs_pair_imp": ("prefs_pair ignoring the pairs whose two documents are both missing."),
+    "prefs_avgjg_imp": ("prefs_avgjg ignoring the preferences whose two documents are both missing."),
     "map_avgjg": (
         "Average precision per judgement group (-R qrels_jg: column 2 names the user whose "
         "judgements the line holds), averaged over the topic's groups."
@@ -246,6 +287,11 @@ def _row(
     return ToolMeasure(
         name, form, default, compute, summary, summary in (SUM, NUM_Q), ABOUT[name], rel_format
     )
+
+
+def _pref(name: str) -> Callable[..., Any]:
+    """A preference measure: its values were computed with the lists (:mod:`.prefs`)."""
+    return lambda lists, values, num_docs: lists.values[name]
 
 
 def _gain_measure(f: Callable[[ToolLists, Dict[int, float]], Any]) -> Callable[..., Any]:
@@ -293,6 +339,20 @@ _TABLE: List[ToolMeasure] = [
     _row("set_map", NONE, (), _plain(k.set_map)),
     _row("set_F", DOUBLE_PARAMS, (1.0,), _with(k.set_f)),
     _row("num_nonrel_judged_ret", NONE, (), _plain(k.num_nonrel_judged_ret), SUM),
+    _row("prefs_num_prefs_poss", NONE, (), _pref("prefs_num_prefs_poss"), SUM, rel_format="prefs"),
+    _row("prefs_num_prefs_ful", NONE, (), _pref("prefs_num_prefs_ful"), SUM, rel_format="prefs"),
+    _row("prefs_num_prefs_ful_ret", NONE, (), _pref("prefs_num_prefs_ful_ret"), SUM, rel_format="prefs"),
+    _row("prefs_simp", NONE, (), _pref("prefs_simp"), MEAN, rel_format="prefs"),
+    _row("prefs_pair", NONE, (), _pref("prefs_pair"), MEAN, rel_format="prefs"),
+    _row("prefs_avgjg", NONE, (), _pref("prefs_avgjg"), MEAN, rel_format="prefs"),
+    _row("prefs_avgjg_Rnonrel", NONE, (), _pref("prefs_avgjg_Rnonrel"), MEAN, rel_format="prefs"),
+    _row("prefs_simp_ret", NONE, (), _pref("prefs_simp_ret"), MEAN, rel_format="prefs"),
+    _row("prefs_pair_ret", NONE, (), _pref("prefs_pair_ret"), MEAN, rel_format="prefs"),
+    _row("prefs_avgjg_ret", NONE, (), _pref("prefs_avgjg_ret"), MEAN, rel_format="prefs"),
+    _row("prefs_avgjg_Rnonrel_ret", NONE, (), _pref("prefs_avgjg_Rnonrel_ret"), MEAN, rel_format="prefs"),
+    _row("prefs_simp_imp", NONE, (), _pref("prefs_simp_imp"), MEAN, rel_format="prefs"),
+    _row("prefs_pair_imp", NONE, (), _pref("prefs_pair_imp"), MEAN, rel_format="prefs"),
+    _row("prefs_avgjg_imp", NONE, (), _pref("prefs_avgjg_imp"), MEAN, rel_format="prefs"),
     _row("map_avgjg", NONE, (), _plain(k.map_avgjg), rel_format="qrels_jg"),
     _row("P_avgjg", LONG_CUTOFFS, _CUTS, _with(k.p_avgjg), rel_format="qrels_jg"),
     _row("Rprec_mult_avgjg", DOUBLE_CUTOFFS, _RPREC_MULTS, _with(k.rprec_mult_avgjg), rel_format="qrels_jg"),
@@ -302,15 +362,7 @@ _TABLE: List[ToolMeasure] = [
     _row("unj", LONG_CUTOFFS, (5, 10, 20), _with(k.unj)),
 ]
 
-#: trec_eval 10.0's measures of preference files, not computed yet
-NOT_YET = (
-    "prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret prefs_simp prefs_pair "
-    "prefs_avgjg prefs_avgjg_Rnonrel prefs_simp_ret prefs_pair_ret prefs_avgjg_ret "
-    "prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp prefs_avgjg_imp"
-).split()
-
-#: the table in trec_eval's order (the preference measures come between
-#: ``num_nonrel_judged_ret`` and ``map_avgjg`` there; they are not computed yet)
+#: the table in trec_eval's order
 MEASURES: Dict[str, ToolMeasure] = {m.name: m for m in _TABLE}
 
 NICKNAMES: Dict[str, Tuple[str, ...]] = {
@@ -321,9 +373,9 @@ NICKNAMES: Dict[str, Tuple[str, ...]] = {
         "runid num_q num_ret num_rel num_rel_ret utility set_P set_recall set_relative_P set_map "
         "set_F".split()
     ),
-    "all_trec": tuple(m.name for m in _TABLE if m.name != "yaap" and m.rel_format != "qrels_jg"),
-    "all_prefs": ("runid", "num_q") + tuple(NOT_YET),
-    "prefs": ("runid", "num_q") + tuple(NOT_YET[:6]),
+    "all_trec": tuple(m.name for m in _TABLE if m.name != "yaap" and m.rel_format in ("qrels", "any")),
+    "all_prefs": ("runid", "num_q") + tuple(m.name for m in _TABLE if m.rel_format == "prefs"),
+    "prefs": ("runid", "num_q") + tuple(m.name for m in _TABLE if m.rel_format == "prefs")[:6],
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 
@@ -332,7 +384,7 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 def _number(text: str, arg: str) -> float:
     if not _NUMBER.fullmatch(text):
-        raise MeasureSpecError(f"illegal measure '{arg}': parameter {text!r} is not a number")
+        raise MeasureSpecError(f"illegal measure '{arg}': parameter {text!r} is not a number", 2)
     return float(text)
 
 
@@ -349,7 +401,7 @@ def parse_params(measure: ToolMeasure, text: str, arg: str) -> Any:
             name, eq, value = token.partition("=")
             if not eq or not name:
                 raise MeasureSpecError(
-                    f"illegal measure '{arg}': malformed pair parameters in {text!r} (LEVEL=GAIN,...)"
+                    f"illegal measure '{arg}': malformed pair parameters in {text!r} (LEVEL=GAIN,...)", 2
                 )
             pairs.append((name, _number(value, arg)))
         return tuple(pairs)
@@ -359,11 +411,11 @@ def parse_params(measure: ToolMeasure, text: str, arg: str) -> Any:
     if measure.form == LONG_CUTOFFS:
         cuts: List[Any] = sorted(int(v) for v in values)  # trec_eval reads "23.4" as 23
         if cuts[0] <= 0:
-            raise MeasureSpecError(f"illegal measure '{arg}': cutoffs must be positive")
+            raise MeasureSpecError(f"illegal measure '{arg}': cutoffs must be positive", 2)
     else:
         cuts = sorted(values)
     if len(set(cuts)) != len(cuts):
-        raise MeasureSpecError(f"illegal measure '{arg}': duplicate cutoffs")
+        raise MeasureSpecError(f"illegal measure '{arg}': duplicate cutoffs", 2)
     return tuple(cuts)
 
 
@@ -380,24 +432,14 @@ def select(arguments: Sequence[str], rel_format: str = "qrels") -> List[Selected
                 raise MeasureSpecError(f"illegal measure '{arg}': a nickname takes no parameters")
             marked.update(dict.fromkeys(NICKNAMES[name]))
             continue
-        if name in NOT_YET:
-            raise MeasureSpecError(
-                f"measure '{name}' (trec_eval's preference measures) is not "
-                "computed yet by this command (docs/trec_eval.md)"
-            )
         if name not in MEASURES:
             raise MeasureSpecError(f"illegal measure '{arg}'")
         if dot:
             parse_params(MEASURES[name], params, arg)  # refused now, not at the first run
             given.setdefault(name, params)
         marked[name] = None
-    not_yet = [n for n in marked if n in NOT_YET]
-    if not_yet:
-        raise MeasureSpecError(
-            f"measures {', '.join(not_yet)} (trec_eval's preference measures) are "
-            "not computed yet by this command (docs/trec_eval.md)"
-        )
-    wrong = [n for n in marked if MEASURES[n].rel_format not in ("any", rel_format)]
+    family = "prefs" if rel_format == "qrels_prefs" else rel_format
+    wrong = [n for n in marked if MEASURES[n].rel_format not in ("any", family)]
     if wrong:
         raise FormatMismatch(
             f"Can't calculate measure '{wrong[0]}' from -R {rel_format} relevance information"
@@ -411,6 +453,6 @@ def select(arguments: Sequence[str], rel_format: str = "qrels") -> List[Selected
             if m.form == PAIRS:  # gains need integer levels, rbp's p a value in (0, 1]
                 (_p if m.name.startswith("rbp") else _gains)(values)
             if m.name == "utility" and len(values) != 4:
-                raise MeasureSpecError(f"illegal measure 'utility.{text}': utility takes 4 coefficients")
+                raise MeasureSpecError(f"illegal measure 'utility.{text}': utility takes 4 coefficients", 2)
             out.append(Selected(m, values, text))
     return out
