@@ -31,6 +31,8 @@ import re
 import sys
 import textwrap
 import warnings
+from dataclasses import dataclass, field
+from functools import partial
 from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
 from ..measures.trec_tool.table import MEASURES, NICKNAMES, MeasureSpecError, select
@@ -141,41 +143,64 @@ def _help(measures: Sequence[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _parse(argv: Sequence[str]) -> Tuple[Dict[str, object], List[str], List[str]]:
+@dataclass
+class _Options:
+    """trec_eval's options as parsed (defaults: trec_eval's)."""
+
+    measures: List[str] = field(default_factory=list)
+    files: List[str] = field(default_factory=list)
+    help: bool = False
+    version: bool = False
+    per_query: bool = False  # -q
+    complete: bool = False  # -c
+    summary: bool = True  # -n turns it off
+    judged_only: bool = False  # -J
+    level: int = 1  # -l
+    num_docs: int = 0  # -N
+    max_docs: Optional[int] = None  # -M
+    rel_format: str = "qrels"  # -R
+    zfile: Optional[str] = None  # -Z
+
+
+#: the options that only set a flag, and the attribute they set
+_FLAGS = {"-h": "help", "-v": "version", "-q": "per_query", "-c": "complete", "-J": "judged_only"}
+
+
+def _parse(argv: Sequence[str]) -> _Options:
     try:
         opts, files = getopt.gnu_getopt(list(argv), _SHORT, _LONG)
     except getopt.GetoptError as error:
         raise TrecEvalError(f"{error}\n{USAGE}", USAGE_STATUS) from None
-    settings: Dict[str, object] = {"level": 1, "num_docs": 0, "max_docs": None, "rel_format": "qrels"}
-    measures: List[str] = []
+    o = _Options(files=files)
     for option, value in opts:
         option = _LONG_TO_SHORT.get(option, option)
         if option == "-m":
-            measures.append(value)
-        elif option in ("-h", "-v", "-q", "-c", "-n", "-J"):
-            settings[option] = True
+            o.measures.append(value)
+        elif option in _FLAGS:
+            setattr(o, _FLAGS[option], True)
+        elif option == "-n":
+            o.summary = False
         elif option == "-l":
-            settings["level"] = _integer(option, value)
+            o.level = _integer(option, value)
         elif option == "-N":
-            settings["num_docs"] = _integer(option, value)
+            o.num_docs = _integer(option, value)
         elif option == "-M":
-            settings["max_docs"] = _integer(option, value)
+            o.max_docs = max(_integer(option, value), 0)  # trec_eval keeps no document then
         elif option == "-R":
-            settings["rel_format"] = value
-        elif option == "-T":
-            if value != "trec_results":
-                raise TrecEvalError(
-                    f"Illegal retrieval results format '{value}' (only trec_results)", INPUT_STATUS
-                )
+            o.rel_format = value
+        elif option == "-T" and value != "trec_results":
+            raise TrecEvalError(
+                f"Illegal retrieval results format '{value}' (only trec_results)", INPUT_STATUS
+            )
         elif option == "-Z":
-            settings["zfile"] = value
+            o.zfile = value
         elif option == "-D":
             raise TrecEvalError("-D (debug output) is not reproduced by this command", USAGE_STATUS)
         elif option == "-o":
             raise TrecEvalError(
                 "-o (the old output format) is obsolete in trec_eval and not supported", USAGE_STATUS
             )
-    return settings, measures, files
+    return o
 
 
 def _read_zscores(path: str) -> Dict[str, Dict[str, Tuple[float, float]]]:
@@ -201,7 +226,7 @@ def _read_zscores(path: str) -> Dict[str, Dict[str, Tuple[float, float]]]:
     return out
 
 
-def _read(path: str, kind: str) -> object:
+def _read(path: str, kind: str) -> Any:
     """A qrels or run file as the package's strict readers read it; a repeated document is
     trec_eval's error (exit 4), a malformed line or an unreadable file its exit 2."""
     from ..data.inputs import INPUT_ERRORS, input_error_text
@@ -350,77 +375,52 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     from ._trec_eval_print import block_lines
 
     out = sys.stdout if out is None else out
-    settings, measures, files = _parse(argv)
-    if settings.get("-h"):
-        out.write(_help(measures))
+    o = _parse(argv)
+    if o.help:
+        out.write(_help(o.measures))
         return 0
-    if settings.get("-v"):
+    if o.version:
         sys.stderr.write("trec_eval version 10.0 (reproduced by ir_measures_pres trec_eval)\n")
         return 0
-    rel_format = str(settings["rel_format"])
-    if rel_format not in ("qrels", "qrels_jg", "prefs", "qrels_prefs"):
-        raise TrecEvalError(f"Illegal rel_format '{rel_format}'", INPUT_STATUS)
+    if o.rel_format not in ("qrels", "qrels_jg", "prefs", "qrels_prefs"):
+        raise TrecEvalError(f"Illegal rel_format '{o.rel_format}'", INPUT_STATUS)
     try:
-        selected = select(measures, rel_format)
+        selected = select(o.measures, o.rel_format)
     except MeasureSpecError as error:  # 1 unknown measure, 2 bad parameters, 4 wrong -R format
         raise TrecEvalError(str(error), error.status) from None
-    if len(files) < 2:
+    if len(o.files) < 2:
         raise TrecEvalError(f"need a rel_info_file and at least one results_file\n{USAGE}", USAGE_STATUS)
-    if sum(f == "-" for f in files) > 1:
+    if o.files.count("-") > 1:
         raise TrecEvalError("only one file can be read from standard input ('-')", USAGE_STATUS)
-    max_docs = settings["max_docs"]
-    if max_docs is not None and int(str(max_docs)) < 0:
-        max_docs = 0
     pairs: List[Tuple[str, str]] = []
     prefs: Dict[str, Any] = {}
     qrels: Any = None
-    if rel_format == "qrels_jg":
-        pairs, qrels = _read_qrels_jg(files[0])
-    elif rel_format in ("prefs", "qrels_prefs"):
-        prefs = _read_prefs(files[0], rel_format)
+    if o.rel_format == "qrels_jg":
+        pairs, qrels = _read_qrels_jg(o.files[0])
+    elif o.rel_format in ("prefs", "qrels_prefs"):
+        prefs = _read_prefs(o.files[0], o.rel_format)
     else:
-        qrels = Qrels.from_columns(_read(files[0], "qrels"))  # type: ignore[arg-type]
-    zscores = _read_zscores(str(settings["zfile"])) if "zfile" in settings else None
-    for path in files[1:]:
+        qrels = Qrels.from_columns(_read(o.files[0], "qrels"))
+    zscores = None if o.zfile is None else _read_zscores(o.zfile)
+    for path in o.files[1:]:
         cols = _read(path, "run")
-        options = dict(
-            relevance_level=int(str(settings["level"])),
-            max_docs=None if max_docs is None else int(str(max_docs)),
-            judged_only=bool(settings.get("-J")),
-            complete=bool(settings.get("-c")),
-        )
-        if rel_format == "qrels_jg":
-            lists: Any = build_jg_lists(pairs, qrels, cols, **options)  # type: ignore[arg-type]
-        elif prefs:
+        lists: Any
+        if prefs:
             try:
-                lists = build_prefs_lists(
-                    prefs,
-                    _run_by_query(cols),
-                    options["max_docs"],
-                    bool(options["complete"]),  # type: ignore[arg-type]
-                )
+                lists = build_prefs_lists(prefs, _run_by_query(cols), o.max_docs, o.complete)
             except PrefsError as error:
                 raise TrecEvalError(
                     f"Can't calculate the preference measures: {error}", CALC_STATUS
                 ) from None
         else:
-            lists = build_lists(qrels, cols, **options)  # type: ignore[arg-type]
+            build = partial(build_jg_lists, pairs) if o.rel_format == "qrels_jg" else build_lists
+            lists = build(qrels, cols, o.level, o.max_docs, o.judged_only, o.complete)
         if not lists.num_queries:
             raise TrecEvalError(
                 f"No queries with both results and relevance info in '{path}'", NO_QUERIES_STATUS
             )
         tag = getattr(cols, "last_tag", None) or ""
-        out.writelines(
-            block_lines(
-                lists,
-                selected,
-                tag,
-                per_query=bool(settings.get("-q")),
-                summary=not settings.get("-n"),
-                num_docs=int(str(settings["num_docs"])),
-                zscores=zscores,
-            )
-        )
+        out.writelines(block_lines(lists, selected, tag, o.per_query, o.summary, o.num_docs, zscores))
     return 0
 
 

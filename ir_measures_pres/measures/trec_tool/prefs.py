@@ -17,8 +17,9 @@ one is below NJR, and *not occurring* when neither is; the measures combine thes
 matrix of counts summed over the JGs). ``_avgjg_Rnonrel`` follows the C code's recalculation
 literally, quirks included (docs/trec_eval.md).
 
-The documents of a query are few (judged documents only), so each query is one numpy
-computation over its pairs; the queries are a Python loop.
+Speed: the queries, their judgement groups and the mapping of a query's judged documents to
+docid ranks are Python loops (preference files are small: judgements, not runs); the pairs of a
+group and the counts matrix are numpy.
 """
 
 from __future__ import annotations
