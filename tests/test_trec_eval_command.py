@@ -179,7 +179,11 @@ def test_input_errors(tmp_path: Path) -> None:
     qrels = _write(tmp_path, "q", "1 0 a 1\n")
     dup = _write(tmp_path, "dup", "1 Q0 a 1 2 t\n1 Q0 a 2 1 t\n")
     code, _, err = _cli([qrels, dup], tmp_path)
-    assert code == 4 and "duplicate" in err and "Traceback" not in err
+    assert code == 4 and "duplicate docs" in err and "query '1'" in err and "Traceback" not in err
+    # a document repeated for a query trec_eval does not evaluate (not in the qrels) is no error
+    other_dup = _write(tmp_path, "dup2", "1 Q0 a 1 2 t\n9 Q0 z 1 2 t\n9 Q0 z 2 1 t\n")
+    code, out, err = _cli(["-m", "num_ret", qrels, other_dup], tmp_path)
+    assert (code, out, err) == (0, f"{'num_ret':<22}\tall\t1\n", "")
     other = _write(tmp_path, "other", "2 Q0 a 1 2 t\n")
     code, _, err = _cli([qrels, other], tmp_path)
     assert code == 7 and "No queries with both results and relevance info" in err

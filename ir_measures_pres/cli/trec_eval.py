@@ -226,11 +226,13 @@ def _read_zscores(path: str) -> Dict[str, Dict[str, Tuple[float, float]]]:
     return out
 
 
-def _read(path: str, kind: str) -> Any:
-    """A qrels or run file as the package's strict readers read it; a repeated document is
-    trec_eval's error (exit 4), a malformed line or an unreadable file its exit 2."""
+def _read(path: str, kind: str) -> Tuple[Any, Dict[str, int]]:
+    """A qrels or run file as the package's strict readers read it (a malformed line or an
+    unreadable file is trec_eval's exit 2), and per query the lines that repeat a document (the
+    readers keep the last; trec_eval stops on them, but only for a query it evaluates:
+    :func:`_refuse_repeats`)."""
     from ..data.inputs import INPUT_ERRORS, input_error_text
-    from ..data.readers import read_qrels, read_run
+    from ..data.readers import TrecFormatWarning, read_qrels, read_run
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -239,14 +241,26 @@ def _read(path: str, kind: str) -> Any:
     except INPUT_ERRORS as error:
         raise TrecEvalError(input_error_text(error), INPUT_STATUS) from None
     dropped = getattr(cols, "dropped", None)
-    if dropped is not None and int(dropped.sum()) > 0:
-        detail = next((str(w.message) for w in caught), "")
-        raise TrecEvalError(f"duplicate docs: {detail}", DUPLICATE_STATUS)
-    for w in caught:
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    repeats: Dict[str, int] = {}
+    if dropped is not None:
+        repeats = {q: int(n) for q, n in zip(cols.query_names or [], dropped.tolist()) if n}
+    for w in caught:  # the readers' notice of repeated documents is replaced by the rule above
+        if not (repeats and issubclass(w.category, TrecFormatWarning) and "duplicate" in str(w.message)):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if kind == "qrels" and getattr(cols, "strata", None) is not None:
         raise TrecEvalError(f"{path}: expected 4 columns 'qid iter docno rel', found 5", INPUT_STATUS)
-    return cols
+    return cols, repeats
+
+
+def _refuse_repeats(query_ids: Sequence[str], repeats: Dict[str, int], path: str) -> None:
+    """trec_eval's "duplicate docs" (exit 4) for the first evaluated query listing a document twice."""
+    for q in query_ids:
+        if repeats.get(q):
+            raise TrecEvalError(
+                f"duplicate docs: {path} lists a document of query {q!r} more than once "
+                f"({repeats[q]} repeated line(s))",
+                DUPLICATE_STATUS,
+            )
 
 
 def _read_fields(path: str, count: int, what: str) -> List[Tuple[int, List[str]]]:
@@ -395,15 +409,17 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     pairs: List[Tuple[str, str]] = []
     prefs: Dict[str, Any] = {}
     qrels: Any = None
+    qrels_repeats: Dict[str, int] = {}
     if o.rel_format == "qrels_jg":
         pairs, qrels = _read_qrels_jg(o.files[0])
     elif o.rel_format in ("prefs", "qrels_prefs"):
         prefs = _read_prefs(o.files[0], o.rel_format)
     else:
-        qrels = Qrels.from_columns(_read(o.files[0], "qrels"))
+        qrels_cols, qrels_repeats = _read(o.files[0], "qrels")
+        qrels = Qrels.from_columns(qrels_cols)
     zscores = None if o.zfile is None else _read_zscores(o.zfile)
     for path in o.files[1:]:
-        cols = _read(path, "run")
+        cols, repeats = _read(path, "run")
         lists: Any
         if prefs:
             try:
@@ -419,6 +435,8 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
             raise TrecEvalError(
                 f"No queries with both results and relevance info in '{path}'", NO_QUERIES_STATUS
             )
+        _refuse_repeats(lists.query_ids, repeats, path)
+        _refuse_repeats(lists.query_ids, qrels_repeats, o.files[0])
         tag = getattr(cols, "last_tag", None) or ""
         out.writelines(block_lines(lists, selected, tag, o.per_query, o.summary, o.num_docs, zscores))
     return 0
