@@ -192,21 +192,17 @@ def _pa_group(
 def _pair_sums(ca: np.ndarray, njr: int) -> Tuple[float, int, float, int, float, int]:
     """(sum, pairs) of prefs_pair, prefs_pair_ret and prefs_pair_imp from the counts matrix,
     each sum added in the C loops' order (rows, then columns)."""
-    nj = len(ca)
-    c = ca.astype(np.float64)
-    both = c + c.T
-    iu, ju = np.triu_indices(nj, k=1)
-    has = both[iu, ju] > 0
-    ratio = np.zeros(len(iu))
-    ratio[has] = c[iu, ju][has] / both[iu, ju][has]
-    in_ret = (iu < njr) & (ju < njr) & has
-    cross_i, cross_j = np.nonzero(both[:njr, njr:] > 0)
-    cross = c[:njr, njr:][cross_i, cross_j] / both[:njr, njr:][cross_i, cross_j]
-    none_ret = int(np.sum((iu >= njr) & has))
-    ret_terms = ratio[in_ret]  # triu_indices are row-major: the C loop's order
+    both = ca.astype(np.int32) + ca.T
+    i, j = np.nonzero(np.triu(both > 0, 1))  # the pairs with a preference, row-major
+    ratio = ca[i, j] / both[i, j].astype(np.float64)
+    in_ret = j < njr
+    cross = (i < njr) & (j >= njr)
+    none_ret = int(np.sum(i >= njr))
+    ret_terms = ratio[in_ret]  # row-major: the C loop's order
+    imp_terms = np.concatenate([ret_terms, ratio[cross]])  # region 1, then region 2, as in C
     s_ret = float(np.cumsum(ret_terms)[-1]) if len(ret_terms) else 0.0
-    s_imp = float(np.cumsum(np.concatenate([ret_terms, cross]))[-1]) if len(ret_terms) + len(cross) else 0.0
-    n_ret, n_imp = len(ret_terms), len(ret_terms) + len(cross)
+    s_imp = float(np.cumsum(imp_terms)[-1]) if len(imp_terms) else 0.0
+    n_ret, n_imp = len(ret_terms), len(imp_terms)
     return s_imp, n_imp + none_ret, s_ret, n_ret, s_imp, n_imp
 
 
@@ -223,7 +219,7 @@ def _query_values(
         if d not in seen:
             rank_of[d] = len(rank_of)
     ranks = np.fromiter((rank_of[d] for d in docs.tolist()), dtype=np.int64, count=len(docs))
-    ca = np.zeros((nj, nj), dtype=np.int64)
+    ca = np.zeros((nj, nj), dtype=np.uint16)  # trec_eval's counts are unsigned short
     groups: List[_Group] = []
     for g in sorted(set(jg.tolist()), key=_key):
         sel = jg == g
