@@ -466,3 +466,49 @@ def test_preference_measures_equal_a_naive_pair_loop(seed: int, tmp_path: Path) 
             assert ours[(name, qid)] == text, (qid, name)
             checked += 1
     assert checked == 12 * len(qids)
+
+
+def _naive_11pt(levels: List[int], num_rel: int, params: List[float]) -> float:
+    """11pt_avg as trec_eval 10's m_11pt_avg.c scans, written as the plain loop: cutoffs c =
+    lround(p R) in the order given; walking the list upwards from the bottom, the running best
+    precision is given to the last not-yet-served cutoff while it equals the relevant count at a
+    relevant document; cutoffs above the relevant retrieved get 0, the rest the final best."""
+    cut = [int(math.floor(p * num_rel + 0.5)) for p in params]
+    rel = [1 if v >= 1 else 0 for v in levels]
+    n, rr = len(rel), sum(rel)
+    current = len(cut) - 1
+    values = [0.0] * len(cut)
+    while current >= 0 and cut[current] > rr:
+        current -= 1
+    best = rr / n if n else 0.0
+    so_far = rr
+    i = n
+    while i > 0 and so_far > 0:
+        best = max(best, so_far / i)
+        if rel[i - 1]:
+            while current >= 0 and so_far == cut[current]:
+                values[current] = best
+                current -= 1
+            so_far -= 1
+        i -= 1
+    while current >= 0:
+        values[current] = best
+        current -= 1
+    return sum(reversed(values)) / len(cut)
+
+
+@pytest.mark.parametrize("seed", [21, 22, 23])
+def test_11pt_avg_with_parameters_in_any_order(seed: int, tmp_path: Path) -> None:
+    """Unsorted recall levels (11pt_avg keeps the order given): each query against the loop."""
+    rng = random.Random(seed)
+    qpath, rpath, qrels, run_ = _random_collection(seed, tmp_path)
+    for _ in range(4):
+        params = rng.sample([0.0, 0.1, 0.25, 0.3, 0.5, 0.6, 0.75, 0.9, 1.0], rng.randint(1, 6))
+        text = ",".join(f"{p:g}" for p in params)
+        ours = _per_query(_run(["-q", "-n", "-m", f"11pt_avg.{text}", qpath, rpath], tmp_path))
+        for qid, docs in run_.items():
+            ranked = sorted(docs, key=lambda d: -docs[d])
+            levels = [qrels[qid].get(d, -1) for d in ranked]
+            num_rel = sum(1 for v in qrels[qid].values() if v >= 1)
+            want = _naive_11pt(levels, num_rel, params)
+            assert ours[(f"11pt_avg_{text}", qid)] == f"{want:6.4f}", (qid, params)
