@@ -127,12 +127,14 @@ def _rel_in_top(lists: ToolLists, k: int) -> np.ndarray:
     """rel(k) per query (cached: P, recall, relative_P, success and map_cut share it)."""
     key = ("rel_in_top", int(k))
     if key not in lists._cache:
-        lists._cache[key] = lists.in_top(lists.is_rel, k)
+        lists._cache[key] = lists.rel_in_top(k)
     return lists._cache[key]  # type: ignore[no-any-return]
 
 
 def average_precision(lists: ToolLists) -> np.ndarray:
-    return _safe_div(_precision_sum(lists), lists.num_rel)
+    if "ap" not in lists._cache:  # map and gm_map
+        lists._cache["ap"] = _safe_div(_precision_sum(lists), lists.num_rel)
+    return lists._cache["ap"]  # type: ignore[no-any-return]
 
 
 def gm_log(values: np.ndarray) -> np.ndarray:
@@ -145,7 +147,7 @@ def map_cut(lists: ToolLists, cutoffs: Sequence[int]) -> np.ndarray:
 
 
 def r_prec(lists: ToolLists) -> np.ndarray:
-    return _safe_div(lists.in_top(lists.is_rel, lists.num_rel), lists.num_rel)
+    return _safe_div(lists.rel_in_top(lists.num_rel), lists.num_rel)
 
 
 def recip_rank(lists: ToolLists) -> np.ndarray:
@@ -178,13 +180,19 @@ def rprec_mult(lists: ToolLists, multiples: Sequence[float]) -> np.ndarray:
     cols = []
     for m in multiples:
         k = np.trunc(float(m) * lists.num_rel + 0.9).astype(np.int64)
-        cols.append(_safe_div(lists.in_top(lists.is_rel, np.maximum(k, 0)), np.where(k >= 1, k, 0)))
+        cols.append(_safe_div(lists.rel_in_top(np.maximum(k, 0)), np.where(k >= 1, k, 0)))
     return np.column_stack(cols)
 
 
 def bpref(lists: ToolLists) -> np.ndarray:
     """Σ over the judged relevant retrieved of 1 - min(N_before, R) / min(N, R) (1 when no judged
     nonrelevant document comes before), over R; N the judged nonrelevant of the qrels."""
+    if "bpref" not in lists._cache:  # bpref and gm_bpref
+        lists._cache["bpref"] = _bpref(lists)
+    return lists._cache["bpref"]  # type: ignore[no-any-return]
+
+
+def _bpref(lists: ToolLists) -> np.ndarray:
     judged = lists.rel >= 0
     nonrel = judged & ~lists.is_rel
     nonrel_before = np.cumsum(nonrel) - nonrel

@@ -133,6 +133,15 @@ class ToolLists:
         """Per query, the positions where ``mask`` holds."""
         return np.bincount(self.qidx[mask], minlength=self.num_queries).astype(np.int64)
 
+    def rel_in_top(self, k: Any) -> np.ndarray:
+        """Per query, the relevant documents among the top k (a number or one per query): the
+        running count at rank min(k, n), read once per query."""
+        k = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), (self.num_queries,)), self.num_ret)
+        out = np.zeros(self.num_queries, dtype=np.int64)
+        has = k > 0
+        out[has] = self.cum_rel[self.offsets[:-1][has] + k[has] - 1]
+        return out
+
     def in_top(self, mask: np.ndarray, k: Any) -> np.ndarray:
         """Per query, the positions of rank <= k (a number or one per query) where ``mask`` holds."""
         k_at = k if np.isscalar(k) else np.asarray(k)[self.qidx]
