@@ -164,6 +164,7 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "qrels.sampled": shared_path("sampled-judgements", "qrels.sampled"),
         "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
     },
+    "docs/trec_eval.md": {"qrels.test": TREC_EVAL / "qrels.test", "results.test": TREC_EVAL / "results.test"},
     "docs/cli.md": {
         "qrels.txt": SAMPLE / "qrels.test",
         "robust03_qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",

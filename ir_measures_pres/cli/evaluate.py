@@ -89,8 +89,9 @@ OUTPUT_FORMATS = ("tsv", "jsonl", "trec")
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.cli.meta`), ``compare``
 #: (:mod:`ir_measures_pres.cli.compare`), ``tar`` (:mod:`ir_measures_pres.cli.tar`), ``curves``
-#: (:mod:`ir_measures_pres.cli.curves`), ``ntcir`` (:mod:`ir_measures_pres.cli.ntcir`) and
-#: ``sampled`` (:mod:`ir_measures_pres.cli.sampled`)
+#: (:mod:`ir_measures_pres.cli.curves`), ``ntcir`` (:mod:`ir_measures_pres.cli.ntcir`),
+#: ``sampled`` (:mod:`ir_measures_pres.cli.sampled`) and ``trec_eval``
+#: (:mod:`ir_measures_pres.cli.trec_eval`)
 SUBCOMMANDS = (
     "robustness",
     "agreement",
@@ -101,6 +102,7 @@ SUBCOMMANDS = (
     "curves",
     "ntcir",
     "sampled",
+    "trec_eval",
 )
 
 
@@ -132,6 +134,7 @@ def _parser() -> ArgumentParser:
             "  curves                the textbook's figures: 11-point PR, CG/DCG curves, histogram\n"
             "  ntcir                 NTCIREVAL's ntcir_eval compute lines, every measure\n"
             "  sampled               sampled judgements: sample_eval.pl's or statAP_MQ_eval_v3.pl's lines\n"
+            "  trec_eval             trec_eval 10.0: its options, its lines, byte for byte\n"
             "  robustness            how measures change when judgements are removed\n"
             "  agreement             how measures rank a set of runs alike\n"
             "  discriminative-power  how often measures separate pairs of runs\n"
@@ -557,6 +560,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .sampled import sampled_cli
 
         return guarded(lambda: sampled_cli(argv[1:]), debug)
+    if argv and argv[0] == "trec_eval":
+        from .trec_eval import trec_eval_cli
+
+        return guarded(lambda: trec_eval_cli(argv[1:]), debug)
     if argv and argv[0] == "compare":
         from .compare import main as compare_main
 

@@ -113,6 +113,8 @@ class Block:
     head_query: Optional[np.ndarray] = None
     head_length: Optional[np.ndarray] = None
     tag: Optional[str] = None
+    #: the last entry's tag (trec_eval 10 reports the last line's)
+    last_tag: Optional[str] = None
     non_utf8_line: Optional[int] = None
     #: the kind's text column (sampled judgements' stratum) as bytes, or None
     text: Optional[np.ndarray] = None
@@ -133,8 +135,9 @@ class Reader:
         self.qnames: List[str] = []
         #: line number of the first query or document id that is not valid UTF-8
         self.non_utf8_line: Optional[int] = None
-        #: column 6 of the first run line (trec_eval's runid)
+        #: column 6 of the first run line (trec_eval 9's runid) and of the last (trec_eval 10's)
         self.first_tag: Optional[str] = None
+        self.last_tag: Optional[str] = None
 
     # -- errors ------------------------------------------------------------------------------
 
@@ -278,10 +281,11 @@ class Reader:
         else:  # str mode, or (bytes mode) ids too wide for a bytes array: see _read
             docs = cut.strings(ds, de, ascii_only)
 
-        tag = None
-        if not kind.integer:  # a run: its first tag (the file's first is trec_eval's runid)
-            t = f[0] + 5
+        tag = last_tag = None
+        if not kind.integer:  # a run: its first and last tags (trec_eval's runid)
+            t, u = f[0] + 5, f[-1] + 5
             tag = chunk[int(starts[t]) : int(ends[t])].decode("utf-8", "replace")
+            last_tag = chunk[int(starts[u]) : int(ends[u])].decode("utf-8", "replace")
         v = f + kind.value_col
         values = self._values(cut, starts[v], ends[v], first_line, local_line)
         non_utf8_line = None
@@ -292,7 +296,7 @@ class Reader:
         block = Block(
             None, docs, values, first_line, entry_lines, skipped, col2, query_names, head_query, head_length
         )
-        block.tag, block.non_utf8_line = tag, non_utf8_line
+        block.tag, block.last_tag, block.non_utf8_line = tag, last_tag, non_utf8_line
         if kind.text_col is not None:
             block.text = cut.bytes_array(starts[f + kind.text_col], ends[f + kind.text_col])
         return block, len(nl)
@@ -309,6 +313,8 @@ class Reader:
         block.query_names = block.head_query = block.head_length = None
         if self.first_tag is None:
             self.first_tag = block.tag
+        if block.last_tag is not None:
+            self.last_tag = block.last_tag
         if self.non_utf8_line is None:
             self.non_utf8_line = block.non_utf8_line
 

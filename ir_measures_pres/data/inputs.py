@@ -291,6 +291,8 @@ class Columns:
     non_utf8_at: Optional[str] = None
     #: a run file's tag (column 6 of its first line), as trec_eval's ``runid`` reports it
     tag: Optional[str] = None
+    #: column 6 of a run file's last line (trec_eval 10's ``runid``: the last line's tag)
+    last_tag: Optional[str] = None
     #: sampled judgements' stratum of each line (object array of ``str``), or None: 4-column qrels
     strata: Optional[np.ndarray] = None
     #: per query of ``query_names``, the duplicate lines a reader dropped (None: there were none);

@@ -367,6 +367,7 @@ def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = Fa
         kind=kind.label,
         non_utf8_at=None if reader.non_utf8_line is None else f"{name}:{reader.non_utf8_line}",
         tag=reader.first_tag,
+        last_tag=reader.last_tag,
         strata=None if text is None else _as_text(text),
         dropped=dropped,
     )

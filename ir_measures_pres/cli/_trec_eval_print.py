@@ -1,0 +1,127 @@
+"""The lines trec_eval 10.0 prints for one results file, byte for byte.
+
+Per query (``-q``), in trec_eval's query order, every measure in the table's order; then the
+summary (unless ``-n``): ``printf("%-22s\\t%s\\t%6.4f\\n")`` for values, ``%ld`` for counts,
+``'%s'`` for ``relstring`` (per query only), the run id as text. The summary of a count is the
+sum over queries, of ``gm_*`` the geometric mean (the per-query value is already
+``log(max(v, 0.00001))``), of the rest the mean; sums run in query order, as the C program's.
+
+``-Z``: every per-query value becomes (value - mean) / sd with the query's and measure's mean and
+sd from the z-score file (sd 0: 0 when the value equals the mean), -1000000 when the file lacks
+them; the names get a ``Z`` prefix, every value prints as ``%6.4f``, and the summary is made of
+the z-scores the same way (so ``Znum_ret`` is their sum, ``Zgm_map`` the exponential of their
+mean, ``Znum_q`` the query count).
+
+Self-contained (the measures come from :mod:`ir_measures_pres.measures.trec_tool`), so that the
+printers of the tool replicas can live together later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..measures.trec_tool.lists import ToolLists
+from ..measures.trec_tool.table import GEOMETRIC, NUM_Q, RUNID, STRING, SUM, Selected
+
+#: trec_eval's value for a z-score the file cannot give (MISSING_ZSCORE_VALUE)
+MISSING_ZSCORE = -1000000.0
+
+ZScores = Dict[str, Dict[str, Tuple[float, float]]]
+
+
+@dataclass
+class _Column:
+    name: str
+    kind: str
+    integer: bool
+    values: Optional[np.ndarray] = None  # one per query (numbers)
+    texts: Optional[Sequence[str]] = None  # relstring
+
+
+def _columns(lists: ToolLists, selected: Sequence[Selected], num_docs: int) -> List[_Column]:
+    out = []
+    for s in selected:
+        m = s.measure
+        names = s.value_names()
+        if m.summary in (RUNID, NUM_Q):
+            out.append(_Column(names[0], m.summary, m.integer))
+            continue
+        result = m.compute(lists, s.values, num_docs)
+        if m.summary == STRING:
+            out.append(_Column(names[0], STRING, False, texts=result))
+            continue
+        matrix = np.asarray(result, dtype=np.float64).reshape(lists.num_queries, -1)
+        for j, name in enumerate(names):
+            out.append(_Column(name, m.summary, m.integer, values=matrix[:, j].copy()))
+    return out
+
+
+def _to_z(columns: List[_Column], query_ids: Sequence[str], zscores: ZScores) -> None:
+    for col in columns:
+        if col.values is None:
+            continue
+        for i, qid in enumerate(query_ids):
+            entry = zscores.get(qid, {}).get(col.name)
+            value = float(col.values[i])
+            if entry is None:
+                col.values[i] = MISSING_ZSCORE
+            elif entry[1]:
+                col.values[i] = (value - entry[0]) / entry[1]
+            else:
+                col.values[i] = 0.0 if value == entry[0] else MISSING_ZSCORE
+
+
+def _line(name: str, qid: str, text: str) -> str:
+    return f"{name:<22}\t{qid}\t{text}\n"
+
+
+def block_lines(
+    lists: ToolLists,
+    selected: Sequence[Selected],
+    run_tag: str,
+    per_query: bool = False,
+    summary: bool = True,
+    num_docs: int = 0,
+    zscores: Optional[ZScores] = None,
+) -> Iterator[str]:
+    """The lines (each ending in a newline) trec_eval prints for one results file."""
+    columns = _columns(lists, selected, num_docs)
+    z = zscores is not None
+    if zscores is not None:
+        _to_z(columns, lists.query_ids, zscores)
+
+    def numeric(col: _Column, value: float) -> str:
+        if z:
+            return f"{value:6.4f}"
+        return str(int(value)) if col.integer else f"{value:6.4f}"
+
+    def label(col: _Column) -> str:
+        return "Z" + f"{col.name:<22}" if z else col.name
+
+    if per_query:
+        for i, qid in enumerate(lists.query_ids):
+            for col in columns:
+                if col.kind == STRING and col.texts is not None:
+                    yield _line(col.name, qid, f"'{col.texts[i]}'")
+                elif col.values is not None and col.kind != GEOMETRIC:
+                    yield _line(label(col), qid, numeric(col, float(col.values[i])))
+    if not summary:
+        return
+    n = lists.num_queries
+    for col in columns:
+        if col.kind == RUNID:
+            yield _line(col.name, "all", run_tag)
+        elif col.kind == NUM_Q:
+            yield _line(label(col), "all", numeric(col, float(n)))
+        elif col.values is not None:
+            total = float(np.cumsum(col.values)[-1]) if n else 0.0  # added query after query
+            if col.kind == SUM:
+                value = total
+            elif col.kind == GEOMETRIC:
+                value = float(np.exp(total / n)) if n else 0.0
+            else:
+                value = total / n if n else 0.0
+            yield _line(label(col), "all", numeric(col, value))

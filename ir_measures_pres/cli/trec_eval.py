@@ -1,0 +1,451 @@
+"""``ir_measures_pres trec_eval``: a drop-in for the trec_eval 10.0 binary.
+
+Usage::
+
+    ir_measures_pres trec_eval [-q] [-m MEASURE[.PARAMS]]... [-c] [-n] [-l N] [-N N] [-M N] [-J]
+                               [-R format] [-T trec_results] [-Z ZFILE] [-h] [-v]
+                               REL_INFO_FILE RESULTS_FILE [RESULTS_FILE ...]
+
+trec_eval's options with their short and long spellings (``--measure``, ``--query_eval_wanted``,
+``--complete_rel_info_wanted``, ``--level_for_rel``, ``--nosummary``, ``--Number_docs_in_coll``,
+``--Max_retrieved_per_topic``, ``--Judged_docs_only``, ``--Rel_info_format``,
+``--Results_format``, ``--Zscore``, ``--help``, ``--version``), read as getopt reads them (bundled
+``-qc``, attached ``-l2``, ``-mP.5``, options after the files). For one results file it prints
+what trec_eval 10.0 prints (:mod:`._trec_eval_print`); several results files (our extension)
+print one such block after another, in the order given. Files may be gzipped; ``-`` reads one of
+them from standard input.
+
+Errors are one line ``ir_measures_pres: error: trec_eval: ...`` and trec_eval's exit status: 1
+for a usage error or an illegal measure, 2 for a file that cannot be read or holds a malformed
+line, or for measure parameters trec_eval cannot initialise a measure with, 4 for a document
+listed twice for one query, a measure the ``-R`` format cannot give or inconsistent preferences,
+7 when no query has both results and judgements. ``-R qrels_jg`` (judgement groups) and ``-R
+prefs`` / ``qrels_prefs`` (preferences) read their files here, line by line; docs/trec_eval.md
+lists the deliberate differences from the binary.
+"""
+
+from __future__ import annotations
+
+import getopt
+import re
+import sys
+import textwrap
+import warnings
+from dataclasses import dataclass, field
+from functools import partial
+from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
+
+from ..measures.trec_tool.table import MEASURES, NICKNAMES, MeasureSpecError, select
+from ._command import say
+
+#: trec_eval's exit statuses
+USAGE_STATUS, INPUT_STATUS, DUPLICATE_STATUS, NO_QUERIES_STATUS = 1, 2, 4, 7
+#: trec_eval's "Can't calculate measure" (a duplicate document, or a measure the -R format lacks)
+CALC_STATUS = DUPLICATE_STATUS
+
+_SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
+_LONG = [
+    "help",
+    "version",
+    "query_eval_wanted",
+    "measure=",
+    "complete_rel_info_wanted",
+    "level_for_rel=",
+    "nosummary",
+    "Debug_level=",
+    "Judged_docs_only",
+    "Number_docs_in_coll=",
+    "Max_retrieved_per_topic=",
+    "Rel_info_format=",
+    "Results_format=",
+    "Output_old_results_format=",
+    "Zscore=",
+]
+_LONG_TO_SHORT = {
+    "--help": "-h",
+    "--version": "-v",
+    "--query_eval_wanted": "-q",
+    "--measure": "-m",
+    "--complete_rel_info_wanted": "-c",
+    "--level_for_rel": "-l",
+    "--nosummary": "-n",
+    "--Debug_level": "-D",
+    "--Judged_docs_only": "-J",
+    "--Number_docs_in_coll": "-N",
+    "--Max_retrieved_per_topic": "-M",
+    "--Rel_info_format": "-R",
+    "--Results_format": "-T",
+    "--Output_old_results_format": "-o",
+    "--Zscore": "-Z",
+}
+USAGE = (
+    "usage: ir_measures_pres trec_eval [-h] [-q] [-m measure[.params]]... [-c] [-n] [-l num] [-N num] "
+    "[-M num] [-J] [-R format] [-T trec_results] [-Z zfile] "
+    "rel_info_file results_file [results_file ...]"
+)
+
+
+class TrecEvalError(Exception):
+    """What stops the command: a one-line message and trec_eval's exit status."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def _integer(option: str, text: str) -> int:
+    """An integer option value; trec_eval reads it with atol (leading digits), we refuse the rest."""
+    if not re.fullmatch(r"\s*[+-]?\d+", text):
+        raise TrecEvalError(f"option {option} takes an integer, not {text!r}", USAGE_STATUS)
+    return int(text)
+
+
+def _help(measures: Sequence[str]) -> str:
+    lines = [
+        USAGE,
+        "",
+        "Evaluate each results file against the relevance file and print what trec_eval 10.0 prints.",
+        "  -q, --query_eval_wanted         also print every topic's values",
+        "  -m, --measure NAME[.PARAMS]     add a measure or a nickname (official (default), all_trec,",
+        "                                  set); repeatable: P.5,10  iprec_at_recall..1,.5  ndcg.1=3,2=9",
+        "  -c, --complete_rel_info_wanted  average over every topic of the relevance file (a missing one",
+        "                                  has an empty list)",
+        "  -l, --level_for_rel NUM         least relevance level that counts as relevant (default 1)",
+        "  -n, --nosummary                 no summary lines",
+        "  -N, --Number_docs_in_coll NUM   documents in the collection (utility's 4th coefficient)",
+        "  -M, --Max_retrieved_per_topic NUM  keep the top NUM documents of each topic",
+        "  -J, --Judged_docs_only          drop unjudged documents before evaluating",
+        "  -R, --Rel_info_format FORMAT    qrels (default), prefs, qrels_prefs, qrels_jg",
+        "  -T, --Results_format trec_results",
+        "  -Z, --Zscore FILE               print z-scores from lines 'qid measure mean sd'",
+        "  -h, --help                      this help; with -m, what the measures are",
+        "  -v, --version                   the trec_eval version reproduced",
+        "",
+        "Rel info: 'qid iter docno rel' lines (rel < 0: in the pool but not judged). Results:",
+        "'qid iter docno rank score runid' lines, ranked by score (as a double) descending, then",
+        "docno descending; the rank column is ignored; runid is the last line's. '#' lines are comments.",
+        "Details and every difference from the binary: docs/trec_eval.md.",
+    ]
+    names: List[str] = []
+    for arg in measures:
+        base = arg.partition(".")[0]
+        names.extend(NICKNAMES.get(base, (base,)))
+    shown = [m for m in MEASURES.values() if m.name in names]
+    if shown:
+        lines += ["", "Measures:"]
+        for m in shown:
+            lines.append(m.name)
+            lines.extend(textwrap.wrap(m.about, 92, initial_indent="    ", subsequent_indent="    "))
+    unknown = [n for n in dict.fromkeys(names) if n not in MEASURES]
+    for n in unknown:
+        lines.append(n)
+        lines.append("    (not a trec_eval 10.0 measure)")
+    return "\n".join(lines) + "\n"
+
+
+@dataclass
+class _Options:
+    """trec_eval's options as parsed (defaults: trec_eval's)."""
+
+    measures: List[str] = field(default_factory=list)
+    files: List[str] = field(default_factory=list)
+    help: bool = False
+    version: bool = False
+    per_query: bool = False  # -q
+    complete: bool = False  # -c
+    summary: bool = True  # -n turns it off
+    judged_only: bool = False  # -J
+    level: int = 1  # -l
+    num_docs: int = 0  # -N
+    max_docs: Optional[int] = None  # -M
+    rel_format: str = "qrels"  # -R
+    zfile: Optional[str] = None  # -Z
+
+
+#: the options that only set a flag, and the attribute they set
+_FLAGS = {"-h": "help", "-v": "version", "-q": "per_query", "-c": "complete", "-J": "judged_only"}
+
+
+def _parse(argv: Sequence[str]) -> _Options:
+    try:
+        opts, files = getopt.gnu_getopt(list(argv), _SHORT, _LONG)
+    except getopt.GetoptError as error:
+        raise TrecEvalError(f"{error}\n{USAGE}", USAGE_STATUS) from None
+    o = _Options(files=files)
+    for option, value in opts:
+        option = _LONG_TO_SHORT.get(option, option)
+        if option == "-m":
+            o.measures.append(value)
+        elif option in _FLAGS:
+            setattr(o, _FLAGS[option], True)
+        elif option == "-n":
+            o.summary = False
+        elif option == "-l":
+            o.level = _integer(option, value)
+        elif option == "-N":
+            o.num_docs = _integer(option, value)
+        elif option == "-M":
+            o.max_docs = max(_integer(option, value), 0)  # trec_eval keeps no document then
+        elif option == "-R":
+            o.rel_format = value
+        elif option == "-T" and value != "trec_results":
+            raise TrecEvalError(
+                f"Illegal retrieval results format '{value}' (only trec_results)", INPUT_STATUS
+            )
+        elif option == "-Z":
+            o.zfile = value
+        elif option == "-D":
+            raise TrecEvalError("-D (debug output) is not reproduced by this command", USAGE_STATUS)
+        elif option == "-o":
+            raise TrecEvalError(
+                "-o (the old output format) is obsolete in trec_eval and not supported", USAGE_STATUS
+            )
+    return o
+
+
+def _read_zscores(path: str) -> Dict[str, Dict[str, Tuple[float, float]]]:
+    out: Dict[str, Dict[str, Tuple[float, float]]] = {}
+    try:
+        with open(path, "rb") as f:
+            for number, raw in enumerate(f, start=1):
+                line = raw.decode("utf-8", "surrogateescape").strip()
+                if not line or line.startswith("#"):
+                    continue
+                fields = line.split()
+                try:
+                    if len(fields) != 4:
+                        raise ValueError
+                    mean, sd = float(fields[2]), float(fields[3])
+                except ValueError:
+                    raise TrecEvalError(
+                        f"{path}:{number}: expected 'qid measure mean sd', found {line!r}", INPUT_STATUS
+                    ) from None
+                out.setdefault(fields[0], {}).setdefault(fields[1], (mean, sd))
+    except OSError as error:
+        raise TrecEvalError(f"cannot read z-score file '{path}': {error.strerror}", INPUT_STATUS) from None
+    return out
+
+
+def _read(path: str, kind: str) -> Tuple[Any, Dict[str, int]]:
+    """A qrels or run file as the package's strict readers read it (a malformed line or an
+    unreadable file is trec_eval's exit 2), and per query the lines that repeat a document (the
+    readers keep the last; trec_eval stops on them, but only for a query it evaluates:
+    :func:`_refuse_repeats`)."""
+    from ..data.inputs import INPUT_ERRORS, input_error_text
+    from ..data.readers import TrecFormatWarning, read_qrels, read_run
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            cols = read_qrels(path) if kind == "qrels" else read_run(path)
+    except INPUT_ERRORS as error:
+        raise TrecEvalError(input_error_text(error), INPUT_STATUS) from None
+    dropped = getattr(cols, "dropped", None)
+    repeats: Dict[str, int] = {}
+    if dropped is not None:
+        repeats = {q: int(n) for q, n in zip(cols.query_names or [], dropped.tolist()) if n}
+    for w in caught:  # the readers' notice of repeated documents is replaced by the rule above
+        if not (repeats and issubclass(w.category, TrecFormatWarning) and "duplicate" in str(w.message)):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if kind == "qrels" and getattr(cols, "strata", None) is not None:
+        raise TrecEvalError(f"{path}: expected 4 columns 'qid iter docno rel', found 5", INPUT_STATUS)
+    return cols, repeats
+
+
+def _refuse_repeats(query_ids: Sequence[str], repeats: Dict[str, int], path: str) -> None:
+    """trec_eval's "duplicate docs" (exit 4) for the first evaluated query listing a document twice."""
+    for q in query_ids:
+        if repeats.get(q):
+            raise TrecEvalError(
+                f"duplicate docs: {path} lists a document of query {q!r} more than once "
+                f"({repeats[q]} repeated line(s))",
+                DUPLICATE_STATUS,
+            )
+
+
+def _read_fields(path: str, count: int, what: str) -> List[Tuple[int, List[str]]]:
+    """(line number, fields) of the lines of a judgement file of ``count`` whitespace-separated
+    fields (the last a number), read line by line (such files hold judgements, not runs);
+    blank lines and lines starting with '#' are skipped; a malformed line is exit 2."""
+    import gzip
+
+    try:
+        if path == "-":
+            raw = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as f:
+                raw = f.read()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+    except (OSError, EOFError) as error:
+        raise TrecEvalError(f"{path}: {getattr(error, 'strerror', None) or error}", INPUT_STATUS) from None
+    out = []
+    for number, line in enumerate(raw.split(b"\n"), start=1):
+        fields = line.split()
+        if not fields or fields[0].startswith(b"#"):
+            continue
+        if len(fields) != count or not _NUMBER.fullmatch(fields[-1]):
+            text = line.decode("utf-8", "replace").strip()
+            raise TrecEvalError(f"{path}:{number}: expected '{what}', found {text!r}", INPUT_STATUS)
+        out.append((number, [f.decode("utf-8", "surrogateescape") for f in fields]))
+    if not out:
+        raise TrecEvalError(f"{path}: no judgements", INPUT_STATUS)
+    return out
+
+
+_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _read_qrels_jg(path: str) -> Tuple[List[Tuple[str, str]], Any]:
+    """A ``-R qrels_jg`` file, ``qid jg docno rel`` lines: the (query, group) pairs in trec_eval's
+    order and qrels with one query per pair, named by its index (``lists.build_jg_lists``)."""
+    import numpy as np
+
+    from ..data.inputs import Columns
+    from ..data.qrels import Qrels
+
+    seen: Dict[Tuple[str, str], Dict[str, int]] = {}
+    for number, (qid, jg, doc, rel) in _read_fields(path, 4, "qid jg docno rel"):
+        if not re.fullmatch(r"[+-]?\d+", rel):
+            raise TrecEvalError(
+                f"{path}:{number}: expected an integer relevance, found {rel!r}", INPUT_STATUS
+            )
+        docs = seen.setdefault((qid, jg), {})
+        if doc in docs:
+            raise TrecEvalError(
+                f"{path}:{number}: duplicate docs {doc!r} in query {qid!r}, group {jg!r}", INPUT_STATUS
+            )
+        docs[doc] = int(rel)
+    key = lambda p: (p[0].encode("utf-8", "surrogateescape"), p[1].encode("utf-8", "surrogateescape"))  # noqa: E731
+    pairs = sorted(seen, key=key)
+    qids: List[str] = []
+    docs_out: List[str] = []
+    rels: List[int] = []
+    for i, pair in enumerate(pairs):
+        for doc, level in seen[pair].items():
+            qids.append(f"{i:012d}")
+            docs_out.append(doc)
+            rels.append(level)
+    cols = Columns(
+        np.array(qids, dtype=object),
+        np.array(docs_out, dtype=object),
+        np.array(rels, dtype=np.int64),
+        True,
+        kind="qrels",
+    )
+    return pairs, Qrels.from_columns(cols)
+
+
+def _read_prefs(path: str, rel_format: str) -> Dict[str, Tuple[Any, Any, Any, Any]]:
+    """A ``-R prefs`` file (``qid jg jsg docno rel_level``) or, for ``-R qrels_prefs``, a qrels
+    file read as one (column 2 the judgement group, one sub-group ``0``): per query, the arrays
+    (jg, jsg, docno, level)."""
+    import numpy as np
+
+    width, what = (
+        (5, "qid jg jsg docno rel_level") if rel_format == "prefs" else (4, "qid jg docno rel_level")
+    )
+    per_query: Dict[str, List[Tuple[str, str, str, float]]] = {}
+    for _, fields in _read_fields(path, width, what):
+        qid, jg = fields[0], fields[1]
+        jsg = fields[2] if width == 5 else "0"
+        per_query.setdefault(qid, []).append((jg, jsg, fields[-2], float(fields[-1])))
+    out = {}
+    for qid, rows in per_query.items():
+        columns = list(zip(*rows))
+        out[qid] = (
+            np.array(columns[0], dtype=object),
+            np.array(columns[1], dtype=object),
+            np.array(columns[2], dtype=object),
+            np.array(columns[3], dtype=np.float64),
+        )
+    return out
+
+
+def _run_by_query(cols: Any) -> Dict[str, Tuple[Any, Any]]:
+    """A run's (docnos, scores) per query."""
+    import numpy as np
+
+    codes = np.asarray(cols.query_codes)
+    if not len(codes):
+        return {}
+    order = np.argsort(codes, kind="stable")
+    sorted_codes = codes[order]
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(sorted_codes)) + 1])
+    ends = np.append(starts[1:], len(sorted_codes))
+    docs = np.asarray(cols.doc_ids, dtype=object)[order]
+    scores = np.asarray(cols.values, dtype=np.float64)[order]
+    return {
+        cols.query_names[int(sorted_codes[a])]: (docs[a:b], scores[a:b])
+        for a, b in zip(starts.tolist(), ends.tolist())
+    }
+
+
+def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
+    """Parse trec_eval's arguments, evaluate, print; raises :class:`TrecEvalError`."""
+    from ..data.qrels import Qrels
+    from ..measures.trec_tool.lists import build_jg_lists, build_lists
+    from ..measures.trec_tool.prefs import PrefsError, build_prefs_lists
+    from ._trec_eval_print import block_lines
+
+    out = sys.stdout if out is None else out
+    o = _parse(argv)
+    if o.help:
+        out.write(_help(o.measures))
+        return 0
+    if o.version:
+        sys.stderr.write("trec_eval version 10.0 (reproduced by ir_measures_pres trec_eval)\n")
+        return 0
+    if o.rel_format not in ("qrels", "qrels_jg", "prefs", "qrels_prefs"):
+        raise TrecEvalError(f"Illegal rel_format '{o.rel_format}'", INPUT_STATUS)
+    try:
+        selected = select(o.measures, o.rel_format)
+    except MeasureSpecError as error:  # 1 unknown measure, 2 bad parameters, 4 wrong -R format
+        raise TrecEvalError(str(error), error.status) from None
+    if len(o.files) < 2:
+        raise TrecEvalError(f"need a rel_info_file and at least one results_file\n{USAGE}", USAGE_STATUS)
+    if o.files.count("-") > 1:
+        raise TrecEvalError("only one file can be read from standard input ('-')", USAGE_STATUS)
+    pairs: List[Tuple[str, str]] = []
+    prefs: Dict[str, Any] = {}
+    qrels: Any = None
+    qrels_repeats: Dict[str, int] = {}
+    if o.rel_format == "qrels_jg":
+        pairs, qrels = _read_qrels_jg(o.files[0])
+    elif o.rel_format in ("prefs", "qrels_prefs"):
+        prefs = _read_prefs(o.files[0], o.rel_format)
+    else:
+        qrels_cols, qrels_repeats = _read(o.files[0], "qrels")
+        qrels = Qrels.from_columns(qrels_cols)
+    zscores = None if o.zfile is None else _read_zscores(o.zfile)
+    for path in o.files[1:]:
+        cols, repeats = _read(path, "run")
+        lists: Any
+        if prefs:
+            try:
+                lists = build_prefs_lists(prefs, _run_by_query(cols), o.max_docs, o.complete)
+            except PrefsError as error:
+                raise TrecEvalError(
+                    f"Can't calculate the preference measures: {error}", CALC_STATUS
+                ) from None
+        else:
+            build = partial(build_jg_lists, pairs) if o.rel_format == "qrels_jg" else build_lists
+            lists = build(qrels, cols, o.level, o.max_docs, o.judged_only, o.complete)
+        if not lists.num_queries:
+            raise TrecEvalError(
+                f"No queries with both results and relevance info in '{path}'", NO_QUERIES_STATUS
+            )
+        _refuse_repeats(lists.query_ids, repeats, path)
+        _refuse_repeats(lists.query_ids, qrels_repeats, o.files[0])
+        tag = getattr(cols, "last_tag", None) or ""
+        out.writelines(block_lines(lists, selected, tag, o.per_query, o.summary, o.num_docs, zscores))
+    return 0
+
+
+def trec_eval_cli(argv: Sequence[str]) -> int:
+    """The subcommand: :func:`run`, its errors as one line and trec_eval's exit status."""
+    try:
+        return run(argv)
+    except TrecEvalError as error:
+        say(f"trec_eval: {error}")
+        return error.status
