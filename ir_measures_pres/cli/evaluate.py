@@ -61,7 +61,6 @@ from ._command import (
     add_jobs_option,
     format_option,
     guarded,
-    input_error_text,
     int_option,
     jobs_of,
     report_input_error,
@@ -380,7 +379,7 @@ def _score_in_workers(
     written here in the order of the runs. Returns how many runs failed."""
     from ..engine.streaming import stream_run
 
-    def score(item: Tuple[str, str]) -> Tuple[str, List[str], Optional[str]]:
+    def score(item: Tuple[str, str]) -> Tuple[str, List[str], Optional[BaseException]]:
         path, name = item
         rows = io.StringIO()
         notes: List[str] = []
@@ -405,8 +404,8 @@ def _score_in_workers(
                     intervals=intervals_of(args, table, means, evaluation.measures),
                 )
                 error = None
-            except INPUT_ERRORS as problem:
-                error = input_error_text(problem)
+            except INPUT_ERRORS as problem:  # reported in its turn; the other runs go on
+                error = problem
         return rows.getvalue(), [str(w.message) for w in caught] + notes, error
 
     evaluation.warm()  # the qrels' hash index made once, before the fork
@@ -416,7 +415,7 @@ def _score_in_workers(
         for rows, notices, error in scored:
             warn(notices)
             if error is not None:
-                say(error)
+                report_input_error(error)
                 failed += 1
             out.write(rows)
             bar.update()
