@@ -160,3 +160,36 @@ def test_an_exception_that_does_not_pickle_comes_back_named() -> None:
 
     with pytest.raises(RuntimeError, match="Local: the details .raised in a worker process"):
         list(forked_map(work, range(4), 2))
+
+
+# --------------------------------------------------------------------------------------------
+# workers never print: the command warns once, through its warning path
+# --------------------------------------------------------------------------------------------
+
+
+@linux_only
+def test_places_with_jsonl_is_warned_once_by_the_command(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import subprocess
+
+    sample = os.path.join(os.path.dirname(__file__), os.pardir, "ir_measures_pres", "data", "sample")
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    with open(os.path.join(sample, "results.test"), "rb") as run:
+        text = run.read()
+    for name in ("a.txt", "b.txt"):
+        (runs / name).write_bytes(text)
+    done = subprocess.run(
+        [sys.executable, "-m", "ir_measures_pres", os.path.join(sample, "qrels.test"), str(runs), "AP"]
+        + ["--format", "jsonl", "-p", "3", "--jobs", "2"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0
+    assert done.stderr == (
+        "ir_measures_pres: warning: --places is ignored with --format jsonl (its numbers keep every digit)\n"
+    )
+    assert [line.split('"value": ')[0] for line in done.stdout.splitlines()] == [
+        '{"run": "a.txt", "measure": "AP", ',
+        '{"run": "b.txt", "measure": "AP", ',
+    ]

@@ -77,6 +77,7 @@ from ._intervals import (
 )
 from ._rows import (
     DEFAULT_PLACES,
+    ignored_options,
     missing_topics,
     trec_corrections,
     write_ir_measures,
@@ -236,6 +237,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         measures = with_unjudged_fraction(measures)
     if out is None:
         raise UsageError("standard output is closed: there is nowhere to write the results")
+    warn(ignored_options(args))
     many = len(run_args) > 1 or any(os.path.isdir(r) for r in run_args)
     runs = [str(p) for r in run_args for p in (list_run_files(r) if os.path.isdir(r) else [r])]
     names = run_labels(runs)
