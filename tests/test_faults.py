@@ -449,3 +449,85 @@ def test_a_stop_a_finaliser_drops_stops_the_command_before_its_table(
         [sys.executable, "-c", _DROPPED_STOP, *args], cwd=collection, capture_output=True, timeout=LIMIT
     )
     assert (done.returncode, done.stderr, done.stdout) == (143, b"", b"")
+
+
+# --------------------------------------------------------------------------------------------
+# a stop while the command starts: quiet, from the first instant
+# --------------------------------------------------------------------------------------------
+
+#: every subcommand (``python -m ir_measures_pres --help``), each made to wait on a FIFO as its
+#: qrels once started, so that a stop always finds it running
+STARTS = {
+    "evaluate": ["QRELS", "run.txt", "AP"],
+    "compare": ["compare", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
+    "tar": ["tar", "QRELS", "run.txt"],
+    "curves": ["curves", "QRELS", "run.txt"],
+    "ntcir": ["ntcir", "QRELS", "run.txt"],
+    "sampled": ["sampled", "QRELS", "run.txt"],
+    "robustness": ["robustness", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
+    "agreement": ["agreement", "-m", "AP", "P@10", "--", "QRELS", "run.txt", "run2.txt"],
+    "discriminative-power": ["discriminative-power", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
+    "sensitivity": ["sensitivity", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
+}
+
+
+@pytest.fixture
+def waiting(tmp_path: Path) -> Path:
+    sample = Path(__file__).resolve().parent.parent / "ir_measures_pres" / "data" / "sample"
+    for name in ("run.txt", "run2.txt"):
+        (tmp_path / name).write_bytes((sample / "results.test").read_bytes())
+    os.mkfifo(tmp_path / "QRELS")  # opened for reading, it waits for a writer that never comes
+    return tmp_path
+
+
+def _loading_numpy(pid: int) -> bool:
+    """Whether process ``pid`` has begun the heavy imports (numpy's core is mapped)."""
+    try:
+        return "_multiarray_umath" in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+def _stop_at(command: List[str], cwd: Path, number: int, delay: float) -> Tuple[int, bytes, bytes]:
+    """Start ``command``, send signal ``number`` ``delay`` seconds after its imports begin."""
+    started = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + LIMIT
+    while not _loading_numpy(started.pid):
+        if started.poll() is not None or time.monotonic() > deadline:
+            _clean_up(started)
+            pytest.fail(f"{command} ended before its imports began (status {started.returncode})")
+        time.sleep(0.001)
+    time.sleep(delay)
+    started.send_signal(number)
+    try:
+        out, err = started.communicate(timeout=LIMIT)
+    except subprocess.TimeoutExpired:
+        started.kill()
+        started.communicate()
+        pytest.fail(f"{command} hung after signal {number}")
+    return started.returncode, out, err
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_a_stop_while_the_command_starts_is_quiet(waiting: Path, start: str) -> None:
+    """Ctrl-C or SIGTERM while the modules load (about half a second) ends the command with 130
+    or 143 and nothing printed, as later on: no KeyboardInterrupt traceback from an import."""
+    for number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        for delay in (0.0, 0.05, 0.15, 0.3):
+            assert _stop_at(COMMAND + STARTS[start], waiting, number, delay) == (status, b"", b""), (
+                number,
+                delay,
+            )
+
+
+def test_a_stop_while_the_console_script_starts_is_quiet(waiting: Path) -> None:
+    """The console script (what pip writes for ``ir_measures_pres = ir_measures_pres.cli:main``)."""
+    script = waiting / "ir_measures_pres"
+    script.write_text(
+        "import sys\nfrom ir_measures_pres.cli import main\n"
+        "if __name__ == '__main__':\n    sys.exit(main())\n"
+    )
+    for number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        for delay in (0.0, 0.15):
+            command = [sys.executable, str(script), *STARTS["evaluate"]]
+            assert _stop_at(command, waiting, number, delay) == (status, b"", b""), (number, delay)

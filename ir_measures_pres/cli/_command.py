@@ -5,9 +5,10 @@
   ``ir_measures_pres: error: FILE:LINE: what was expected, what was found`` (or the option);
 * no traceback for a user's mistake: ``--debug`` shows it; a bug (any other exception) prints
   one line saying so and exits with 70 (``EX_SOFTWARE``);
-* Ctrl-C exits with 130, SIGTERM with 143, both quietly (forked workers are ended first); a
-  worker that dies (the out-of-memory killer) ends the command with one line and 1; a reader
-  that closes the pipe (``| head``) ends the command quietly;
+* Ctrl-C exits with 130, SIGTERM with 143, both quietly (forked workers are ended first), from
+  the first instant (while the modules load: :mod:`ir_measures_pres._start`); a worker that dies
+  (the out-of-memory killer) ends the command with one line and 1; a reader that closes the pipe
+  (``| head``) ends the command quietly;
 * warnings, Python's included, are one line each: ``ir_measures_pres: warning: ...`` (:func:`warn`).
 
 The main command, the meta-evaluation subcommands and any later subcommand run through
@@ -332,10 +333,12 @@ def _catch_stops() -> Dict[int, Any]:
     SIGINT (a background job, ``nohup``) stays ignored, and so does a caller's own handler.
     Returns the handlers replaced, to put back after; none where signals cannot be caught (not
     the main thread)."""
+    from .._start import leave
+
     if threading.current_thread() is not threading.main_thread():
         return {}
     replaced: Dict[int, Any] = {signal.SIGTERM: signal.signal(signal.SIGTERM, _on_sigterm)}
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, leave):
         replaced[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
     return replaced
 
