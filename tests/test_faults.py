@@ -350,13 +350,20 @@ def on_sigterm(signum, frame):
     raise Stopped()
 
 signal.signal(signal.SIGTERM, on_sigterm)
-number = int(sys.argv[1])
+number, sender = int(sys.argv[1]), sys.argv[2]
 forks = []
 
 def after_fork():
     forks.append(1)
     if len(forks) == 3:  # the third of six workers is forked: the stop comes now
-        os.kill(os.getpid(), number)
+        if sender == "this thread":
+            os.kill(os.getpid(), number)
+        else:  # another thread takes it; Python runs the handler in this one all the same
+            import threading
+
+            other = threading.Thread(target=os.kill, args=(os.getpid(), number))
+            other.start()
+            other.join()
 
 os.register_at_fork(after_in_parent=after_fork)
 try:
@@ -368,12 +375,14 @@ except (KeyboardInterrupt, Stopped) as stop:
 )
 
 
+@pytest.mark.parametrize("sender", ["this thread", "another thread"])
 @pytest.mark.parametrize("number, stop", [(signal.SIGINT, "KeyboardInterrupt"), (signal.SIGTERM, "Stopped")])
-def test_a_stop_while_the_workers_are_forked_ends_them_all(number: int, stop: str) -> None:
-    """A stop is held while the workers are forked; when it is raised, every worker has ended
-    already (from Python, a notebook say, nothing else would reap them)."""
+def test_a_stop_while_the_workers_are_forked_ends_them_all(number: int, stop: str, sender: str) -> None:
+    """A stop is held while the workers are forked, and raised after, when every worker has ended
+    already (from Python, a notebook say, nothing else would reap them). Not lost either when
+    another thread takes the signal: Python would run the handler inside ``os.fork``'s callbacks."""
     done = subprocess.run(
-        [sys.executable, "-c", _STOP_WHILE_FORKING, str(int(number))],
+        [sys.executable, "-c", _STOP_WHILE_FORKING, str(int(number)), sender],
         capture_output=True,
         text=True,
         timeout=LIMIT,
@@ -391,8 +400,8 @@ random.seed(0)
 stopped = 0
 for trial in range(40):
     timer = threading.Timer(random.uniform(0, 0.04), os.kill, (os.getpid(), signal.SIGINT))
-    timer.start()
     try:
+        timer.start()
         sum(forked_map(lambda x: x, list(range(60)), 6))
         time.sleep(0.1)  # the stop comes by now
     except KeyboardInterrupt:

@@ -56,14 +56,15 @@ R = TypeVar("R")
 
 _in_worker = False
 
-#: called before each item is handed out and each wait for results (:func:`set_stop_check`)
+#: called at each :func:`stop_point` (:func:`set_stop_check`)
 _stop_check: Optional[Callable[[], None]] = None
 
 
 def set_stop_check(check: Optional[Callable[[], None]]) -> Optional[Callable[[], None]]:
-    """Have the pool call ``check()`` (None: nothing) before each item it hands out and each
-    wait for results; whatever it raises ends the workers and reaches the caller. Returns the
-    check it replaces, to put back after."""
+    """Have the pool call ``check()`` (None: nothing) at each :func:`stop_point`; whatever it
+    raises ends the workers and reaches the caller. The command registers its check of the stop
+    a signal asked for; the pool knows no more of stops. Returns the check it replaces, to put
+    back after."""
     global _stop_check
     previous, _stop_check = _stop_check, check
     return previous
