@@ -7,6 +7,9 @@ which keep their own backends (pytrec_eval). Every name the package accepts, and
 measure lists, is in :mod:`ir_measures_pres.measures.catalogue`.
 """
 
+# first: in the command, SIGINT and SIGTERM end it quietly while the modules below load
+from . import _start  # noqa: F401, I001
+
 from typing import TYPE_CHECKING, Any
 
 from .data.forks import WorkerLost

@@ -1,4 +1,7 @@
-"""``python -m ir_measures_pres``: the ``ir_measures_pres`` command (:mod:`ir_measures_pres.cli.evaluate`)."""
+"""``python -m ir_measures_pres``: the ``ir_measures_pres`` command (:mod:`ir_measures_pres.cli.evaluate`).
+
+The package is imported before this module, and its first import sets the command's start-up
+handlers of SIGINT and SIGTERM (:mod:`ir_measures_pres._start`)."""
 
 import sys
 

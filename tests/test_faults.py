@@ -215,10 +215,8 @@ def test_forked_map_raises_worker_lost(items: str, victim: int) -> None:
         timeout=LIMIT,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout == (
-        "lost -9 a worker process was killed (signal 9, often the out-of-memory killer); "
-        "rerun with --jobs 1 or more memory\n"
-    )
+    # what happened, for a Python caller; the command adds its --jobs advice (KILLED_LINE)
+    assert done.stdout == "lost -9 a worker process was killed (signal 9, often the out-of-memory killer)\n"
     assert done.stderr == ""
 
 
@@ -262,6 +260,283 @@ def test_a_stop_a_finaliser_drops_still_ends_the_command(number: int, status: in
 
     assert guarded(command) == status
     assert capsys.readouterr().err == ""
-    from ir_measures_pres.data.forks import check_stop
+    from ir_measures_pres.cli._command import check_stop
 
     check_stop()  # the note ended with the command: a caller in-process goes on
+
+
+# --------------------------------------------------------------------------------------------
+# a worker's input error is the same error as in one process
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def bad_runs(tmp_path: Path) -> Path:
+    """The sample qrels, and in ``runs/`` (and ``tar/``, column 2 the tool's threshold flag 0):
+    the sample run (``good.txt``) and a copy whose line 7 has the score ``abc`` (``bad.txt``)."""
+    sample = Path(__file__).resolve().parent.parent / "ir_measures_pres" / "data" / "sample"
+    (tmp_path / "qrels.txt").write_bytes((sample / "qrels.test").read_bytes())
+    for folder, flag in (("runs", "Q0"), ("tar", "0")):
+        lines = [
+            " ".join([q, flag, *rest]) for q, _, *rest in map(str.split, (sample / "results.test").open())
+        ]
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "good.txt").write_text("".join(line + "\n" for line in lines))
+        parts = lines[6].split()
+        parts[4] = "abc"
+        lines[6] = " ".join(parts)
+        (tmp_path / folder / "bad.txt").write_text("".join(line + "\n" for line in lines))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["qrels.txt", "runs", "AP", "P@10"],  # several runs: a worker each
+        ["qrels.txt", "runs/bad.txt", "AP"],  # one run: its blocks
+        ["tar", "qrels.txt", "tar/good.txt", "tar/bad.txt"],  # several runs: a worker each
+    ],
+)
+def test_a_bad_run_is_the_same_error_with_two_processes(bad_runs: Path, args: List[str]) -> None:
+    """An input error raised in a forked worker reaches the command as it was: exit 1 and the
+    same line as in one process (not an internal error about the exception's arguments)."""
+    done = {
+        jobs: subprocess.run(
+            COMMAND + args + ["--jobs", jobs], cwd=bad_runs, capture_output=True, timeout=LIMIT
+        )
+        for jobs in ("1", "2")
+    }
+    assert (done["2"].returncode, done["2"].stdout, done["2"].stderr) == (
+        done["1"].returncode,
+        done["1"].stdout,
+        done["1"].stderr,
+    )
+    assert done["2"].returncode == 1
+    folder = "tar" if args[0] == "tar" else "runs"
+    bad_line = f"{folder}/bad.txt:7: expected a number in column 5 (score), found 'abc'"
+    assert done["2"].stderr.decode().startswith(f"ir_measures_pres: error: {bad_line}\n")
+
+
+# --------------------------------------------------------------------------------------------
+# a stop at any instant of forked_map ends every worker before it reaches the caller
+# --------------------------------------------------------------------------------------------
+
+_CHILDREN = """
+import os
+
+def children():
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            stat = open(f"/proc/{entry}/stat").read()
+        except OSError:
+            continue
+        rest = stat[stat.rindex(")") + 2 :].split()
+        if entry.isdigit() and int(rest[1]) == os.getpid() and rest[0] != "Z":
+            found.append(int(entry))
+    return found
+"""
+
+_STOP_WHILE_FORKING = (
+    _CHILDREN
+    + """
+import signal, sys
+from ir_measures_pres.data.forks import forked_map
+
+class Stopped(BaseException):
+    pass
+
+def on_sigterm(signum, frame):
+    raise Stopped()
+
+signal.signal(signal.SIGTERM, on_sigterm)
+number, sender = int(sys.argv[1]), sys.argv[2]
+forks = []
+
+def after_fork():
+    forks.append(1)
+    if len(forks) == 3:  # the third of six workers is forked: the stop comes now
+        if sender == "this thread":
+            os.kill(os.getpid(), number)
+        else:  # another thread takes it; Python runs the handler in this one all the same
+            import threading
+
+            other = threading.Thread(target=os.kill, args=(os.getpid(), number))
+            other.start()
+            other.join()
+
+os.register_at_fork(after_in_parent=after_fork)
+try:
+    results = forked_map(lambda x: x, list(range(100)), 6)
+    print("not stopped")
+except (KeyboardInterrupt, Stopped) as stop:
+    print(type(stop).__name__, len(forks), children())  # while the stop is handled
+"""
+)
+
+
+@pytest.mark.parametrize("sender", ["this thread", "another thread"])
+@pytest.mark.parametrize("number, stop", [(signal.SIGINT, "KeyboardInterrupt"), (signal.SIGTERM, "Stopped")])
+def test_a_stop_while_the_workers_are_forked_ends_them_all(number: int, stop: str, sender: str) -> None:
+    """A stop is held while the workers are forked, and raised after, when every worker has ended
+    already (from Python, a notebook say, nothing else would reap them). Not lost either when
+    another thread takes the signal: Python would run the handler inside ``os.fork``'s callbacks."""
+    done = subprocess.run(
+        [sys.executable, "-c", _STOP_WHILE_FORKING, str(int(number)), sender],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT,
+    )
+    assert (done.stdout, done.stderr) == (f"{stop} 6 []\n", "")
+
+
+_STOP_AT_ANY_INSTANT = (
+    _CHILDREN
+    + """
+import random, signal, threading, time
+from ir_measures_pres.data.forks import forked_map
+
+random.seed(0)
+stopped = 0
+for trial in range(40):
+    timer = threading.Timer(random.uniform(0, 0.04), os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        sum(forked_map(lambda x: x, list(range(60)), 6))
+        time.sleep(0.1)  # the stop comes by now
+    except KeyboardInterrupt:
+        stopped += 1
+        left = children()
+        if left:
+            print("trial", trial, "left", left)
+    timer.join()
+print("stopped", stopped)
+"""
+)
+
+
+def test_a_stop_at_any_instant_ends_every_worker_first() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _STOP_AT_ANY_INSTANT], capture_output=True, text=True, timeout=LIMIT
+    )
+    assert (done.stdout, done.stderr) == ("stopped 40\n", "")
+
+
+# --------------------------------------------------------------------------------------------
+# a stop a finaliser drops ends the command there, with --jobs 1 too
+# --------------------------------------------------------------------------------------------
+
+_DROPPED_STOP = """
+import os, signal, sys
+from ir_measures_pres.cli.evaluate import main
+from ir_measures_pres.engine import streaming
+
+scored = streaming.block_metrics
+
+class StoppedWhileCollected:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGTERM)  # its handler runs here, inside __del__
+
+def block_metrics(*args, **kwargs):
+    StoppedWhileCollected()  # made and collected at once: the stop is dropped
+    return scored(*args, **kwargs)
+
+streaming.block_metrics = block_metrics
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    "args", [["qrels.txt", "big.txt", "AP", "--jobs", "1"], ["qrels.txt", "runs", "AP", "--jobs", "1"]]
+)
+def test_a_stop_a_finaliser_drops_stops_the_command_before_its_table(
+    collection: Path, args: List[str]
+) -> None:
+    """The stop is raised again as soon as the finaliser is left: the command does not score
+    every run and print its table before it exits with 143."""
+    done = subprocess.run(
+        [sys.executable, "-c", _DROPPED_STOP, *args], cwd=collection, capture_output=True, timeout=LIMIT
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (143, b"", b"")
+
+
+# --------------------------------------------------------------------------------------------
+# a stop while the command starts: quiet, from the first instant
+# --------------------------------------------------------------------------------------------
+
+#: every subcommand (``python -m ir_measures_pres --help``), each made to wait on a FIFO as its
+#: qrels once started, so that a stop always finds it running
+STARTS = {
+    "evaluate": ["QRELS", "run.txt", "AP"],
+    "compare": ["compare", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
+    "tar": ["tar", "QRELS", "run.txt"],
+    "curves": ["curves", "QRELS", "run.txt"],
+    "ntcir": ["ntcir", "QRELS", "run.txt"],
+    "sampled": ["sampled", "QRELS", "run.txt"],
+    "robustness": ["robustness", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
+    "agreement": ["agreement", "-m", "AP", "P@10", "--", "QRELS", "run.txt", "run2.txt"],
+    "discriminative-power": ["discriminative-power", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
+    "sensitivity": ["sensitivity", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
+}
+
+
+@pytest.fixture
+def waiting(tmp_path: Path) -> Path:
+    sample = Path(__file__).resolve().parent.parent / "ir_measures_pres" / "data" / "sample"
+    for name in ("run.txt", "run2.txt"):
+        (tmp_path / name).write_bytes((sample / "results.test").read_bytes())
+    os.mkfifo(tmp_path / "QRELS")  # opened for reading, it waits for a writer that never comes
+    return tmp_path
+
+
+def _loading_numpy(pid: int) -> bool:
+    """Whether process ``pid`` has begun the heavy imports (numpy's core is mapped)."""
+    try:
+        return "_multiarray_umath" in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+def _stop_at(command: List[str], cwd: Path, number: int, delay: float) -> Tuple[int, bytes, bytes]:
+    """Start ``command``, send signal ``number`` ``delay`` seconds after its imports begin."""
+    started = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + LIMIT
+    while not _loading_numpy(started.pid):
+        if started.poll() is not None or time.monotonic() > deadline:
+            _clean_up(started)
+            pytest.fail(f"{command} ended before its imports began (status {started.returncode})")
+        time.sleep(0.001)
+    time.sleep(delay)
+    started.send_signal(number)
+    try:
+        out, err = started.communicate(timeout=LIMIT)
+    except subprocess.TimeoutExpired:
+        started.kill()
+        started.communicate()
+        pytest.fail(f"{command} hung after signal {number}")
+    return started.returncode, out, err
+
+
+@pytest.mark.parametrize("start", STARTS)
+def test_a_stop_while_the_command_starts_is_quiet(waiting: Path, start: str) -> None:
+    """Ctrl-C or SIGTERM while the modules load (about half a second) ends the command with 130
+    or 143 and nothing printed, as later on: no KeyboardInterrupt traceback from an import."""
+    for number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        for delay in (0.0, 0.05, 0.15, 0.3):
+            assert _stop_at(COMMAND + STARTS[start], waiting, number, delay) == (status, b"", b""), (
+                number,
+                delay,
+            )
+
+
+def test_a_stop_while_the_console_script_starts_is_quiet(waiting: Path) -> None:
+    """The console script (what pip writes for ``ir_measures_pres = ir_measures_pres.cli:main``)."""
+    script = waiting / "ir_measures_pres"
+    script.write_text(
+        "import sys\nfrom ir_measures_pres.cli import main\n"
+        "if __name__ == '__main__':\n    sys.exit(main())\n"
+    )
+    for number, status in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        for delay in (0.0, 0.15):
+            command = [sys.executable, str(script), *STARTS["evaluate"]]
+            assert _stop_at(command, waiting, number, delay) == (status, b"", b""), (number, delay)

@@ -5,9 +5,10 @@
   ``ir_measures_pres: error: FILE:LINE: what was expected, what was found`` (or the option);
 * no traceback for a user's mistake: ``--debug`` shows it; a bug (any other exception) prints
   one line saying so and exits with 70 (``EX_SOFTWARE``);
-* Ctrl-C exits with 130, SIGTERM with 143, both quietly (forked workers are ended first); a
-  worker that dies (the out-of-memory killer) ends the command with one line and 1; a reader
-  that closes the pipe (``| head``) ends the command quietly;
+* Ctrl-C exits with 130, SIGTERM with 143, both quietly (forked workers are ended first), from
+  the first instant (while the modules load: :mod:`ir_measures_pres._start`); a worker that dies
+  (the out-of-memory killer) ends the command with one line and 1; a reader that closes the pipe
+  (``| head``) ends the command quietly;
 * warnings, Python's included, are one line each: ``ir_measures_pres: warning: ...`` (:func:`warn`).
 
 The main command, the meta-evaluation subcommands and any later subcommand run through
@@ -42,16 +43,34 @@ class Terminated(BaseException):
     does on Ctrl-C, quietly, its workers ended, with exit status 143."""
 
 
-def _on_sigterm(signum: int, frame: Any) -> None:
-    from ..data.forks import stop
+#: the stops (KeyboardInterrupt, Terminated) a signal asked for while the command runs
+_stopping: List[type] = []
 
-    stop(Terminated)
+
+def _stop(kind: type) -> None:
+    """A stop signal's handler: note the stop, then raise it. Python runs a handler between any
+    two bytecodes, also inside an object's ``__del__``, where what it raises is dropped
+    ("Exception ignored"): the note keeps the stop, raised again at the next run or block
+    (:func:`check_stop`)."""
+    _stopping.append(kind)
+    raise kind()
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    _stop(Terminated)
 
 
 def _on_sigint(signum: int, frame: Any) -> None:
-    from ..data.forks import stop
+    _stop(KeyboardInterrupt)
 
-    stop(KeyboardInterrupt)
+
+def check_stop() -> None:
+    """Raise the stop a signal asked for, should something have dropped it. :func:`guarded`
+    registers it as the work's stop check (:func:`~ir_measures_pres.data.forks.set_stop_check`:
+    asked before each item of the process pool, each wait for its workers and after each block of
+    a run), and asks it when the command returns."""
+    if _stopping:
+        raise _stopping[0]()
 
 
 class UsageError(Exception):
@@ -249,17 +268,18 @@ def _show_warning(
 
 def guarded(run: Callable[[], int], debug: bool = False) -> int:
     """Run a command; turn what goes wrong into one line and an exit status (module docstring)."""
-    from ..data.forks import WorkerLost, check_stop, forget_stops, stop_dropped
+    from ..data.forks import WorkerLost, set_stop_check
     from ..measures.catalogue import MeasureNameError
 
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
-    forget_stops()
+    _stopping.clear()  # the command begins: no stop asked yet
     previous_handlers = _catch_stops()
     previous_hook = sys.unraisablehook
+    previous_check = set_stop_check(check_stop)
 
     def quiet_stops(unraisable: Any) -> None:  # a stop a finaliser dropped: kept, not printed
-        if not stop_dropped(unraisable.exc_type):
+        if unraisable.exc_type not in _stopping:
             previous_hook(unraisable)
 
     sys.unraisablehook = quiet_stops
@@ -282,7 +302,7 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         return TERMINATED
     except WorkerLost as error:  # the out-of-memory killer, most often: one line, never a hang
         _trace(debug)
-        say(str(error))
+        say(f"{error}; rerun with --jobs 1 or more memory")
         return INPUT
     except SystemExit as done:  # argparse's --help and --version
         return done.code if isinstance(done.code, int) else 0
@@ -301,20 +321,24 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
     finally:
         warnings.showwarning = previous
         sys.unraisablehook = previous_hook
-        forget_stops()  # the note lives as long as the command: a caller in-process goes on
+        set_stop_check(previous_check)
+        _stopping.clear()  # the note lives as long as the command: a caller in-process goes on
         for number, handler in previous_handlers.items():
             signal.signal(number, handler)
 
 
 def _catch_stops() -> Dict[int, Any]:
     """While a command runs, SIGTERM raises :class:`Terminated` and SIGINT KeyboardInterrupt in
-    the main thread, each noted so that a finaliser cannot drop it (:func:`~..data.forks.stop`);
-    an ignored SIGINT (a background job, ``nohup``) stays ignored. Returns the handlers replaced,
-    to put back after; none where signals cannot be caught (not the main thread)."""
+    the main thread, each noted so that a finaliser cannot drop it (:func:`_stop`); an ignored
+    SIGINT (a background job, ``nohup``) stays ignored, and so does a caller's own handler.
+    Returns the handlers replaced, to put back after; none where signals cannot be caught (not
+    the main thread)."""
+    from .._start import leave
+
     if threading.current_thread() is not threading.main_thread():
         return {}
     replaced: Dict[int, Any] = {signal.SIGTERM: signal.signal(signal.SIGTERM, _on_sigterm)}
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+    if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, leave):
         replaced[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
     return replaced
 

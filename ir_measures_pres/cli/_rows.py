@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections import Counter
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -55,6 +54,14 @@ def trec_corrections(measures: Sequence[Any], qrels: Any, run: Any) -> Dict[Tupl
 # --------------------------------------------------------------------------------------------
 
 
+def ignored_options(args: argparse.Namespace) -> List[str]:
+    """Notices of options the output ignores (given once by the command, not by each run):
+    ``--places`` with jsonl, whose numbers keep every digit."""
+    if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
+        return ["--places is ignored with --format jsonl (its numbers keep every digit)"]
+    return []
+
+
 def fmt(value: float, places: int) -> str:
     return f"{value:{'' if places == -1 else f'.{places}f'}}"
 
@@ -84,8 +91,6 @@ def write_ir_measures(
     (and for RBP ``residual``, Moffat and Zobel's, which tsv leaves out). The 'all' rows carry
     the means of the per-query bounds over every qrels query (DEFAULT where the run has none, as
     the mean itself) and ``exact`` when every query's bounds are exact."""
-    if args.output_format == "jsonl" and args.places != DEFAULT_PLACES:
-        sys.stderr.write("--places is ignored when using --output jsonl\n")
     if bounds:
         from ..engine.bounds_table import BoundOf
 

@@ -61,7 +61,6 @@ from ._command import (
     add_jobs_option,
     format_option,
     guarded,
-    input_error_text,
     int_option,
     jobs_of,
     report_input_error,
@@ -78,6 +77,7 @@ from ._intervals import (
 )
 from ._rows import (
     DEFAULT_PLACES,
+    ignored_options,
     missing_topics,
     trec_corrections,
     write_ir_measures,
@@ -240,6 +240,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         measures = with_unjudged_fraction(measures)
     if out is None:
         raise UsageError("standard output is closed: there is nowhere to write the results")
+    warn(ignored_options(args))
     many = len(run_args) > 1 or any(os.path.isdir(r) for r in run_args)
     runs = [str(p) for r in run_args for p in (list_run_files(r) if os.path.isdir(r) else [r])]
     names = run_labels(runs)
@@ -383,7 +384,7 @@ def _score_in_workers(
     written here in the order of the runs. Returns how many runs failed."""
     from ..engine.streaming import stream_run
 
-    def score(item: Tuple[str, str]) -> Tuple[str, List[str], Optional[str]]:
+    def score(item: Tuple[str, str]) -> Tuple[str, List[str], Optional[BaseException]]:
         path, name = item
         rows = io.StringIO()
         notes: List[str] = []
@@ -408,8 +409,8 @@ def _score_in_workers(
                     intervals=intervals_of(args, table, means, evaluation.measures),
                 )
                 error = None
-            except INPUT_ERRORS as problem:
-                error = input_error_text(problem)
+            except INPUT_ERRORS as problem:  # reported in its turn; the other runs go on
+                error = problem
         return rows.getvalue(), [str(w.message) for w in caught] + notes, error
 
     evaluation.warm()  # the qrels' hash index made once, before the fork
@@ -419,7 +420,7 @@ def _score_in_workers(
         for rows, notices, error in scored:
             warn(notices)
             if error is not None:
-                say(error)
+                report_input_error(error)
                 failed += 1
             out.write(rows)
             bar.update()

@@ -61,6 +61,9 @@ class TrecFormatError(InputError):
         where = source if line is None else f"{source}:{line}"
         super().__init__(f"{where}: expected {expected}, found {found}")
 
+    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its parts (a worker's, in the parent)
+        return type(self), (self.source, self.line, self.expected, self.found), self.__dict__
+
 
 class TrecFormatWarning(UserWarning):
     """Something in a TREC file that is read, but probably not what was meant (duplicates)."""

@@ -2,23 +2,35 @@
 command's many runs, a large run's blocks of queries, a large run's batches for pytrec_eval,
 which holds the GIL, so threads would not help).
 
-A forked worker inherits everything prepared before the fork (the qrels, their evaluators, the
-ranked run): nothing is pickled on the way in but an item, only the results come back. Fork
-exists on POSIX systems only; on Linux it is used, elsewhere everything runs in this process.
+**Why a pool of its own.** Before Python 3.14 the standard library offers no pool that does
+what the package needs. A forked worker must inherit everything prepared before the fork (the
+qrels, their evaluators, the ranked run) and run a *closure* over it: nothing is pickled on the
+way in but an item, only the results come back; ``ProcessPoolExecutor`` pickles the function it
+is given (no closures), and forks its workers lazily, when the caller may already run threads.
+It must bound what is on the way (*back-pressure*): a stream of blocks is read a few items
+ahead, never whole; ``Executor.map`` submits every item at once. And it must notice a *death*:
+``multiprocessing.Pool`` loses the task of a worker that dies (the out-of-memory killer's
+SIGKILL) and waits for its result forever. Here each worker has its own pipe and the parent
+waits on the pipes *and* on each worker's death at once (``multiprocessing.connection.wait``
+over the process sentinels), so a dead worker is noticed as soon as it dies and raises
+:class:`WorkerLost` in the caller, after the other workers are ended. Fork exists on POSIX
+systems only; on Linux it is used, elsewhere everything runs in this process.
 
-**Faults end cleanly** (issue #28). ``multiprocessing.Pool`` loses the task of a worker that
-dies (the out-of-memory killer's SIGKILL) and waits for its result forever; here each worker has
-its own pipe and the parent waits on the pipes *and* on each worker's death at once
-(``multiprocessing.connection.wait`` over the process sentinels), so a dead worker is noticed as
-soon as it dies and raises :class:`WorkerLost` in the caller, after the other workers are ended.
-Workers ignore Ctrl-C, die silently on SIGTERM (no traceback: the command that forked them stops
-them, or the signal reached the whole process group), die with the parent should it be killed
-(``PR_SET_PDEATHSIG``), never print, and never fork again: inside a worker :func:`forked_map`
-runs in that worker. A worker is given a new item only when it has returned the last one, so
-neither side can block the other on a full pipe. A stop signal's handler (:func:`stop`) notes
-the stop before raising it: raised inside a finaliser it would be dropped, and the command
-would go on; the note makes it stick (:func:`check_stop`, in the wait for results and when the
-command returns).
+**Exceptions cross as they were.** An exception raised by the work in a worker is raised again
+in the caller, of its type, with its arguments and attributes (every exception of the package
+pickles and unpickles), the worker's traceback attached as its cause (as text, as
+``concurrent.futures`` does).
+
+**Stops end every worker.** Workers ignore Ctrl-C, die silently on SIGTERM (no traceback: the
+command that forked them stops them, or the signal reached the whole process group), die with
+the parent should it be killed (``PR_SET_PDEATHSIG``), never print, and never fork again:
+inside a worker :func:`forked_map` runs in that worker. SIGINT and SIGTERM are held while the
+workers are forked and while they are ended, so a stop at any instant of :func:`forked_map`
+(or of closing its iterator) ends every worker before it reaches the caller. A worker is given a
+new item only when it has returned the last one, so neither side can block the other on a full
+pipe. The pool asks a stop check (:func:`set_stop_check`: the command registers it, to notice a
+stop a finaliser dropped) before each item it hands out and each wait for results
+(:func:`stop_point`).
 """
 
 from __future__ import annotations
@@ -27,18 +39,16 @@ import os
 import signal
 import sys
 from collections import deque
-from typing import Any, Callable, Deque, Dict, Iterable, Iterator, List, Optional, Tuple, TypeVar
+from typing import Any, Callable, Deque, Dict, Generator, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
 __all__ = [
     "WorkerLost",
     "can_fork",
-    "check_stop",
-    "forget_stops",
     "forked_map",
     "in_worker",
+    "set_stop_check",
     "split",
-    "stop",
-    "stop_dropped",
+    "stop_point",
 ]
 
 T = TypeVar("T")
@@ -46,42 +56,41 @@ R = TypeVar("R")
 
 _in_worker = False
 
-#: the stop (KeyboardInterrupt, the command's Terminated) a signal asked for, once asked
-_stopping: List[type] = []
+#: called at each :func:`stop_point` (:func:`set_stop_check`)
+_stop_check: Optional[Callable[[], None]] = None
 
 
-def stop(kind: type) -> None:
-    """A stop signal's handler: note the stop, then raise it. Python runs a handler between any
-    two bytecodes, also inside an object's ``__del__``, where what it raises is dropped
-    ("Exception ignored"): the note keeps the stop (:func:`check_stop`)."""
-    _stopping.append(kind)
-    raise kind()
+def set_stop_check(check: Optional[Callable[[], None]]) -> Optional[Callable[[], None]]:
+    """Have the pool call ``check()`` (None: nothing) at each :func:`stop_point`; whatever it
+    raises ends the workers and reaches the caller. The command registers its check of the stop
+    a signal asked for; the pool knows no more of stops. Returns the check it replaces, to put
+    back after."""
+    global _stop_check
+    previous, _stop_check = _stop_check, check
+    return previous
 
 
-def forget_stops() -> None:
-    """A command begins: no stop asked yet."""
-    _stopping.clear()
-
-
-def stop_dropped(kind: type) -> bool:
-    """Whether ``kind`` is a stop a signal asked for (what a finaliser dropped is no bug)."""
-    return kind in _stopping
-
-
-def check_stop() -> None:
-    """Raise the stop a signal asked for, should a finaliser have dropped it."""
-    if _stopping:
-        raise _stopping[0]()
+def stop_point() -> None:
+    """A point where the work may stop: calls the stop check registered (:func:`set_stop_check`),
+    if any. The pool calls it before each item it hands out and each wait for results; a loop
+    that works here (a run's blocks) calls it between its items."""
+    check = _stop_check
+    if check is not None:
+        check()
 
 
 class WorkerLost(RuntimeError):
     """A forked worker died before it returned its work: killed by a signal (most often SIGKILL
     from the out-of-memory killer) or ended by something else. The other workers are ended before
-    this is raised; nothing the dead worker was doing is returned."""
+    this is raised; nothing the dead worker was doing is returned. ``exitcode``: the worker's, as
+    :attr:`multiprocessing.Process.exitcode` gives it (``-9``: killed by SIGKILL)."""
 
     def __init__(self, exitcode: Optional[int]) -> None:
         self.exitcode = exitcode
-        super().__init__(_death(exitcode) + "; rerun with --jobs 1 or more memory")
+        super().__init__(_death(exitcode))
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return type(self), (self.exitcode,), self.__dict__
 
 
 def _death(exitcode: Optional[int]) -> str:
@@ -94,6 +103,18 @@ def _death(exitcode: Optional[int]) -> str:
         why = "often the out-of-memory killer" if number == signal.SIGKILL else name
         return f"a worker process was killed (signal {number}, {why})"
     return f"a worker process ended before returning its work (exit status {exitcode})"
+
+
+class _RemoteTraceback(Exception):
+    """The traceback of an exception raised in a forked worker, as text: the ``__cause__`` of
+    that exception where :func:`forked_map` raises it again."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        super().__init__(text)
+
+    def __str__(self) -> str:
+        return f'\n"""\n{self.text}"""'
 
 
 def can_fork() -> bool:
@@ -112,20 +133,38 @@ def forked_map(
     """``work(item)`` for each item, in order, computed by ``processes`` forked workers (or here,
     one after the other, when that is 1 or :func:`can_fork` says no).
 
-    ``work`` may be any callable, a closure too; its results and exceptions must pickle (an
-    exception raised by ``work`` is raised here, as ``map`` would). ``items``: a list or tuple
-    (no more workers than items), or any iterable, read lazily, at most ``ahead`` items (default
-    ``2 * processes``) handed out and not yet returned to the caller: the memory a stream of
-    blocks takes is a few blocks. The workers are forked by this call, not on the first ``next``
-    (so before the caller starts a thread, a progress bar's say). A worker's death raises
-    :class:`WorkerLost`; closing the iterator early (an error, Ctrl-C, SIGTERM) ends the workers
-    at once."""
+    ``work`` may be any callable, a closure too; its results must pickle. An exception raised by
+    ``work`` is raised here, as ``map`` would, as it was (its traceback in the worker is its
+    cause); one that does not pickle comes back as a ``RuntimeError`` naming it. ``items``: a
+    list or tuple (no more workers than items), or any iterable, read lazily, at most ``ahead``
+    items (default ``2 * processes``) handed out and not yet returned to the caller: the memory a
+    stream of blocks takes is a few blocks. The workers are forked by this call, not on the first
+    ``next`` (so before the caller starts a thread, a progress bar's say). A worker's death raises
+    :class:`WorkerLost`; closing the iterator early, or dropping it, ends the workers at once, and
+    so does a stop (Ctrl-C, SIGTERM) at any instant of this call."""
     if isinstance(items, (list, tuple)):
         processes = min(processes, len(items))
     if processes < 2 or not can_fork():
-        return map(work, items)
-    workers = _Workers(work, processes)
-    return workers.results(iter(items), max(processes, ahead or 2 * processes))
+        return _here(work, items)
+    source = iter(items)
+    workers: Optional[_Workers] = None
+    try:
+        with _StopsHeld():  # a stop waits until the workers exist and can be ended
+            workers = _Workers(work, processes)  # if it fails, it has ended what it forked
+            results = workers.results(source, max(processes, ahead or 2 * processes))
+            next(results)  # started: closing or dropping the iterator from now on ends the workers
+    except BaseException:  # a stop that came meanwhile is raised as the ``with`` ends
+        if workers is not None:
+            workers.stop()  # the workers end before it reaches the caller
+        raise
+    return results
+
+
+def _here(work: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+    """``map(work, items)`` in this process, the stop check asked before each item."""
+    for item in items:
+        stop_point()
+        yield work(item)
 
 
 def split(items: List[T], parts: int) -> List[List[T]]:
@@ -141,10 +180,12 @@ def split(items: List[T], parts: int) -> List[List[T]]:
 
 
 class _Workers:
-    """``processes`` forked workers, each with its own duplex pipe, forked when made."""
+    """``processes`` forked workers, each with its own duplex pipe, forked when made (the caller
+    holds SIGINT and SIGTERM meanwhile, :class:`_StopsHeld`)."""
 
     def __init__(self, work: Callable[[Any], Any], processes: int) -> None:
         import multiprocessing
+        import threading
 
         context = multiprocessing.get_context("fork")
         for stream in (sys.stdout, sys.stderr):  # a fork copies unflushed output: flush it first
@@ -152,17 +193,15 @@ class _Workers:
                 stream.flush()
             except (OSError, ValueError, AttributeError):
                 pass
-        import threading
-
         # forked from the main thread, a worker dies with the parent (Linux ties that to the thread)
         main = threading.current_thread() is threading.main_thread()
-        pipes = [context.Pipe() for _ in range(processes)]
-        self.pipes = [here for here, _ in pipes]
+        self.pipes: List[Any] = []
         self.processes: List[Any] = []
-        # SIGINT and SIGTERM wait until every worker is forked: a handler that raises inside
-        # os.fork's callbacks is lost ("Exception ignored"), and the command would go on
-        blocked = _block_stop_signals()
+        pipes: List[Tuple[Any, Any]] = []
         try:
+            for _ in range(processes):
+                pipes.append(context.Pipe())
+            self.pipes = [here for here, _ in pipes]
             for _, there in pipes:
                 # a worker keeps only its own end: no other pipe stays open because of it
                 others = [c.fileno() for pair in pipes for c in pair if c is not there]
@@ -172,26 +211,29 @@ class _Workers:
             for _, there in pipes:
                 there.close()
         except BaseException:
+            for _, there in pipes:
+                there.close()
             self.stop()
             raise
-        finally:
-            _unblock(blocked)
 
-    def results(self, items: Iterator[Any], ahead: int) -> Iterator[Any]:
-        """The results in the order of ``items``; ends the workers however it is left."""
-        from multiprocessing.connection import wait
-
-        idle = list(range(len(self.processes)))[::-1]
-        busy: Dict[int, int] = {}  # worker -> index of its item
-        waiting: Deque[Tuple[int, Any]] = deque()  # items read, not yet handed out
-        returned: Dict[int, Tuple[bool, Any]] = {}
-        read = given = 0  # items read from ``items``, results given to the caller
-        exhausted = finished = False
-        by_pipe: Dict[Any, int] = {pipe: k for k, pipe in enumerate(self.pipes)}
-        by_sentinel: Dict[Any, int] = {p.sentinel: k for k, p in enumerate(self.processes)}
+    def results(self, items: Iterator[Any], ahead: int) -> Generator[Any, None, None]:
+        """None (:func:`forked_map` starts the generator), then the results in the order of
+        ``items``; ends the workers however it is left."""
+        finished = False
         try:
+            from multiprocessing.connection import wait
+
+            idle = list(range(len(self.processes)))[::-1]
+            busy: Dict[int, int] = {}  # worker -> index of its item
+            waiting: Deque[Tuple[int, Any]] = deque()  # items read, not yet handed out
+            returned: Dict[int, Tuple[bool, Any]] = {}
+            read = given = 0  # items read from ``items``, results given to the caller
+            exhausted = False
+            by_pipe: Dict[Any, int] = {pipe: k for k, pipe in enumerate(self.pipes)}
+            by_sentinel: Dict[Any, int] = {p.sentinel: k for k, p in enumerate(self.processes)}
+            yield None
             while True:
-                check_stop()
+                stop_point()
                 # read ahead: the next items are ready (a stream's next blocks read) while workers work
                 while not exhausted and read - given < ahead and len(waiting) <= len(idle):
                     try:
@@ -212,7 +254,9 @@ class _Workers:
                     ok, value = returned.pop(given)
                     given += 1
                     if not ok:
-                        raise value
+                        error, remote = value
+                        error.__cause__ = _RemoteTraceback(remote)
+                        raise error
                     yield value
                     continue
                 if not busy:
@@ -245,26 +289,29 @@ class _Workers:
 
     def stop(self, wait: bool = False) -> None:
         """End the workers: done (``wait``), they see their pipe close and leave; otherwise they
-        are terminated at once (SIGTERM, then SIGKILL should one still live a second later)."""
-        for pipe in self.pipes:
-            pipe.close()
-        if not wait:
+        are terminated at once (SIGTERM, then SIGKILL should one still live a second later).
+        SIGINT and SIGTERM are held meanwhile: a stop arriving now is raised once all are ended."""
+        with _StopsHeld():
+            for pipe in self.pipes:
+                pipe.close()
+            if not wait:
+                for process in self.processes:
+                    if process.exitcode is None:
+                        process.terminate()
             for process in self.processes:
+                process.join(5 if wait else 1)
                 if process.exitcode is None:
-                    process.terminate()
-        for process in self.processes:
-            process.join(5 if wait else 1)
-            if process.exitcode is None:
-                process.kill()
-                process.join()
+                    process.kill()
+                    process.join()
 
 
 def _serve(work: Callable[[Any], Any], pipe: Any, others: List[int], with_parent: bool) -> None:
-    """A worker's life: items in, ``(index, ok, result or exception)`` out, until its pipe
-    closes. Leaves through ``os._exit``: no finaliser, no flush of the output buffers it
-    inherited, no traceback, whatever happens."""
-    global _in_worker
+    """A worker's life: items in, ``(index, ok, result or (exception, traceback text))`` out,
+    until its pipe closes. Leaves through ``os._exit``: no finaliser, no flush of the output
+    buffers it inherited, no traceback, whatever happens."""
+    global _in_worker, _stop_check
     _in_worker = True
+    _stop_check = None  # the command's check is the parent's
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -284,25 +331,74 @@ def _serve(work: Callable[[Any], Any], pipe: Any, others: List[int], with_parent
             try:
                 answer: Tuple[int, bool, Any] = (index, True, work(item))
             except BaseException as error:  # noqa: BLE001 - raised again in the parent
-                answer = (index, False, error)
+                answer = (index, False, _failure(error))
             try:
                 pipe.send(answer)
             except (BrokenPipeError, ConnectionResetError):
                 break
-            except Exception as error:  # noqa: BLE001 - a result or exception that does not pickle
-                pipe.send((index, False, RuntimeError(f"a worker's result could not be sent back: {error}")))
+            except Exception as error:  # noqa: BLE001 - a result that does not pickle
+                failure = RuntimeError(f"a worker's result could not be sent back: {error}")
+                pipe.send((index, False, _failure(failure)))
     finally:
         os._exit(0)
+
+
+def _failure(error: BaseException) -> Tuple[BaseException, str]:
+    """What a worker sends back for ``error``: the exception itself, when it survives the trip (a
+    ``RuntimeError`` naming it, when it does not), and its traceback as text."""
+    import traceback
+    from multiprocessing.reduction import ForkingPickler
+
+    remote = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+    try:
+        ForkingPickler.loads(ForkingPickler.dumps(error))
+    except Exception as problem:  # noqa: BLE001 - any exception type of any caller's work
+        error = RuntimeError(
+            f"{type(error).__name__}: {error} (raised in a worker process; the exception could not "
+            f"be sent back: {problem})"
+        )
+    return error, remote
 
 
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-def _block_stop_signals() -> Any:
-    """Block SIGINT and SIGTERM in this thread; what to give :func:`_unblock` after."""
-    if not hasattr(signal, "pthread_sigmask"):
-        return set()
-    return _STOP_SIGNALS - signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+class _StopsHeld:
+    """``with _StopsHeld():`` SIGINT and SIGTERM wait until the block ends, then are handled as
+    they would have been (their handler raises the stop as the block ends). Blocking them in this
+    thread is not enough: another thread (a progress bar's, a notebook's) may take the signal, and
+    Python then runs the handler in the main thread all the same, inside ``os.fork``'s callbacks
+    too, where what it raises is lost. So in the main thread their Python handlers are replaced
+    by a note while the block runs; and they are blocked in this thread too, so that a worker
+    forked meanwhile starts with them blocked, until it has set its own (:func:`_serve`)."""
+
+    def __enter__(self) -> "_StopsHeld":
+        import threading
+
+        self.noted: List[int] = []
+        self.replaced: Dict[int, Any] = {}
+        if threading.current_thread() is threading.main_thread():
+            for number in sorted(_STOP_SIGNALS):
+                handler = signal.getsignal(number)
+                if callable(handler):  # a Python handler (SIG_DFL and SIG_IGN act in the kernel)
+                    self.replaced[number] = handler
+                    signal.signal(number, self._note)
+        self.blocked = (
+            _STOP_SIGNALS - signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+            if hasattr(signal, "pthread_sigmask")
+            else set()
+        )
+        return self
+
+    def _note(self, number: int, frame: Any) -> None:
+        self.noted.append(number)
+
+    def __exit__(self, *exc_info: Any) -> None:
+        _unblock(self.blocked)  # a blocked signal arrives now, and is noted
+        for number, handler in self.replaced.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(self.noted):
+            self.replaced[number](number, None)  # the stop the handler raises, now
 
 
 def _unblock(signals: Any) -> None:

@@ -54,6 +54,9 @@ class UngroupedRun(InputError):
             "are not grouped by query)"
         )
 
+    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its parts (a worker's, in the parent)
+        return type(self), (self.source, self.qid, self.line), self.__dict__
+
 
 # a piece of a block: query codes, document ids, scores, line numbers, first line not UTF-8
 _Piece = Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, Optional[int]]

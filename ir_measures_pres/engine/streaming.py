@@ -37,7 +37,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from ..data.forks import can_fork, forked_map, in_worker
+from ..data.forks import can_fork, forked_map, in_worker, stop_point
 from ..data.inputs import Columns, object_array
 from ..data.runblocks import RunBlocks, UngroupedRun
 
@@ -220,6 +220,7 @@ def stream_run(
         try:
             for rows in _scored(evaluation, blocks, jobs):
                 table.add(rows)
+                stop_point()  # a stop that something dropped ends the run here, not at its end
             return table, RunInfo(blocks.query_names, blocks.tag)
         except UngroupedRun as ungrouped:
             warnings.warn(
@@ -233,6 +234,7 @@ def stream_run(
         run = read_run(whole_source, doc_ids="bytes")
         table = RunTable(evaluation.columns, evaluation.qrels_ids)
         table.add(block_metrics_whole(evaluation, run, jobs))
+        stop_point()
         return table, RunInfo(list(run.query_names or []), run.tag)
     finally:
         if spool is not None:

@@ -9,12 +9,12 @@ the rows out.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
 from ..data.forks import forked_map
-from ..data.inputs import INPUT_ERRORS, InputError, input_error_text, query_set
+from ..data.inputs import query_set
 from ..data.qrels import Qrels
 from ..data.readers import read_qrels, read_run
 from ..measures.tar.lines import aggregate, lines_2017, lines_2018
@@ -71,7 +71,8 @@ def evaluate_many(
     per run, ``(rows, notices)`` as :meth:`Evaluation.run` gives them (format them with
     :func:`~ir_measures_pres.measures.tar.lines.value_2017` /
     :func:`~ir_measures_pres.measures.tar.lines.value_2018`); ``jobs`` processes score the runs
-    side by side. Raises :class:`~ir_measures_pres.data.inputs.InputError` on bad input."""
+    side by side. Raises what the readers raise on bad input (an
+    :class:`~ir_measures_pres.data.inputs.InputError` naming the file and line, an ``OSError``)."""
     evaluation = Evaluation(edition, task, rel)
     qrels = [Qrels.from_any(read_qrels(path, doc_ids="bytes")) for path in qrels_paths]
     per_run = [results for results, _ in scored_runs(evaluation, qrels, run_paths, jobs)]
@@ -85,21 +86,15 @@ def scored_runs(
     qrels topics the run lacks (the tool leaves them out of ALL): each run read once,
     the runs scored by ``jobs`` forked processes (:mod:`ir_measures_pres.data.forks`; in this
     process when a run comes from standard input, which forked processes lack). An input error
-    (file and line) is raised when its run's turn comes."""
+    (file and line) is raised when its run's turn comes, as the reader raised it."""
 
-    def score(path: Any) -> Tuple[Optional[List[Any]], Optional[List[List[str]]], Optional[str]]:
-        try:
-            with warnings.catch_warnings():
-                # the repeated documents are reported as the tool reports them (notices)
-                warnings.simplefilter("ignore")
-                cols = read_run(path, doc_ids="bytes", order="file")
-            topics = query_set(cols)
-            missing = [[t for t in q.query_ids if t not in topics] for q in qrels]
-            return [evaluation.run(q, cols) for q in qrels], missing, None
-        except INPUT_ERRORS as error:
-            return None, None, input_error_text(error)  # the text travels back from a fork, as it is
+    def score(path: Any) -> Tuple[List[Any], List[List[str]]]:
+        with warnings.catch_warnings():
+            # the repeated documents are reported as the tool reports them (notices)
+            warnings.simplefilter("ignore")
+            cols = read_run(path, doc_ids="bytes", order="file")
+        topics = query_set(cols)
+        missing = [[t for t in q.query_ids if t not in topics] for q in qrels]
+        return [evaluation.run(q, cols) for q in qrels], missing
 
-    for results, missing, error in forked_map(score, run_paths, 1 if "-" in run_paths else jobs):
-        if error is not None:
-            raise InputError(error)
-        yield results, missing
+    yield from forked_map(score, run_paths, 1 if "-" in run_paths else jobs)

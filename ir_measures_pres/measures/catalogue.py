@@ -72,6 +72,9 @@ class MeasureNameError(ValueError):
         self.problems: Tuple[str, ...] = tuple(problems)
         super().__init__("\n".join(self.problems))
 
+    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its problems (a worker's, in the parent)
+        return type(self), (self.problems,), self.__dict__
+
 
 class _Problem(Exception):
     """One bad token (collected into a :class:`MeasureNameError`)."""
