@@ -77,6 +77,9 @@ SAMPLE_ARGUMENTS = {
     "UngroupedRun": ("run.txt", "301", 12),
     "WorkerLost": (-9,),
     "MeasureNameError": (["unknown measure 'APP' (did you mean AP?)", "unknown measure 'nDGC'"],),
+    "MeasureSpecError": ("unknown measure 'mapp'", 2),
+    "FormatMismatch": ("measure 'map' cannot be computed from -R prefs",),
+    "TrecEvalError": ("option -M takes an integer, not 'x'", 1),
     "_RemoteTraceback": ('Traceback (most recent call last):\n  File "x.py", line 1\nValueError: x\n',),
 }
 

@@ -92,6 +92,9 @@ class TrecEvalError(Exception):
         super().__init__(message)
         self.status = status
 
+    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its parts (a worker's, in the parent)
+        return type(self), (self.args[0], self.status), self.__dict__
+
 
 def _integer(option: str, text: str) -> int:
     """An integer option value; trec_eval reads it with atol (leading digits), we refuse the rest."""

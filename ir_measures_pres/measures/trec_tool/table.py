@@ -55,12 +55,18 @@ class MeasureSpecError(ValueError):
         super().__init__(message)
         self.status = status
 
+    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its parts (a worker's, in the parent)
+        return type(self), (self.args[0], self.status), self.__dict__
+
 
 class FormatMismatch(MeasureSpecError):
     """A measure the ``-R`` format cannot give (trec_eval: "Can't calculate measure", exit 4)."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message, 4)
+
+    def __reduce__(self) -> Tuple[Any, ...]:
+        return type(self), (self.args[0],), self.__dict__
 
 
 @dataclass(frozen=True)
