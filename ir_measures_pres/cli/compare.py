@@ -33,6 +33,7 @@ from ._command import (
     add_output_dir_option,
     add_quiet_option,
     add_resamples_option,
+    command_measures,
 )
 
 
@@ -45,7 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("qrels", metavar="QRELS", help=QRELS_HELP)
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files and/or directories of run files")
     p.add_argument(
-        "-m", "--measures", nargs="+", required=True, help="measures, e.g. -m AP nDCG@10 PRES@1000"
+        "-m",
+        "--measures",
+        nargs="+",
+        action="extend",
+        required=True,
+        help="measures, e.g. -m AP nDCG@10 PRES@1000 (up to the next option; -m may be repeated)",
     )
     p.add_argument("--baseline", nargs="+", metavar="NAME", help="baseline run name(s); default: all pairs")
     p.add_argument("--test", choices=TESTS, default="t", help="test (default t: paired t-test)")
@@ -115,7 +121,6 @@ def _run_files(args: argparse.Namespace) -> List[Path]:
 
 
 def _compare(args: argparse.Namespace) -> Any:
-    from ..measures.catalogue import parse_measures
     from ..stats.comparison import compare, compare_scores
 
     if args.scores:
@@ -134,7 +139,7 @@ def _compare(args: argparse.Namespace) -> Any:
             names=args.names,
             run_ci=args.run_ci,
         )
-    measures = parse_measures(args.measures)  # a usage error, before any file is read
+    measures = command_measures(args.measures)  # a usage error, before any file is read
     from ..data.datasets import qrels_source
 
     qrels = qrels_source(args.qrels)

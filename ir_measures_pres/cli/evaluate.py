@@ -59,6 +59,7 @@ from ._command import (
     ArgumentParser,
     UsageError,
     add_jobs_option,
+    command_measures,
     format_option,
     guarded,
     input_error_text,
@@ -213,7 +214,6 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     be read is reported (file and line) and the others are still evaluated (exit status 1)."""
     from ..data.datasets import qrels_columns
     from ..data.runfiles import list_run_files, run_labels
-    from ..measures.catalogue import parse_measures
 
     out = sys.stdout if out is None else out
     parser = _parser()
@@ -229,9 +229,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         parser.error("only one of QRELS and RUN can be read from standard input ('-')")
     if run_args.count("-") > 1:
         parser.error("only one RUN can be read from standard input ('-')")
-    measures = _parse_measure_args(measure_args, parse_measures)
-    if args.provider is not None:
-        _check_provider(args.provider, measures)
+    measures = _parse_measure_args(measure_args, lambda texts: command_measures(texts, args.provider))
     bounded = bounded_measures(args, measures)
     if bounded:
         measures = with_unjudged_fraction(measures)
@@ -523,19 +521,6 @@ def _parse_measure_args(measure_args: Sequence[str], parse: Any) -> List[Any]:
             if not _is_measure(arg) and ("/" in arg or os.sep in arg):
                 raise UsageError(f"{arg!r} is neither a run file (no such file) nor a measure") from error
         raise
-
-
-def _check_provider(name: str, measures: Sequence[Any]) -> None:
-    """``--provider NAME`` must be installed and compute every measure asked for."""
-    import ir_measures
-
-    provider = ir_measures.providers.registry[name]
-    if not provider.is_available():
-        hint = provider.install_instructions() if hasattr(provider, "install_instructions") else ""
-        raise UsageError(f"provider {name!r} is not available here" + (f": {hint}" if hint else ""))
-    unsupported = [str(m) for m in measures if not provider.supports(m)]
-    if unsupported:
-        raise UsageError(f"provider {name!r} does not compute {', '.join(unsupported)}")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
