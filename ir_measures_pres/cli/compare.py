@@ -102,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> None:
     """Usage errors, before any file is read."""
+    from ..stats.significance import MIN_RESAMPLES
+
+    if args.run_ci not in (None, "t") and args.B < MIN_RESAMPLES:
+        raise UsageError(
+            f"-B {args.B}: --run-ci {args.run_ci} needs at least {MIN_RESAMPLES} resamples for each interval"
+        )
     try:
         check_parameters(
             args.test, args.correction, args.alpha, args.B, args.seed, args.ci, args.topics, args.run_ci
