@@ -65,6 +65,9 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, str]:
 # options anywhere: every command, every ordering of one call prints the same
 # --------------------------------------------------------------------------------------------
 
+#: trec_eval 10's measures as docs/judgements.md's example names them
+TREC10 = ["unj", "rbp", "rbp_resid", "yaap", "rbp.p=0.5", "unj.1,3,1000"]
+
 #: command -> orderings of one call (the first is options last); {sampled}, {prels}: files
 ORDERINGS: Dict[str, List[List[str]]] = {
     "main -q": [
