@@ -516,6 +516,7 @@ def mean_interval(
     DegenerateDataWarning, as its acceleration is 0/0). A BCa interval scipy cannot compute for
     another reason comes back as scipy returns it (nan), with its warning.
     """
+    check_interval(level, method, n_resamples, seed)
     x = np.asarray(values, dtype=np.float64).reshape(-1)
     n = len(x)
     if n < 2 or np.isnan(x).any():
@@ -527,8 +528,6 @@ def mean_interval(
     if method == "t":
         half = t_quantile(float(level), n) * float(x.std(ddof=1)) / math.sqrt(n)
         return mean - half, mean + half
-    if method not in INTERVAL_METHODS:
-        raise ValueError(f"unknown interval method {method!r}; use one of {', '.join(INTERVAL_METHODS)}")
     from scipy.stats import bootstrap
 
     kind = "BCa" if method == "bootstrap" else "percentile"
