@@ -329,9 +329,12 @@ def test_help_states_the_minimum() -> None:
 # --------------------------------------------------------------------------------------------
 
 
-def test_sampled_measures_on_4_column_qrels_name_the_five_columns() -> None:
-    """xinfAP on a 4-column file: the 5 columns it needs, not a Python reader or a DataFrame."""
-    status, out, err = run_cli([QRELS, RUN, "xinfAP"])
+@pytest.mark.parametrize("command", list(MEASURE_COMMANDS))
+def test_sampled_measures_on_4_column_qrels_name_the_five_columns(command: str) -> None:
+    """xinfAP on a 4-column file, in every command that takes measures: the 5 columns it needs,
+    not a Python reader or a DataFrame."""
+    argv = [QRELS if a == "{q}" else "xinfAP" if a == "{m}" else a for a in MEASURE_COMMANDS[command]]
+    status, out, err = run_cli(argv)
     assert (status, out) == (1, "")
     assert err == (
         f"ir_measures_pres: error: {QRELS}: expected sampled judgements, 5 columns "

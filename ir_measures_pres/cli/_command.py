@@ -212,6 +212,26 @@ def command_measures(texts: Sequence[str], provider: Optional[str] = None) -> Li
     return measures
 
 
+def needs_strata(measures: Sequence[Any]) -> bool:
+    """Whether a measure asked for reads sampled judgements' strata (xinfAP, infNDCG ...): the
+    qrels must then be a 5-column file, which the reader says in the command line's words
+    (``qrels_columns(..., sampled=True)``) instead of the measures' advice to Python callers."""
+    from ..measures.catalogue import entry_of
+    from ..measures.sampled import check_strata
+
+    return any((e := entry_of(m)) is not None and e.check_qrels is check_strata for m in measures)
+
+
+def check_sampled_qrels(qrels: str, measures: Sequence[Any]) -> None:
+    """For the commands that hand the qrels to the Python API (compare, curves, the meta
+    commands): with a measure that needs strata, the qrels are read first as sampled judgements,
+    so a 4-column file is an input error naming the 5 columns before any run is read."""
+    if needs_strata(measures):
+        from ..data.datasets import qrels_columns
+
+        qrels_columns(qrels, sampled=True)
+
+
 def jobs_of(asked: int) -> int:
     """The processes ``--jobs`` asks for (0: one per CPU this process may use, at most 4)."""
     from ..data.arrays import usable_cpus

@@ -33,6 +33,7 @@ from ._command import (
     add_output_dir_option,
     add_quiet_option,
     add_resamples_option,
+    check_sampled_qrels,
     command_measures,
 )
 
@@ -146,6 +147,7 @@ def _compare(args: argparse.Namespace) -> Any:
             run_ci=args.run_ci,
         )
     measures = command_measures(args.measures)  # a usage error, before any file is read
+    check_sampled_qrels(args.qrels, measures)
     from ..data.datasets import qrels_source
 
     qrels = qrels_source(args.qrels)

@@ -25,6 +25,7 @@ from ._command import (
     ArgumentParser,
     UsageError,
     add_format_option,
+    check_sampled_qrels,
     command_measures,
     float_option,
     int_option,
@@ -66,7 +67,6 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> Any:
     """Usage errors, before any file is read; returns the histogram's measure (or None)."""
-
     if args.plot is not None and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
         raise UsageError(f"--plot {args.plot}: the file must end in .png, .svg or .pdf")
     if args.kind == "histogram":
@@ -97,6 +97,8 @@ def main(argv: Sequence[str], out: Any = None) -> int:
         from ..data.extras import require
 
         require("matplotlib")  # before any scoring: the extra is missing
+    if measure is not None:
+        check_sampled_qrels(args.qrels, [measure])
     files = [str(f) for f in run_files(args.runs)]
     if args.kind == "histogram" and len(files) != 2:
         raise UsageError(f"--kind histogram compares two runs, the arguments hold {len(files)}")

@@ -65,6 +65,7 @@ from ._command import (
     input_error_text,
     int_option,
     jobs_of,
+    needs_strata,
     report_input_error,
     say,
     split_debug,
@@ -258,7 +259,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     statistics = load_statistics(args)  # --ci with a bootstrap: scipy loads while the qrels are read
-    qrels = qrels_columns(args.qrels, sampled=_needs_strata(measures))  # a file, or an ir_datasets id
+    qrels = qrels_columns(args.qrels, sampled=needs_strata(measures))  # a file, or an ir_datasets id
     jobs = jobs_of(args.jobs)
     # a single run has its blocks shared by forked workers (read whole when not grouped by query:
     # its pytrec_eval batches); with several, the runs are (a worker forks no further)
@@ -568,15 +569,6 @@ def _parse_measure_args(measure_args: Sequence[str], parse: Any) -> List[Any]:
             if not _is_measure(arg) and ("/" in arg or os.sep in arg):
                 raise UsageError(f"{arg!r} is neither a run file (no such file) nor a measure") from error
         raise
-
-
-def _needs_strata(measures: Sequence[Any]) -> bool:
-    """Whether a measure asked for reads sampled judgements' strata (xinfAP, infNDCG ...): the
-    qrels must then be a 5-column file, and the reader says so in the command line's words."""
-    from ..measures.catalogue import entry_of
-    from ..measures.sampled import check_strata
-
-    return any((e := entry_of(m)) is not None and e.check_qrels is check_strata for m in measures)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

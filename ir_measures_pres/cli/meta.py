@@ -28,6 +28,7 @@ from ._command import (
     add_output_dir_option,
     add_quiet_option,
     add_resamples_option,
+    check_sampled_qrels,
     command_measures,
     float_option,
     int_option,
@@ -261,6 +262,7 @@ def _run(args: argparse.Namespace, out: Any) -> None:
     from ..engine.scores import Core
 
     measures = command_measures(args.measures)  # a usage error, before any file is read
+    check_sampled_qrels(args.qrels, measures)
     show = _Shown(args.format, out)
     runs = _runs(args)
     plot_format = None if args.plot_format == "none" else args.plot_format
