@@ -226,13 +226,13 @@ def test_entry_points_take_options_anywhere(entry: str) -> None:
     done = _subprocess([*ENTRY_POINTS[entry], QRELS, RUN, "--ci", "0.95", "AP", "P@10"])
     assert done.returncode == 0, done.stderr
     assert run_cli([QRELS, RUN, "AP", "P@10", "--ci", "0.95"])[1] == done.stdout
-    done = _subprocess([*ENTRY_POINTS[entry], "agreement", QRELS, "--quiet", RUN, TRUNC, "-m", "AP", "P@10"])
+    done = _subprocess([*ENTRY_POINTS[entry], "agreement", QRELS, RUN, "--quiet", TRUNC, "-m", "AP", "P@10"])
     assert done.returncode == 0, done.stderr
     assert run_cli(ORDERINGS["agreement"][0])[1] == done.stdout
 
 
 def test_meta_entry_point_takes_options_anywhere() -> None:
-    done = _subprocess(["-m", "ir_measures_pres.meta", "agreement", QRELS, "--quiet", RUN, TRUNC, "-m", "AP"])
+    done = _subprocess(["-m", "ir_measures_pres.meta", "agreement", QRELS, RUN, "--quiet", TRUNC, "-m", "AP"])
     assert done.returncode == 0, done.stderr
     assert run_cli(["agreement", QRELS, RUN, TRUNC, "-m", "AP", "--quiet"])[1] == done.stdout
 
