@@ -438,6 +438,15 @@ def test_header_names_every_column(options: List[str], runs: List[str]) -> None:
     assert run_cli([QRELS, *runs, "AP", *options])[1] == "\n".join(rows) + "\n"
 
 
+def test_help_names_the_columns_in_the_headers_order() -> None:
+    """--help's column list, its optional brackets set aside, is the header of a call that has
+    every column."""
+    _, out, _ = run_cli(["--help"])
+    listed = next(line for line in out.splitlines() if line.strip().startswith("[run]"))
+    _, printed, _ = run_cli([QRELS, RUN, TRUNC, "AP", "-q", "--ci", "0.95", "--bounds", "--header"])
+    assert listed.replace("[", "").replace("]", "").split() == printed.splitlines()[0].split("\t")
+
+
 def test_header_is_for_tsv() -> None:
     status, out, err = run_cli([QRELS, RUN, "AP", "--header", "--format", "jsonl"])
     assert (status, out) == (2, "") and err.count("\n") == 1

@@ -206,7 +206,7 @@ def _parser() -> ArgumentParser:
     parser.add_argument(
         "--header",
         action="store_true",
-        help="tsv: first a line naming the columns (see 'columns' below); jsonl records are labelled",
+        help="tsv: first a line naming the columns (see 'tsv columns' below); jsonl records are labelled",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
