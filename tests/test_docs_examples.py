@@ -168,7 +168,7 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
     },
     # sampled --tool statap: the reference draw's prels and one of the Robust runs
-    "README.md:179": {
+    "README.md:180": {
         "prels": shared_path("sampled-judgements", "prels"),
         "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
     },
@@ -261,7 +261,7 @@ CONTINUES: Dict[str, List[str]] = {
 #: the blocks that are not run, and why
 SKIP: Dict[str, str] = {
     "README.md:24": "installs the test extra and runs the whole test suite, this file included",
-    "README.md:191": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
+    "README.md:192": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
     "and a T5 model from the network; docs/pyterrier.md runs the same pt.Experiment call on result frames",
     "docs/pyterrier.md:8": "installs the pyterrier extra (pip): no command of the package",
 }
