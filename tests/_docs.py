@@ -309,6 +309,59 @@ def commands(block: Block) -> List[Command]:
 
 
 # --------------------------------------------------------------------------------------------
+# command lines outside the examples: in the prose (`...`) and in unlabelled fences
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Shown:
+    """A command line a page shows outside its examples: a code span of the prose, or a line of
+    an unlabelled fence (a synopsis, or a command written with placeholder file names)."""
+
+    page: str
+    line: int
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"{self.page}:{self.line}:{self.text}"
+
+
+#: a code span holding the command (after a pipe too: ``zcat run.gz | ir_measures_pres ...``)
+_SPAN = re.compile(r"`((?:[^`|]*\|\s*)?(?:python -m )?ir_measures_pres[\w.]*\s[^`]*)`")
+#: an unlabelled fence's line that is the command (``ir_measures_pres: error: ...`` is output)
+_FENCED = re.compile(r"^\s*(?:python -m )?ir_measures_pres[\w.]*\s")
+#: what makes a shown command a synopsis: optional parts (``[-q]``, ``{a,b}``, ``...``, ``a|b``)
+#: and placeholders other than files' (``QRELS``, ``RUN`` and ``PRELS`` are files the test makes)
+SYNOPSIS_WORDS = ("MEASURE", "MEASURES", "RUN_OR_DIR", "RUN_A", "RUN_B", "LEVEL", "FILE", "DIR")
+_SYNOPSIS = re.compile(r"\[|\{|\.\.\.|\w\|\w|\b(" + "|".join(SYNOPSIS_WORDS) + r")\b")
+
+
+def shown_commands(path: Path, name: str) -> List[Shown]:
+    """Every command line of a page outside its runnable blocks: the code spans of its prose and
+    the command lines of its unlabelled fences (a table's ``\\|`` read as ``|``)."""
+    out: List[Shown] = []
+    fence: Optional[str] = None
+    for line_no, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        m = _FENCE.match(line)
+        if m:
+            fence = None if fence is not None else m[1]
+            continue
+        if fence is None:
+            out += [Shown(name, line_no, span.replace("\\|", "|")) for span in _SPAN.findall(line)]
+        elif fence == "" and _FENCED.match(line):
+            out.append(Shown(name, line_no, line.split("  #")[0].strip()))
+    return out
+
+
+def is_synopsis(text: str) -> bool:
+    """Whether a shown command line is a synopsis (optional parts, placeholders other than files'),
+    or only names a command (``ir_measures_pres curves``): not a command to run."""
+    words = text.split()
+    return bool(_SYNOPSIS.search(text)) or len(words) <= 2 + (words[0] == "python")
+
+
+# --------------------------------------------------------------------------------------------
 # Python blocks: the comments that hold expected values
 # --------------------------------------------------------------------------------------------
 

@@ -59,15 +59,18 @@ from _docs import (
     RUNNABLE,
     Block,
     Num,
+    Shown,
     Table,
     commands,
     expected_comments,
     find_in_order,
+    is_synopsis,
     matches,
     missing_anywhere,
     numbers,
     read_page,
     shape,
+    shown_commands,
 )
 from conftest import DATA, SHARED_DATA, needs_shared, shared_path
 
@@ -157,14 +160,19 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "runs": SAMPLE_RUNS,
     },
     # the TAR section: a CLEF 2017 run (and the same with 2018 flags) and its qrels
-    "README.md:119": README_TAR,
     "README.md:127": README_TAR,
+    "README.md:135": README_TAR,
     # the sampled-judgements section: the reference draw from TREC Robust 2003, one of its runs
-    "README.md:162": {
+    "README.md:170": {
         "qrels.sampled": shared_path("sampled-judgements", "qrels.sampled"),
         "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
     },
     "docs/trec_eval.md": {"qrels.test": TREC_EVAL / "qrels.test", "results.test": TREC_EVAL / "results.test"},
+    # sampled --tool statap: the reference draw's prels and one of the Robust runs
+    "README.md:180": {
+        "prels": shared_path("sampled-judgements", "prels"),
+        "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
+    },
     "docs/cli.md": {
         "qrels.txt": SAMPLE / "qrels.test",
         "robust03_qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
@@ -182,8 +190,8 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
     # intervals over topics and bounds: the sample collection, and TREC Robust 2003's runs for the
     # figures
     "docs/uncertainty.md": {
-        "qrels.txt": SAMPLE / "qrels.test",
-        "run.txt": SAMPLE / "results.test",
+        "qrels.test": SAMPLE / "qrels.test",
+        "results.test": SAMPLE / "results.test",
         "robust03_qrels.txt": ROBUST / "qrels" / "robust03_qrels.txt",
         "runs": ROBUST / "runs",
     },
@@ -218,7 +226,7 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "input.aplrob03a.gz": ROBUST / "runs" / "input.aplrob03a.gz",
     },
     # sampled --tool statap: the reference draw's prels and two of the Robust runs
-    "docs/judgements.md:253": {
+    "docs/judgements.md:258": {
         "prels": shared_path("sampled-judgements", "prels"),
         "input.uwmtCR0.gz": ROBUST / "runs" / "input.uwmtCR0.gz",
     },
@@ -247,14 +255,14 @@ CONTINUES: Dict[str, List[str]] = {
     "docs/tar.md:61": ["docs/tar.md:39"],  # run
     "docs/tar.md:165": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
     "docs/pyterrier.md:138": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES
-    "docs/uncertainty.md:384": ["docs/uncertainty.md:286"],  # qrels, run
-    "docs/uncertainty.md:406": ["docs/uncertainty.md:184"],  # runs, ap, plot_intervals
+    "docs/uncertainty.md:388": ["docs/uncertainty.md:290"],  # qrels, run
+    "docs/uncertainty.md:410": ["docs/uncertainty.md:188"],  # runs, ap, plot_intervals
 }
 
 #: the blocks that are not run, and why
 SKIP: Dict[str, str] = {
     "README.md:24": "installs the test extra and runs the whole test suite, this file included",
-    "README.md:175": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
+    "README.md:192": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
     "and a T5 model from the network; docs/pyterrier.md runs the same pt.Experiment call on result frames",
     "docs/pyterrier.md:8": "installs the pyterrier extra (pip): no command of the package",
 }
@@ -503,6 +511,72 @@ def test_example(block: Block, tmp_path: Path) -> None:
 #: an unlabelled fence that looks like an example: a ``$ `` prompt, or the command without the
 #: upper-case placeholders of a synopsis (``ir_measures_pres tar QRELS RUN ...``)
 _LOOKS_RUNNABLE = re.compile(r"^(\$ |ir_measures_pres (?!.*\b[A-Z]{3,}\b))")
+
+
+# --------------------------------------------------------------------------------------------
+# command lines shown outside the examples (prose, unlabelled fences)
+# --------------------------------------------------------------------------------------------
+
+#: the files a shown command line names (the placeholders QRELS and RUN, and docs/cli.md's
+#: short names), made in its folder: the sample collection and trec_eval's -q outputs of it
+SHOWN_FILES: Dict[str, Union[Path, Maker]] = {
+    "QRELS": SAMPLE / "qrels.test",
+    "RUN": SAMPLE / "results.test",
+    "qrels": SAMPLE / "qrels.test",
+    "run": SAMPLE / "results.test",
+    "run.gz": gzipped(SAMPLE / "results.test"),
+    "qrels.txt": SAMPLE / "qrels.test",
+    "run.txt": SAMPLE / "results.test",
+    "bm25.eval": TREC_EVAL / "out.test.aq",
+    "dense.eval": TREC_EVAL / "out.test.aqc",
+}
+
+#: shown command lines that are not run (``page:line``), and why
+SHOWN_NOT_RUN: Dict[str, str] = {
+    "docs/cli.md:19": "an ir_datasets id: ir_datasets downloads its qrels, and the tests use no network",
+    "docs/compare.md:277": "an ir_datasets id: ir_datasets downloads its qrels, and the tests use no network",
+}
+
+SHOWN = [s for page in PAGES for s in shown_commands(REPO / page, page)]
+SHOWN_RUN = [s for s in SHOWN if not is_synopsis(s.text)]
+
+
+@pytest.mark.parametrize(
+    "shown",
+    [
+        pytest.param(
+            s,
+            id=s.id,
+            marks=[pytest.mark.skip(reason=SHOWN_NOT_RUN[f"{s.page}:{s.line}"])]
+            if f"{s.page}:{s.line}" in SHOWN_NOT_RUN
+            else [],
+        )
+        for s in SHOWN_RUN
+    ],
+)
+def test_shown_command(shown: Shown, tmp_path: Path) -> None:
+    """A command line the prose or an unlabelled fence shows, not a synopsis (tests/_docs.py
+    ``is_synopsis``), runs with exit status 0 on the files its names stand for (SHOWN_FILES)."""
+    work = tmp_path / "work"
+    work.mkdir()
+    for name, source in SHOWN_FILES.items():
+        if re.search(rf"(?<![\w.]){re.escape(name)}(?![\w])", shown.text):
+            if isinstance(source, Path):
+                mirror(source, work / name)
+            else:
+                source(work / name)
+    env = dict(os.environ)
+    env.update(PYTHONPATH=os.pathsep.join([str(PACKAGE_ROOT), *filter(None, [env.get("PYTHONPATH")])]))
+    ((status, output),) = run_commands([], [shown.text], work, env)
+    assert status == 0, f"{shown.page}:{shown.line}: {shown.text!r} exited {status}:\n{output}"
+
+
+def test_shown_commands_are_read() -> None:
+    """Every page's shown command lines are found (the table of docs/cli.md's trec_eval
+    equivalents among them), and SHOWN_NOT_RUN names lines that are shown and would run."""
+    assert any(s.page == "docs/cli.md" and "P.5,10,20" in s.text for s in SHOWN_RUN)
+    runnable = {f"{s.page}:{s.line}" for s in SHOWN_RUN}
+    assert set(SHOWN_NOT_RUN) <= runnable and all(SHOWN_NOT_RUN.values())
 
 
 def test_every_fence_is_read() -> None:

@@ -156,7 +156,8 @@ def test_command_line_error_for_four_columns(tmp_path: Path, capsys: pytest.Capt
     (tmp_path / "q").write_text("q 0 a 1\n")
     (tmp_path / "r").write_text("q Q0 a 1 1 r\n")
     assert main([str(tmp_path / "q"), str(tmp_path / "r"), "xinfAP"]) == 1
-    assert "need the qrels' strata" in capsys.readouterr().err
+    err = capsys.readouterr().err  # the command line's words: the columns the file needs
+    assert "expected sampled judgements, 5 columns (qid iter docno stratum relevance)" in err
 
 
 def test_pyterrier_experiment_with_a_stratum_column(qrels) -> None:

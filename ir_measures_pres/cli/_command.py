@@ -78,7 +78,22 @@ class UsageError(Exception):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse whose errors are one line (``ir_measures_pres: error: ...``) and exit status 2."""
+    """argparse whose errors are one line (``ir_measures_pres: error: ...``) and exit status 2,
+    and whose options may come anywhere among the positional arguments (``QRELS RUN -q AP``, as
+    the stock ``ir_measures`` command reads it): every command parses with argparse's
+    :meth:`~argparse.ArgumentParser.parse_known_intermixed_args` (a parser with subcommands
+    parses as usual, its subcommand's parser intermixed)."""
+
+    _intermixing = False
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        if self._subparsers is not None or self._intermixing:
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True  # parse_known_intermixed_args calls this method twice
+        try:
+            return super().parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
 
     def error(self, message: str) -> "NoReturn":  # type: ignore[name-defined]  # noqa: F821
         raise UsageError(f"{message} (see '{self.prog} --help')")
@@ -200,6 +215,40 @@ def add_resamples_option(
     )
     for spelling in old:
         parser.add_argument(spelling, type=int_option(low, 10**7), dest="B", help=argparse.SUPPRESS)
+
+
+def command_measures(texts: Sequence[str], provider: Optional[str] = None) -> List[Any]:
+    """The measures a command line names (the catalogue's
+    :func:`~ir_measures_pres.measures.catalogue.parse_measures`), each one an installed provider
+    computes (:func:`~ir_measures_pres.engine.evaluation.check_computable`; ``provider``: the
+    ``--provider`` asked for): every command that takes measures calls this before it opens any
+    input, so a bad or unsupported measure is a usage error (2) whatever the files hold."""
+    from ..engine.evaluation import check_computable
+    from ..measures.catalogue import parse_measures
+
+    measures = parse_measures(texts)
+    check_computable(measures, provider)
+    return measures
+
+
+def needs_strata(measures: Sequence[Any]) -> bool:
+    """Whether a measure asked for reads sampled judgements' strata (xinfAP, infNDCG ...): the
+    qrels must then be a 5-column file, which the reader says in the command line's words
+    (``qrels_columns(..., sampled=True)``) instead of the measures' advice to Python callers."""
+    from ..measures.catalogue import entry_of
+    from ..measures.sampled import check_strata
+
+    return any((e := entry_of(m)) is not None and e.check_qrels is check_strata for m in measures)
+
+
+def check_sampled_qrels(qrels: str, measures: Sequence[Any]) -> None:
+    """For the commands that hand the qrels to the Python API (compare, curves, the meta
+    commands): with a measure that needs strata, the qrels are read first as sampled judgements,
+    so a 4-column file is an input error naming the 5 columns before any run is read."""
+    if needs_strata(measures):
+        from ..data.datasets import qrels_columns
+
+        qrels_columns(qrels, sampled=True)
 
 
 def jobs_of(asked: int) -> int:

@@ -44,7 +44,7 @@ def add_ci_options(parser: argparse.ArgumentParser) -> None:
         default=None,
         dest="B",
         metavar="N",
-        help=f"with --ci-method bootstrap*: resamples (default {DEFAULT_RESAMPLES})",
+        help=f"with --ci-method bootstrap*: resamples (default {DEFAULT_RESAMPLES}; at least 100)",
     )
     parser.add_argument(
         "--seed",
@@ -73,6 +73,10 @@ def check_ci(parser: ArgumentParser, args: argparse.Namespace) -> None:
     if args.ci_method == "t" and (args.B is not None or args.seed is not None):
         parser.error("-B and --seed are for --ci-method bootstrap or bootstrap-percentile, not t")
     args.B = DEFAULT_RESAMPLES if args.B is None else args.B
+    from ..stats.significance import MIN_RESAMPLES
+
+    if args.ci_method != "t" and args.B < MIN_RESAMPLES:
+        parser.error(f"-B {args.B}: a bootstrap interval needs at least {MIN_RESAMPLES} resamples")
     args.seed = DEFAULT_SEED if args.seed is None else args.seed
     import importlib.util
 

@@ -33,6 +33,8 @@ from ._command import (
     add_output_dir_option,
     add_quiet_option,
     add_resamples_option,
+    check_sampled_qrels,
+    command_measures,
 )
 
 
@@ -45,7 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("qrels", metavar="QRELS", help=QRELS_HELP)
     p.add_argument("runs", nargs="+", metavar="RUN", help="run files and/or directories of run files")
     p.add_argument(
-        "-m", "--measures", nargs="+", required=True, help="measures, e.g. -m AP nDCG@10 PRES@1000"
+        "-m",
+        "--measures",
+        nargs="+",
+        action="extend",
+        required=True,
+        help="measures, e.g. -m AP nDCG@10 PRES@1000 (up to the next option; -m may be repeated)",
     )
     p.add_argument("--baseline", nargs="+", metavar="NAME", help="baseline run name(s); default: all pairs")
     p.add_argument("--test", choices=TESTS, default="t", help="test (default t: paired t-test)")
@@ -96,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> None:
     """Usage errors, before any file is read."""
+    from ..stats.significance import MIN_RESAMPLES
+
+    if args.run_ci not in (None, "t") and args.B < MIN_RESAMPLES:
+        raise UsageError(
+            f"-B {args.B}: --run-ci {args.run_ci} needs at least {MIN_RESAMPLES} resamples for each interval"
+        )
     try:
         check_parameters(
             args.test, args.correction, args.alpha, args.B, args.seed, args.ci, args.topics, args.run_ci
@@ -115,7 +128,6 @@ def _run_files(args: argparse.Namespace) -> List[Path]:
 
 
 def _compare(args: argparse.Namespace) -> Any:
-    from ..measures.catalogue import parse_measures
     from ..stats.comparison import compare, compare_scores
 
     if args.scores:
@@ -134,7 +146,8 @@ def _compare(args: argparse.Namespace) -> Any:
             names=args.names,
             run_ci=args.run_ci,
         )
-    measures = parse_measures(args.measures)  # a usage error, before any file is read
+    measures = command_measures(args.measures)  # a usage error, before any file is read
+    check_sampled_qrels(args.qrels, measures)
     from ..data.datasets import qrels_source
 
     qrels = qrels_source(args.qrels)

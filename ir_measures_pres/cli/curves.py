@@ -25,6 +25,8 @@ from ._command import (
     ArgumentParser,
     UsageError,
     add_format_option,
+    check_sampled_qrels,
+    command_measures,
     float_option,
     int_option,
 )
@@ -65,14 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace) -> Any:
     """Usage errors, before any file is read; returns the histogram's measure (or None)."""
-    from ..measures.catalogue import parse_measures
-
     if args.plot is not None and Path(args.plot).suffix.lower() not in PLOT_SUFFIXES:
         raise UsageError(f"--plot {args.plot}: the file must end in .png, .svg or .pdf")
     if args.kind == "histogram":
         if args.measure is None:
             raise UsageError("--kind histogram needs -m MEASURE (e.g. -m Rprec)")
-        measures = parse_measures([args.measure])
+        measures = command_measures([args.measure])
         if len(measures) != 1:
             raise UsageError(f"--kind histogram shows one measure, -m {args.measure!r} names {len(measures)}")
         if len(args.runs) != 2:
@@ -97,6 +97,8 @@ def main(argv: Sequence[str], out: Any = None) -> int:
         from ..data.extras import require
 
         require("matplotlib")  # before any scoring: the extra is missing
+    if measure is not None:
+        check_sampled_qrels(args.qrels, [measure])
     files = [str(f) for f in run_files(args.runs)]
     if args.kind == "histogram" and len(files) != 2:
         raise UsageError(f"--kind histogram compares two runs, the arguments hold {len(files)}")

@@ -59,10 +59,12 @@ from ._command import (
     ArgumentParser,
     UsageError,
     add_jobs_option,
+    command_measures,
     format_option,
     guarded,
     int_option,
     jobs_of,
+    needs_strata,
     report_input_error,
     say,
     split_debug,
@@ -86,6 +88,9 @@ from ._rows import (
 
 #: --format words of this command (ir_measures' -o spells the same)
 OUTPUT_FORMATS = ("tsv", "jsonl", "trec")
+
+#: the tsv columns a row may have, in order (which ones: :func:`tsv_columns`); jsonl's keys
+TSV_COLUMNS = ("[run]", "[query_id]", "measure", "value", "[ci_low ci_high]", "[lo hi exact]")
 
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.cli.meta`), ``compare``
 #: (:mod:`ir_measures_pres.cli.compare`), ``tar`` (:mod:`ir_measures_pres.cli.tar`), ``curves``
@@ -143,7 +148,14 @@ def _parser() -> ArgumentParser:
             "Exit status: 0 done, 1 an input file cannot be read, 2 a usage error (option, measure); "
             "--debug shows the traceback of an error.\n"
             "--format trec prints trec_eval's 'measure<TAB>qid<TAB>value' lines, averaging over "
-            "every qrels query (trec_eval -c)."
+            "every qrels query (trec_eval -c).\n\n"
+            "tsv columns, in this order (--header writes them as a first line; jsonl records carry "
+            "the same names as keys):\n  "
+            + " ".join(TSV_COLUMNS)
+            + "\n  run: with several runs or a folder; query_id: with -q (the mean rows say 'all'); "
+            "ci_low ci_high: with --ci, empty on per-query rows; lo hi exact: with --bounds.\n"
+            "--bounds also prints unj@10 (empty bound cells): the fraction of each run's top 10 that "
+            "nobody judged, the size of the hole the bounds are about; ask for unj@k to see another depth."
         ),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -194,6 +206,11 @@ def _parser() -> ArgumentParser:
     )
     add_ci_options(parser)
     add_bounds_option(parser)
+    parser.add_argument(
+        "--header",
+        action="store_true",
+        help="tsv: first a line naming the columns (see 'tsv columns' below); jsonl records are labelled",
+    )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     return parser
 
@@ -216,7 +233,6 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     be read is reported (file and line) and the others are still evaluated (exit status 1)."""
     from ..data.datasets import qrels_columns
     from ..data.runfiles import list_run_files, run_labels
-    from ..measures.catalogue import parse_measures
 
     out = sys.stdout if out is None else out
     parser = _parser()
@@ -226,15 +242,15 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     args.output_format = args.fmt or args.output_format or "tsv"
     if args.no_summary and not args.by_query:
         parser.error("--no_summary (-n) only supported with --by_query (-q)")
+    if args.header and args.output_format != "tsv":
+        parser.error(f"--header names tsv's columns; --format {args.output_format} has none to name")
     check_ci(parser, args)
     run_args, measure_args = _split_runs(args.items)
     if args.qrels == "-" and "-" in run_args:
         parser.error("only one of QRELS and RUN can be read from standard input ('-')")
     if run_args.count("-") > 1:
         parser.error("only one RUN can be read from standard input ('-')")
-    measures = _parse_measure_args(measure_args, parse_measures)
-    if args.provider is not None:
-        _check_provider(args.provider, measures)
+    measures = _parse_measure_args(measure_args, lambda texts: command_measures(texts, args.provider))
     bounded = bounded_measures(args, measures)
     if bounded:
         measures = with_unjudged_fraction(measures)
@@ -247,7 +263,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     statistics = load_statistics(args)  # --ci with a bootstrap: scipy loads while the qrels are read
-    qrels = qrels_columns(args.qrels)  # a file, or an ir_datasets id's Qrel tuples
+    qrels = qrels_columns(args.qrels, sampled=needs_strata(measures))  # a file, or an ir_datasets id
     jobs = jobs_of(args.jobs)
     # a single run has its blocks shared by forked workers (read whole when not grouped by query:
     # its pytrec_eval batches); with several, the runs are (a worker forks no further)
@@ -285,7 +301,9 @@ def _score_all(
     # scored, so a command stopped early (a killed worker, SIGTERM, Ctrl-C) prints no table that
     # looks complete and is not; one run's rows are written once it is scored anyway
     held = tempfile.SpooledTemporaryFile(16 << 20, mode="w+", newline="") if many else None
-    rows = out if held is None else held
+    rows: Any = out if held is None else held
+    if args.header:
+        rows = _HeaderFirst(rows, "\t".join(tsv_columns(args, many)) + "\n")
     with held if held is not None else contextlib.nullcontext():
         # forked workers have no standard input (multiprocessing closes it): a run read from it
         # keeps every run in this process
@@ -303,6 +321,34 @@ def _score_all(
         say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
         return INPUT
     return 0
+
+
+def tsv_columns(args: argparse.Namespace, many: bool) -> List[str]:
+    """The names of a tsv row's columns for these options (:data:`TSV_COLUMNS`): ``--header``'s
+    line. ``many``: a run column (several runs, or a folder)."""
+    names = ["run"] if many else []
+    names += ["query_id"] if args.by_query else []
+    names += ["measure", "value"]
+    names += ["ci_low", "ci_high"] if args.ci is not None else []
+    names += ["lo", "hi", "exact"] if getattr(args, "bounds", False) else []
+    return names
+
+
+class _HeaderFirst:
+    """``out`` that writes the tsv header line just before the first row: a command that writes
+    no row (its one run cannot be read) writes no header either."""
+
+    def __init__(self, out: Any, line: str) -> None:
+        self.out, self.line = out, line
+
+    def write(self, text: str) -> Any:
+        if self.line and text:
+            self.out.write(self.line)
+            self.line = ""
+        return self.out.write(text)
+
+    def flush(self) -> None:
+        self.out.flush()
 
 
 def _freeze_prepared(evaluation: "Evaluation") -> bool:
@@ -527,19 +573,6 @@ def _parse_measure_args(measure_args: Sequence[str], parse: Any) -> List[Any]:
             if not _is_measure(arg) and ("/" in arg or os.sep in arg):
                 raise UsageError(f"{arg!r} is neither a run file (no such file) nor a measure") from error
         raise
-
-
-def _check_provider(name: str, measures: Sequence[Any]) -> None:
-    """``--provider NAME`` must be installed and compute every measure asked for."""
-    import ir_measures
-
-    provider = ir_measures.providers.registry[name]
-    if not provider.is_available():
-        hint = provider.install_instructions() if hasattr(provider, "install_instructions") else ""
-        raise UsageError(f"provider {name!r} is not available here" + (f": {hint}" if hint else ""))
-    unsupported = [str(m) for m in measures if not provider.supports(m)]
-    if unsupported:
-        raise UsageError(f"provider {name!r} does not compute {', '.join(unsupported)}")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -28,6 +28,8 @@ from ._command import (
     add_output_dir_option,
     add_quiet_option,
     add_resamples_option,
+    check_sampled_qrels,
+    command_measures,
     float_option,
     int_option,
 )
@@ -53,9 +55,11 @@ def _common(p: argparse.ArgumentParser) -> None:
         "-m",
         "--measures",
         nargs="+",
+        action="extend",
         required=True,
         help="measures, as the main command reads them (ir_measures or trec_eval syntax), e.g. "
-        "-m PRES@100 AP@100 'R@100' (or one quoted string with spaces)",
+        "-m PRES@100 AP@100 'R@100' (or one quoted string with spaces); up to the next option, "
+        "and -m may be repeated",
     )
     p.add_argument(
         "--exclude",
@@ -256,9 +260,9 @@ class _Shown:
 def _run(args: argparse.Namespace, out: Any) -> None:
     from ..data.datasets import qrels_source
     from ..engine.scores import Core
-    from ..measures.catalogue import parse_measures
 
-    measures = parse_measures(args.measures)  # a usage error, before any file is read
+    measures = command_measures(args.measures)  # a usage error, before any file is read
+    check_sampled_qrels(args.qrels, measures)
     show = _Shown(args.format, out)
     runs = _runs(args)
     plot_format = None if args.plot_format == "none" else args.plot_format

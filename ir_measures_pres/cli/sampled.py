@@ -151,7 +151,7 @@ def _sample_eval_block(args: argparse.Namespace) -> Callable[[str], str]:
     variant = args.variant or "cds"
     depth = 1000 if args.depth is None else args.depth
     ranks = args.ranks or tuple(depth if k is None else k for k in PRECISION_RANKS[variant])
-    cols = qrels_columns(args.qrels)
+    cols = qrels_columns(args.qrels, sampled=True)
     if cols.strata is None:
         raise InputError(
             f"{args.qrels}: expected sampled judgements, 5 columns (topic iter docno stratum rel), "

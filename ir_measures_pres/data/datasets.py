@@ -45,13 +45,20 @@ def qrels_source(name: str) -> Union[str, List[Any]]:
         ) from None
 
 
-def qrels_columns(name: str) -> Columns:
+def qrels_columns(name: str, sampled: bool = False) -> Columns:
     """The qrels a command line names, as columns: a file read with its document ids as bytes
     (what the commands' rankings join with), or an ir_datasets id's Qrel tuples, checked as
-    every in-memory input is."""
+    every in-memory input is. ``sampled``: they must be sampled judgements, with a stratum per
+    line (a 5-column file); an :class:`~.inputs.InputError` in the command line's words if not."""
     from .readers import read_qrels
 
     source = qrels_source(name)
     if isinstance(source, str):
-        return read_qrels(source, doc_ids="bytes")
-    return as_columns(source, "tuples", "relevance", "qrels")
+        return read_qrels(source, doc_ids="bytes", sampled=sampled)
+    cols = as_columns(source, "tuples", "relevance", "qrels")
+    if sampled and cols.strata is None:
+        raise InputError(
+            f"{name}: expected sampled judgements, 5 columns (topic iter docno stratum rel), "
+            "found qrels without a stratum"
+        )
+    return cols

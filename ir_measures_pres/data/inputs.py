@@ -20,8 +20,11 @@ __all__ = [
     "Columns",
     "INPUT_ERRORS",
     "InputError",
+    "InputFileError",
+    "MissingInput",
     "SampledQrel",
     "as_columns",
+    "input_file_error",
     "input_error_text",
     "predict_kind",
 ]
@@ -29,6 +32,24 @@ __all__ = [
 
 class InputError(ValueError):
     """Qrels or run input that cannot be evaluated without guessing."""
+
+
+class InputFileError(OSError, InputError):
+    """An input file that cannot be opened (a directory, not permitted): an :class:`InputError`,
+    the package's one error type for bad input, with the ``OSError``'s ``errno``, ``strerror``
+    and ``filename``."""
+
+
+class MissingInput(FileNotFoundError, InputFileError):
+    """An input file that does not exist: an :class:`InputError`, and the ``FileNotFoundError``
+    ``open()`` raises."""
+
+
+def input_file_error(error: OSError) -> InputFileError:
+    """``error`` (``open()``'s) as the package's :class:`InputFileError` (:class:`MissingInput`
+    for a missing file), the same ``errno``, ``strerror`` and ``filename``."""
+    kind = MissingInput if isinstance(error, FileNotFoundError) else InputFileError
+    return kind(error.errno, error.strerror, error.filename)
 
 
 class SampledQrel(NamedTuple):

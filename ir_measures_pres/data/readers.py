@@ -79,7 +79,7 @@ from ._trec_parse import Block, Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str, usable_cpus
 from .duplicates import find_duplicates
 from .forks import in_worker
-from .inputs import Columns, object_array
+from .inputs import Columns, input_file_error, object_array
 
 __all__ = [
     "read_qrels",
@@ -138,7 +138,9 @@ _SAMPLED_QRELS = Kind(
 # --------------------------------------------------------------------------------------------
 
 
-def read_qrels(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "str") -> Columns:
+def read_qrels(
+    source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str = "str", sampled: bool = False
+) -> Columns:
     """Read a TREC qrels file (``qid iter docno relevance``) into :class:`Columns` (int64 values).
 
     A file whose first line has 5 columns holds sampled judgements, sample_eval.pl's
@@ -150,9 +152,10 @@ def read_qrels(source: Union[str, "os.PathLike[str]", IO[bytes]], doc_ids: str =
     A document judged twice for one query keeps its last judgement (one
     :class:`TrecFormatWarning` says how many lines that drops). ``doc_ids``: ``"str"`` (object
     array of ``str``, the default) or ``"bytes"`` (numpy ``'S'`` array of the raw UTF-8 bytes,
-    see the module docstring).
+    see the module docstring). ``sampled``: the file must hold sampled judgements (5 columns);
+    one of 4 columns, or an empty one, is an error that says the 5 columns.
     """
-    return _read(source, _QRELS, _doc_mode(doc_ids))
+    return _read(source, _SAMPLED_QRELS if sampled else _QRELS, _doc_mode(doc_ids))
 
 
 def read_run(
@@ -239,7 +242,10 @@ def _open(source: Any) -> Tuple[IO[bytes], str, List[IO[bytes]]]:
         raw, name = sys.stdin.buffer, "<stdin>"
     elif isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
-        raw = open(name, "rb")  # noqa: SIM115 - closed by the caller
+        try:
+            raw = open(name, "rb")  # noqa: SIM115 - closed by the caller
+        except OSError as exc:  # the package's one error type for bad input (still a FileNotFoundError)
+            raise input_file_error(exc) from None
         to_close.append(raw)
     else:
         raise TypeError(f"expected a path, '-' or a binary file object, got {type(source).__name__}")
@@ -314,9 +320,13 @@ def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = Fa
     blocks: List[Block] = []
     try:
         chunks = _blocks(stream, name)
-        if kind is _QRELS:  # 5 columns on the first line: sampled judgements
+        if kind in (_QRELS, _SAMPLED_QRELS):  # 5 columns on the first line: sampled judgements
             width, seen = _first_width(chunks)
             chunks = chain(seen, chunks)
+            if width == 4 and kind is _SAMPLED_QRELS:
+                raise TrecFormatError(
+                    name, None, f"sampled judgements, 5 columns ({_SAMPLED_COLUMNS})", "a 4-column qrels file"
+                )
             if width == 5:
                 kind = _SAMPLED_QRELS
         reader = Reader(kind, name, as_bytes, col2=file_order)

@@ -9,6 +9,8 @@ from collections import Counter
 from pathlib import Path
 from typing import List, Sequence, Union
 
+from .inputs import MissingInput
+
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -41,7 +43,7 @@ def run_files(items: Sequence[PathLike], exclude: Sequence[str] = ()) -> List[Pa
             files.append(p)
         else:
             # the main command's words for a missing run (its reader's OSError): "X: No such file ..."
-            raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(item))
+            raise MissingInput(errno.ENOENT, os.strerror(errno.ENOENT), str(item))
     return [f for f in files if not any(fnmatch.fnmatch(f.name, g) for g in exclude)]
 
 

@@ -103,6 +103,49 @@ class Evaluation:
             yield from self.ours.iter_calc(ranked if ranked is not None else run)
 
 
+def check_computable(measures: Sequence[Any], provider: Optional[str] = None) -> None:
+    """Raise :class:`~..measures.catalogue.MeasureNameError` (a usage error in the commands, made
+    before any input is read) naming every measure no installed provider computes, with the
+    provider that would and how to install it. ``provider``: the one every measure must go to
+    (``--provider``); None: ours for the package's measures, ir_measures' default pipeline for
+    the others, as :class:`Evaluation` sends them."""
+    import ir_measures
+
+    from ..measures.catalogue import MeasureNameError
+    from .backend import _default_provider_of
+
+    if provider is not None:
+        chosen = ir_measures.providers.registry[provider]
+        if not chosen.is_available():
+            hint = chosen.install_instructions() if hasattr(chosen, "install_instructions") else ""
+            raise MeasureNameError(
+                [f"provider {provider!r} is not available here" + (f": {hint}" if hint else "")]
+            )
+        unsupported = [str(m) for m in measures if not chosen.supports(m)]
+        if unsupported:
+            raise MeasureNameError([f"provider {provider!r} does not compute {', '.join(unsupported)}"])
+        return
+    problems = []
+    for measure in measures:
+        if entry_of(measure) is not None or _default_provider_of(measure) is not None:
+            continue
+        would = [
+            f"{p.NAME} would: {p.install_instructions()}" if hasattr(p, "install_instructions") else p.NAME
+            for p in ir_measures.DefaultPipeline.providers
+            if not p.is_available() and p.supports(measure)
+        ]
+        problems.append(
+            f"unsupported measure {str(measure)!r}: "
+            + (
+                f"no installed provider computes it ({'; '.join(would)})"
+                if would
+                else "no provider of ir_measures computes it as written"
+            )
+        )
+    if problems:
+        raise MeasureNameError(problems)
+
+
 def evaluate(measures: Sequence[Any], qrels: Any, run: Any, provider: Optional[str] = None) -> Iterator[Any]:
     """Per-query ``Metric``s of ``measures`` for one run (see :class:`Evaluation`)."""
     return Evaluation(measures, qrels, provider).iter_calc(run)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Callable
+from typing import Callable, List
 
 #: characters typed for digits: letter O for zero, l and I for one
 _LOOK_ALIKE = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1"})
@@ -42,7 +42,7 @@ def syntax_problem(name: str, rest: str, parser_said: str, parses: Callable[[str
     elif params and not (params.startswith("(") and params.endswith(")")):
         problem = f"the parameters must be in brackets, found {params!r}"
     elif params:
-        for pair in params[1:-1].split(","):
+        for pair in top_level_parts(params[1:-1]):
             key, eq, value = (part.strip() for part in pair.partition("="))
             if eq and not is_literal(value):
                 problem = (
@@ -55,6 +55,26 @@ def syntax_problem(name: str, rest: str, parser_said: str, parses: Callable[[str
     if fixed != name + rest and parses(fixed):
         problem += f"; did you mean {fixed}?"
     return problem
+
+
+def top_level_parts(text: str) -> List[str]:
+    """``text`` split at the commas outside brackets and quotes: the ``k=v`` pairs of a measure's
+    parameters, a dict's own commas kept (``gains={1:5,2:1}, beta=1`` gives two)."""
+    parts, depth, quote, start = [], 0, "", 0
+    for i, char in enumerate(text):
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
 
 
 def is_literal(text: str) -> bool:

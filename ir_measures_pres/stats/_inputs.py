@@ -14,6 +14,8 @@ import os
 from pathlib import Path
 from typing import Any, Dict, Mapping, Optional, Sequence, Tuple, Union
 
+from ..data.inputs import InputError, input_file_error
+
 PathLike = Union[str, "os.PathLike[str]"]
 
 
@@ -82,13 +84,17 @@ def _read_trec_eval_q(path: PathLike) -> Dict[str, Dict[str, float]]:
     p = Path(path)
     opener: Any = gzip.open if p.name.endswith(".gz") else open
     out: Dict[str, Dict[str, float]] = {}
-    with opener(p, "rt", encoding="utf-8") as f:
+    try:
+        f = opener(p, "rt", encoding="utf-8")
+    except OSError as error:  # a missing file is an InputError, as the package's readers raise it
+        raise input_file_error(error) from None
+    with f:
         for lineno, line in enumerate(f, 1):
             parts = line.split()
             if not parts:
                 continue
             if len(parts) != 3:
-                raise ValueError(
+                raise InputError(
                     f"{p}:{lineno}: expected 'measure qid value' (trec_eval -q), got {line.strip()!r}"
                 )
             m, q, v = parts

@@ -215,10 +215,15 @@ def _values_from_objects(
     adds up. A path on one side is read by ir_measures' reader."""
     import ir_measures
 
-    if _is_path(qrels):
-        qrels = list(ir_measures.read_trec_qrels(os.fspath(qrels)))
-    if _is_path(run):
-        run = list(ir_measures.read_trec_run(os.fspath(run)))
+    from ..data.inputs import input_file_error
+
+    try:
+        if _is_path(qrels):
+            qrels = list(ir_measures.read_trec_qrels(os.fspath(qrels)))
+        if _is_path(run):
+            run = list(ir_measures.read_trec_run(os.fspath(run)))
+    except OSError as error:  # a missing file is an InputError, as the package's readers raise it
+        raise input_file_error(error) from None
     source: Any = ir_measures if provider is None else ir_measures.providers.registry[provider]
     collected: Dict[Any, Tuple[List[str], List[float]]] = {m: ([], []) for m in measures}
     by_id = {id(m): collected[m] for m in measures}

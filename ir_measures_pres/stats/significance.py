@@ -463,6 +463,10 @@ INTERVAL_METHODS = ("t", "bootstrap", "bootstrap-percentile")
 
 #: resamples of the bootstrap intervals when none are asked for (scipy.stats.bootstrap's default)
 DEFAULT_RESAMPLES = 9999
+#: the fewest resamples a bootstrap interval is made from: with fewer its ends are a handful of
+#: resample means (with 1, both ends are that one mean, which need not be near the run's mean;
+#: BCa's bias correction divides by zero), so fewer is refused rather than printed
+MIN_RESAMPLES = 100
 
 
 def check_interval(
@@ -470,13 +474,18 @@ def check_interval(
 ) -> None:
     """ValueError for a parameter of :func:`mean_interval` out of range: ``level`` must be a
     number in (0, 1), ``method`` one of :data:`INTERVAL_METHODS`, ``n_resamples`` a positive
-    integer, ``seed`` None or a non-negative integer."""
+    integer (for a bootstrap at least :data:`MIN_RESAMPLES`), ``seed`` None or a non-negative
+    integer."""
     if isinstance(level, bool) or not isinstance(level, (int, float, np.floating)) or not 0.0 < level < 1.0:
         raise ValueError(f"the confidence level must be a number in (0, 1) (0.95 for 95 %), got {level!r}")
     if method not in INTERVAL_METHODS:
         raise ValueError(f"unknown interval method {method!r}; use one of {', '.join(INTERVAL_METHODS)}")
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise ValueError(f"the number of bootstrap resamples must be a positive integer, got {n_resamples!r}")
+    if method != "t" and n_resamples < MIN_RESAMPLES:
+        raise ValueError(
+            f"a bootstrap interval needs at least {MIN_RESAMPLES} resamples, got {n_resamples!r}"
+        )
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0):
         raise ValueError(f"the seed must be a non-negative integer, got {seed!r}")
 
@@ -509,6 +518,7 @@ def mean_interval(
     DegenerateDataWarning, as its acceleration is 0/0). A BCa interval scipy cannot compute for
     another reason comes back as scipy returns it (nan), with its warning.
     """
+    check_interval(level, method, n_resamples, seed)
     x = np.asarray(values, dtype=np.float64).reshape(-1)
     n = len(x)
     if n < 2 or np.isnan(x).any():
@@ -520,8 +530,6 @@ def mean_interval(
     if method == "t":
         half = t_quantile(float(level), n) * float(x.std(ddof=1)) / math.sqrt(n)
         return mean - half, mean + half
-    if method not in INTERVAL_METHODS:
-        raise ValueError(f"unknown interval method {method!r}; use one of {', '.join(INTERVAL_METHODS)}")
     from scipy.stats import bootstrap
 
     kind = "BCa" if method == "bootstrap" else "percentile"
