@@ -1,4 +1,4 @@
-"""The main command's ``--bounds`` (issue #30; docs/uncertainty.md): the option, its usage errors
+"""The main command's ``--bounds`` (docs/uncertainty.md): the option, its usage errors
 and the unjudged fraction printed beside the bounds (:mod:`ir_measures_pres.engine.bounds`
 computes them; :func:`._rows.write_ir_measures` writes them)."""
 
@@ -42,9 +42,9 @@ def bounded_measures(args: argparse.Namespace, measures: Sequence[Any]) -> List[
 
 
 def with_unjudged_fraction(measures: List[Any]) -> List[Any]:
-    """With ``--bounds`` each run also reports ``unj@10`` (trec_eval 10's, issue #29), the
-    fraction of its top 10 nobody judged, so the size of the hole is in front of the user
-    (issue #30); printed without bounds (its value does not depend on relevance). Not added
+    """With ``--bounds`` each run also reports ``unj@10`` (trec_eval 10's), the
+    fraction of its top 10 nobody judged, so the size of the hole is in front of the user;
+    printed without bounds (its value does not depend on relevance). Not added
     twice when the user asked for it."""
     from ..measures.catalogue import parse_measures
 

@@ -1,4 +1,4 @@
-"""The main command's ``--ci`` (issue #30; docs/uncertainty.md): its options and their usage
+"""The main command's ``--ci`` (docs/uncertainty.md): its options and their usage
 errors, loading scipy while the qrels are read (for a bootstrap; Student's t needs no scipy:
 :func:`~ir_measures_pres.stats.student.t_quantile`), each run's intervals
 (:func:`~ir_measures_pres.stats.intervals.table_intervals`) and the cells they add to the tsv and

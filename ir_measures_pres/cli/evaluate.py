@@ -22,7 +22,7 @@ Usage (the ir_measures CLI's syntax, plus ``--format trec``)::
 * Output ``tsv`` (default) and ``jsonl`` are exactly the stock ``ir_measures`` CLI's;
   ``trec`` prints trec_eval's ``measure<TAB>qid<TAB>value`` lines. ``--format`` names them as
   every command does; ``-o`` (ir_measures' spelling) is the same option.
-* ``--ci LEVEL`` (issue #30): each mean with its interval over the topics
+* ``--ci LEVEL``: each mean with its interval over the topics
   (:mod:`ir_measures_pres.stats.intervals`): tsv rows gain two cells, ``ci_low`` and
   ``ci_high`` on the mean ('all') rows and empty on per-query rows, so every row has as many
   fields; jsonl mean records gain the keys ``ci_low`` and ``ci_high``. Not with ``--format trec``.
@@ -356,7 +356,7 @@ def _freeze_prepared(evaluation: "Evaluation") -> bool:
     lives until the command ends: out of the cyclic garbage collector's sight (``gc.freeze``), its
     collections, which every block's short-lived objects trigger, no longer walk it (the time per
     line then no longer grows with the qrels) and forked workers do not copy its pages by touching
-    it (bench/README.md, issue #23)."""
+    it (bench/README.md, "Runs larger than memory")."""
     import gc
 
     evaluation.warm()

@@ -1,4 +1,4 @@
-"""A TREC run read in blocks of whole queries, in bounded memory (issue #23).
+"""A TREC run read in blocks of whole queries, in bounded memory.
 
 :class:`RunBlocks` reads a run file as :func:`~.readers.read_run` does (the same block parser,
 the same checks and messages, the same ids and scores) but hands it over as a sequence of

@@ -1,5 +1,5 @@
 """Bounds over unjudged documents: how low and how high a score could go if the documents the
-run retrieved and nobody judged were judged (issue #30, ``../shared/spec/judgements.md`` §3.2).
+run retrieved and nobody judged were judged (docs/uncertainty.md).
 
 For a query and a measure, ``[lo, hi]`` is the range of the measure over every *completion*: every
 assignment of a level of the qrels' scale (0 .. their largest value, at least ``rel``; a level

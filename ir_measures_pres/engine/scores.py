@@ -91,7 +91,7 @@ def load_qrels(qrels: Any) -> Qrels:
     A file's topics are taken in id order (UTF-8 byte order), whatever order its lines have: the
     seeded draws of the experiments and tests index topics, so the same judgements give the same
     numbers in any line order (and the numbers of the readers that numbered a file's topics in
-    that order, before issue #13). Objects keep their own order."""
+    that order, as the package's earlier readers did). Objects keep their own order."""
     if isinstance(qrels, (str, os.PathLike)):
         qrels = _topics_in_id_order(_readers()[0](qrels))
     return Qrels.from_any(qrels)

@@ -1,4 +1,4 @@
-"""Runs larger than memory: a run evaluated block by block of whole queries (issue #23).
+"""Runs larger than memory: a run evaluated block by block of whole queries.
 
 One evaluation engine for every size. A run is a sequence of blocks (a block: the lines of some
 consecutive queries, each query whole; :class:`~ir_measures_pres.data.runblocks.RunBlocks`

@@ -17,7 +17,7 @@ such as ``official`` uses) so that:
    raises its :class:`~ir_measures_pres.measures.catalogue.MeasureNameError` (a ``ValueError``), with the
    message the command line prints.
 
-**Decision** (issue #15, reversing an earlier one that kept ``nDCG@10`` rejected here): one
+**Decision** (reversing an earlier one that kept ``nDCG@10`` rejected here): one
 verdict for a measure name everywhere. The earlier reason was that PyTerrier imports this
 package by itself, so code writing ``'nDCG@10'`` works only where the package is installed;
 the issue weighed that below a name that works in our command line and fails in PyTerrier.

@@ -1,4 +1,4 @@
-"""Every mean with its uncertainty (issue #30; docs/uncertainty.md): a few runs' means of one
+"""Every mean with its uncertainty (docs/uncertainty.md): a few runs' means of one
 measure, each with its interval over the topics and, when given, the range its score could take
 if the unjudged documents were judged (bounds over unjudged documents), drawn as a second,
 lighter and wider bar behind the interval. matplotlib, the ``meta`` extra.

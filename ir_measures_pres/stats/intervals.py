@@ -1,5 +1,5 @@
-"""Every mean with its uncertainty over topics: the interval of a run's mean (issue #30; the
-contract is ../shared/spec/judgements.md section 3.1; the reading is docs/uncertainty.md).
+"""Every mean with its uncertainty over topics: the interval of a run's mean (the
+reading is docs/uncertainty.md).
 
 A mean over 50 topics is one draw: another 50 topics from the same population would give another
 mean. The interval of :func:`calc_intervals` (and of the main command's ``--ci``, and of each
@@ -12,7 +12,8 @@ BCa / percentile bootstrap), the function every per-run interval of the package 
 (``compare``'s too).
 
 It says nothing about judgement incompleteness (documents nobody judged, scored as
-non-relevant): that is the other half of issue #30, bounds over unjudged documents.
+non-relevant): that is what the bounds over unjudged documents say
+(:mod:`ir_measures_pres.engine.bounds`).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ its inverse, the quantile t_{(1+level)/2, n-1} of ``mean +- t s / sqrt(n)``
 
 scipy.special.stdtrit computes the same quantile, but loading scipy.special takes a third of a
 second, a tenth of what the main command spends scoring the 17 TREC Robust 2003 runs: all the
-time ``--ci`` has (issue #30: within 1.1x of the plain call). The degrees of freedom of a mean
+time ``--ci`` may cost (it should stay within 1.1x of the plain call). The degrees of freedom of a mean
 over topics are an integer, for which P(|T| <= t) is a finite sum (Abramowitz and Stegun);
 tests/test_intervals.py checks the quantile against scipy's.
 """

@@ -146,7 +146,7 @@ def to_json(res: Comparison, path: Optional[PathLike] = None) -> str:
             "topics": res.n,
             "missing_topics": res.missing,
             "means": res.means,
-            # each run's own interval of its mean (issue #30): {measure: {run: {ci_low, ci_high}}}
+            # each run's own interval of its mean: {measure: {run: {ci_low, ci_high}}}
             "intervals": {
                 m: {r: {"ci_low": lo, "ci_high": hi} for r, (lo, hi) in by_run.items()}
                 for m, by_run in res.intervals.items()
