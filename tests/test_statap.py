@@ -1,6 +1,6 @@
 """statAP_MQ_eval_v3.pl's estimators (issue #29, spec judgements §1.3, docs/judgements.md):
 statAP, statRprec and statP as registered measures on every surface, and the tool's printed
-lines, from Python (write_statap) and from the command line (``sampled --tool statap``).
+lines, from Python (printers.statap.write_statap) and from the command line (``sampled --tool statap``).
 
 Expected values come from outside the code under test: the tool's outputs in
 ../shared/data/sampled-judgements/statap/ (17 Robust 2003 runs, every line), arithmetic written
@@ -30,11 +30,11 @@ from hypothesis import strategies as st
 import ir_measures_pres  # registers the measures
 from ir_measures_pres.cli.evaluate import main as evaluate_main
 from ir_measures_pres.cli.sampled import sampled_cli
-from ir_measures_pres.cli.statap import statap_text, write_statap
 from ir_measures_pres.data.inputs import InputError
 from ir_measures_pres.data.prels import read_prels
 from ir_measures_pres.data.readers import read_qrels, read_run
 from ir_measures_pres.measures.catalogue import parse_measures, trec_name
+from ir_measures_pres.printers.statap import statap_text, write_statap
 
 SAMPLED = shared_path("sampled-judgements")
 PRELS = SAMPLED / "prels"

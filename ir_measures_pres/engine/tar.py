@@ -79,13 +79,18 @@ def evaluate_many(
 
 
 def scored_runs(
-    evaluation: "Evaluation", qrels: Sequence[Any], run_paths: Sequence[Any], jobs: int
+    evaluation: "Evaluation",
+    qrels: Sequence[Any],
+    run_paths: Sequence[Any],
+    jobs: int,
+    keep_going: bool = False,
 ) -> Iterator[Any]:
     """Per run, in order, its ``(rows, notices)`` against each of ``qrels`` and, against each, the
     qrels topics the run lacks (the tool leaves them out of ALL): each run read once,
     the runs scored by ``jobs`` forked processes (:mod:`ir_measures_pres.data.forks`; in this
     process when a run comes from standard input, which forked processes lack). An input error
-    (file and line) is raised when its run's turn comes."""
+    (file and line) is raised when its run's turn comes; with ``keep_going`` it is given in the
+    place of the run's results, ``(error, None)``, and the next runs follow."""
 
     def score(path: Any) -> Tuple[Optional[List[Any]], Optional[List[List[str]]], Optional[str]]:
         try:
@@ -101,5 +106,8 @@ def scored_runs(
 
     for results, missing, error in forked_map(score, run_paths, 1 if "-" in run_paths else jobs):
         if error is not None:
-            raise InputError(error)
+            if not keep_going:
+                raise InputError(error)
+            yield InputError(error), None
+            continue
         yield results, missing
