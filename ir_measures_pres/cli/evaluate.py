@@ -436,7 +436,7 @@ def _write_run(
 
     missing = missing_topics(qrels, run)
     if missing:
-        note = lacking_topics(label or name or "run", len(missing), len(query_order))
+        note = lacking_topics(label or name or "run", missing, len(query_order), measures=measures)
         if notices is None:
             warn([note])
         else:

@@ -182,7 +182,7 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
     from ..data.qrels import Qrels
     from ..data.ranking import rank_run
     from ..data.readers import read_run
-    from ..engine.scores import lacking_topics
+    from ..engine.scores import lacking_topics, named_topics
     from ..measures.ntcir.lines import compute, header_counts, name_field
 
     cols = qrels_columns(args.qrels)  # a file, or an ir_datasets id as in every command
@@ -219,10 +219,10 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
         warn(
             [
                 f"{len(skipped)} topic(s) of {args.qrels} without {why} print nothing, "
-                f"as in ntcir_eval: {', '.join(skipped[:5])}"
+                f"as in ntcir_eval: {named_topics(skipped)}"
             ]
         )
-    missing = len(qrels.query_ids) - len(row)
+    missing = [tid for q, tid in enumerate(qrels.query_ids) if q not in row]
     if missing:  # the tool is given an empty list for them: every value 0
         warn([lacking_topics(args.run, missing, len(qrels.query_ids), "zero")])
     if args.mean:

@@ -182,6 +182,8 @@ def _statap_block(prels_path: str, per_topic: bool) -> Callable[[str], str]:
 def _note_leading_zeros(cols: Any, qrels: Any, path: str) -> None:
     """A warning for run topics that match a qrels topic only once leading zeros are stripped
     (some copies of the tool strip them; here topics match as written)."""
+    from ..engine.scores import named_topics
+
     names = cols.query_names if cols.query_names is not None else sorted(set(cols.query_ids.tolist()))
     known = set(qrels.query_ids)
     near = [t for t in names if t not in known and t.lstrip("0") in known and t.lstrip("0") != t]
@@ -189,8 +191,8 @@ def _note_leading_zeros(cols: Any, qrels: Any, path: str) -> None:
         warn(
             [
                 f"{path}: {len(near)} topic(s) match a qrels topic only without their leading zeros "
-                f"(e.g. {near[0]!r}); topics match as written here, some copies of sample_eval.pl "
-                "strip the zeros (and drop topic 0)"
+                f"({named_topics(near)}), left out: topics match as written here, some copies of "
+                "sample_eval.pl strip the zeros (and drop topic 0)"
             ]
         )
 

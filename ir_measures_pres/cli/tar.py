@@ -150,7 +150,7 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
         [(rows, notices)], [missing] = results, lacking
         name = names[k]
         if missing:
-            warn([lacking_topics(name, len(missing), len(qrels.query_ids), "left out")])
+            warn([lacking_topics(name, missing, len(qrels.query_ids), "left out")])
         if several and args.format == "tool":
             sink.write(f"ALL\trunid\t{name}\n")  # trec_eval's 'runid all NAME' line, in the tool's order
         _write(sink, err, args.format, args.notices, name, several, rows, notices, show)
