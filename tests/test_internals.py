@@ -1,6 +1,6 @@
 """The small public surfaces the kernels and the tool replicas use instead of reaching into
 other objects: ``Qrels.doc_bytes`` / ``with_labels``, ``RankedRun.cached``, one sum in the tool's
-order (``data.arrays.sum_in_order``) and one reading of Perl's numbers (``printers.perl``)."""
+order (``data.arrays.sum_in_order``) and one reading of Perl's numbers (``data.perl``)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import pytest
 
 from ir_measures_pres.data.arrays import sum_in_order, sums_in_order
 from ir_measures_pres.data.inputs import Columns, object_array
+from ir_measures_pres.data.perl import numeric_key, perl_number
 from ir_measures_pres.data.qrels import ABSENT, Qrels
 from ir_measures_pres.data.ranking import rank_run
-from ir_measures_pres.printers.perl import numeric_key, perl_number
 
 PACKAGE = Path(__file__).resolve().parents[1] / "ir_measures_pres"
 
@@ -38,7 +38,7 @@ def test_no_module_reaches_into_another_objects_memo_or_lookup() -> None:
 
 def test_one_regex_reads_perl_numbers_and_one_helper_sums_in_order() -> None:
     perl = [p for p in sources() if r"\d+\.?\d*|\.\d+" in p.read_text()]
-    assert [p.relative_to(PACKAGE).as_posix() for p in perl] == ["printers/perl.py"]
+    assert [p.relative_to(PACKAGE).as_posix() for p in perl] == ["data/perl.py"]
     tail_of_running_sum = re.compile(r"(cumsum|add\.accumulate)\(.*\)\[-1\]")
     found = [
         p.relative_to(PACKAGE).as_posix() for p in sources() if tail_of_running_sum.search(p.read_text())

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..data.arrays import sum_in_order
 from ..data.inputs import InputError
+from ..data.perl import numeric_key
 from ..data.qrels import Qrels
 from ..data.ranking import rank_run
 from . import sampled as sm
@@ -51,8 +52,6 @@ def sample_eval_run(
     (with strata). The scores are compared as doubles, as Perl compares them. Raises
     :class:`~ir_measures_pres.data.inputs.InputError` when the run has no qrels topic (the tool
     divides by zero), naming ``source``."""
-    from ..printers.perl import numeric_key
-
     ranked = rank_run(cols, qrels, exact_scores=True)
     if not ranked.num_queries:
         raise InputError(

@@ -43,6 +43,7 @@ from ir_measures.measures.base import ParamInfo
 
 from ..data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sum_in_order, sums_in_order
 from ..data.inputs import InputError
+from ..data.perl import perl_number
 from ..data.prels import Prels, prels_rows
 from ..data.qrels import ABSENT, Qrels
 from ..data.ranking import RankedRun, document_labels, rank_run
@@ -350,8 +351,6 @@ def statap_run(prels: Prels, run: Any, cutoff: int = TOOL_CUTOFF) -> StatapRun:
     its scores compared as doubles, as the tool compares them (``rank_run(..., exact_scores=True)``),
     ties by document id descending. Raises :class:`~ir_measures_pres.data.inputs.InputError` when
     no topic is scored (the tool divides by zero)."""
-    from ..printers.perl import perl_number
-
     # the prels as qrels whose label of a document is its prels row: ranking the run against
     # them labels every position with its row
     rows = Qrels(

@@ -8,5 +8,9 @@ computes, its sums in its order included); the lines are a printer's, here, form
 (:mod:`ir_measures_pres.cli`) only reads the files, asks the first, writes what the second
 returns and follows the commands' one policy for several runs. A Python caller asks a printer
 for the same text the command writes (:func:`.statap.write_statap`). Perl's ways with numbers,
-shared by the Perl tools' printers, are in :mod:`.perl`.
+which both the numbers (the order a tool adds its topics) and the lines follow, are in
+:mod:`ir_measures_pres.data.perl`.
+
+The printers sit on the floor above the measures (they format what the measures compute) and
+below the commands.
 """

@@ -41,10 +41,10 @@ from __future__ import annotations
 from typing import List, Sequence, TextIO
 
 from ..data.inputs import Columns
+from ..data.perl import perl_text
 from ..data.prels import Prels, read_prels
 from ..data.readers import read_run
 from ..measures.statap import TOOL_CUTOFF, StatapRun, statap_run
-from .perl import perl_text
 
 __all__ = ["write_statap", "statap_text", "statap_lines"]
 
