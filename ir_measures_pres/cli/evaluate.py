@@ -78,7 +78,7 @@ from ._rows import (
     write_ir_measures,
     write_trec,
 )
-from ._runs import held_output, in_turn, runs_status
+from ._runs import held_output, in_turn, run_paths, runs_status
 
 #: --format words of this command (ir_measures' -o spells the same)
 OUTPUT_FORMATS = ("tsv", "jsonl", "trec")
@@ -208,7 +208,6 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     :func:`guarded`. Several runs share the qrels and the prepared evaluators; a run that cannot
     be read is reported (file and line) and the others are still evaluated (exit status 1)."""
     from ..data.datasets import qrels_columns
-    from ..data.runfiles import list_run_files, run_labels
     from ..measures.catalogue import parse_measures
 
     out = sys.stdout if out is None else out
@@ -233,9 +232,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
         measures = with_unjudged_fraction(measures)
     if out is None:
         raise UsageError("standard output is closed: there is nowhere to write the results")
-    many = len(run_args) > 1 or any(os.path.isdir(r) for r in run_args)
-    runs = [str(p) for r in run_args for p in (list_run_files(r) if os.path.isdir(r) else [r])]
-    names = run_labels(runs)
+    runs, names, many = run_paths(run_args)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     statistics = load_statistics(args)  # --ci with a bootstrap: scipy loads while the qrels are read
