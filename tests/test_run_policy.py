@@ -1,6 +1,7 @@
 """One policy for every command that evaluates runs one after another (cli/_runs.py): with
 several runs a bad run is reported and the good ones are still printed (``1 of 3 runs could not
-be evaluated``, exit 1); a command stopped by SIGTERM mid-run exits 143 and prints nothing.
+be evaluated``, exit 1); a command stopped by SIGTERM mid-run exits 143 and prints nothing (also
+``compare`` and the meta-evaluation, which read their runs one after another too).
 
 The stop is sent while the command waits on a FIFO given as its last run: every run before it is
 done by then, so an output written run by run would show their blocks."""
@@ -36,6 +37,9 @@ CASES: Dict[str, Tuple[str, str, List[str]]] = {
 }
 #: the commands that take several runs (ntcir_eval, and so ``ntcir``, takes one)
 SEVERAL = [c for c in CASES if c != "ntcir"]
+#: commands that read runs one after another into one result: stopped, they print nothing either
+CASES["compare"] = (CASES["main"][0], RUN, ["compare", "QRELS", "RUNS", "-m", "AP"])
+CASES["agreement"] = (CASES["main"][0], RUN, ["agreement", "QRELS", "RUNS", "-m", "AP", "P@2", "--quiet"])
 
 
 def command(name: str, qrels: Path, runs: List[Path]) -> List[str]:
