@@ -82,12 +82,11 @@ def sum_in_order(values: Any) -> float:
 
 
 def sums_in_order(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Per segment of ``offsets``, the sum of ``values`` added left to right (0 for an empty
-    segment; see :func:`running_sums_in_order`)."""
-    out = np.zeros(len(offsets) - 1)
-    ends = offsets[1:][np.diff(offsets) > 0]
-    out[np.diff(offsets) > 0] = running_sums_in_order(values, offsets)[ends - 1]
-    return out
+    """Per segment of ``offsets``, the sum of ``values`` added left to right from 0 (0 for an
+    empty segment): ``np.bincount`` adds each weight to its segment's total in array order, one
+    pass, no padded matrix."""
+    counts = len(offsets) - 1
+    return np.bincount(segment_ids(offsets), weights=values, minlength=counts).astype(np.float64)
 
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
