@@ -104,7 +104,10 @@ def test_intersection_warns_on_stderr(sample, capsys, tmp_path):
     assert code == 0 and "ir_measures_pres: warning: topics=intersection: 1 topic(s)" in err
     code, out, err = _run([qrels, str(short), str(runs / "noisy"), "-m", "AP", "-q"], capsys)
     assert code == 0 and "run short lacks 1 of the 3 topics" in out  # the note in the table
-    assert err == "ir_measures_pres: warning: run short lacks 1 of the 3 topics, scored 0 (DEFAULT) on them\n"
+    assert (
+        err
+        == "ir_measures_pres: warning: run short lacks 1 of the 3 topics (303), scored 0 (DEFAULT) on them\n"
+    )
 
 
 def test_unknown_measure_is_a_usage_error(sample, capsys):

@@ -446,6 +446,42 @@ sys.exit(main(sys.argv[1:]))
 """
 
 
+#: the same stop, dropped while the command writes a run's rows (after its last block)
+_DROPPED_WHILE_WRITING = """
+import os, signal, sys
+from ir_measures_pres.cli import evaluate
+
+write_run = evaluate._write_run
+
+class StoppedWhileCollected:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGTERM)  # its handler runs here, inside __del__
+
+def _write_run(*args, **kwargs):
+    written = write_run(*args, **kwargs)
+    StoppedWhileCollected()  # made and collected at once: the stop is dropped
+    return written
+
+evaluate._write_run = _write_run
+sys.exit(evaluate.main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize(
+    "args", [["qrels.txt", "big.txt", "AP", "--jobs", "1"], ["qrels.txt", "runs", "AP", "--jobs", "1"]]
+)
+def test_a_stop_dropped_while_the_rows_are_written_prints_nothing(collection: Path, args: List[str]) -> None:
+    """A stop a finaliser drops after a run's last block, while its rows are written, is asked
+    for before the held rows reach the output: exit 143 and nothing printed."""
+    done = subprocess.run(
+        [sys.executable, "-c", _DROPPED_WHILE_WRITING, *args],
+        cwd=collection,
+        capture_output=True,
+        timeout=LIMIT,
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (143, b"", b"")
+
+
 @pytest.mark.parametrize(
     "args", [["qrels.txt", "big.txt", "AP", "--jobs", "1"], ["qrels.txt", "runs", "AP", "--jobs", "1"]]
 )

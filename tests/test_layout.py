@@ -21,6 +21,8 @@ ROOT = "ir_measures_pres"
 
 #: each subpackage's floor: a module may import its own floor and the floors below it
 FLOORS = {"data": 0, "measures": 1, "engine": 2, "plots": 3, "stats": 4, "meta": 5, "cli": 6}
+#: the tool replicas' printers format what the measures compute, for the commands: beside the engine
+FLOORS["printers"] = 2
 #: the modules directly in the package (public names and register(), hooks) are the
 #: front door, on the command line's floor: ``cli`` reads ``__version__`` there
 TOP = 6

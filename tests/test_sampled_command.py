@@ -235,7 +235,7 @@ def test_leading_zeros_are_noted(tmp_path: Path, capsys: pytest.CaptureFixture[s
     run = "3 Q0 a 1 1 r\n03 Q0 a 1 1 r\n"
     assert main(["sampled", *files(tmp_path, QRELS_TIES, run)]) == 0
     err = capsys.readouterr().err
-    assert "match a qrels topic only without their leading zeros (e.g. '03')" in err
+    assert "1 topic(s) match a qrels topic only without their leading zeros (03), left out" in err
 
 
 def test_duplicate_documents_are_noted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -83,3 +83,29 @@ def test_kernels_equal_the_naive_loop(seed: int, variant: str) -> None:
         for k in ranks:
             assert precision[k][i] == pytest.approx(want["iP"][k], rel=1e-12, abs=1e-15), (k, topic)
         assert got["iprec"][i].tolist() == pytest.approx(want["iprec"], rel=1e-12, abs=1e-15), topic
+
+
+def test_iprec_memory_is_linear_in_the_documents() -> None:
+    """One list of 20000 documents among 499 of one: the interpolated precision works on the
+    20499 documents, not on a 500 × 20000 array (80 MB a copy); each list's values are those it
+    has alone (the lists do not leak into each other)."""
+    import tracemalloc
+
+    rng = np.random.default_rng(7)
+    lengths = np.ones(500, dtype=np.int64)
+    lengths[250] = 20000
+    offsets = np.concatenate(([0], np.cumsum(lengths)))
+    est = np.concatenate([np.cumsum(rng.random(n) < 0.2) + 1e-5 for n in lengths.tolist()])
+    st = sm.Strata(np.zeros(0), 0, *(np.zeros((500, 0)),) * 3, rng.random(500) * 30, [], np.zeros(0))
+    walk = sm.Walk(np.arange(500), offsets, est, *(np.zeros((500, 0)),) * 4, np.zeros(500))
+    tracemalloc.start()
+    try:
+        got = sm.iprec_at_recall(walk, st)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 << 20, f"peak {peak / 2**20:.0f} MiB"
+    for q in (0, 250, 499):
+        a, b = int(offsets[q]), int(offsets[q + 1])
+        alone = sm.Walk(np.array([q]), np.array([0, b - a]), est[a:b], *(np.zeros((1, 0)),) * 4, np.zeros(1))
+        assert got[q].tolist() == sm.iprec_at_recall(alone, st).tolist()[0]

@@ -1,6 +1,6 @@
 """statAP_MQ_eval_v3.pl's estimators (issue #29, spec judgements §1.3, docs/judgements.md):
 statAP, statRprec and statP as registered measures on every surface, and the tool's printed
-lines, from Python (write_statap) and from the command line (``sampled --tool statap``).
+lines, from Python (printers.statap.write_statap) and from the command line (``sampled --tool statap``).
 
 Expected values come from outside the code under test: the tool's outputs in
 ../shared/data/sampled-judgements/statap/ (17 Robust 2003 runs, every line), arithmetic written
@@ -30,11 +30,11 @@ from hypothesis import strategies as st
 import ir_measures_pres  # registers the measures
 from ir_measures_pres.cli.evaluate import main as evaluate_main
 from ir_measures_pres.cli.sampled import sampled_cli
-from ir_measures_pres.cli.statap import statap_text, write_statap
 from ir_measures_pres.data.inputs import InputError
 from ir_measures_pres.data.prels import read_prels
 from ir_measures_pres.data.readers import read_qrels, read_run
 from ir_measures_pres.measures.catalogue import parse_measures, trec_name
+from ir_measures_pres.printers.statap import statap_text, write_statap
 
 SAMPLED = shared_path("sampled-judgements")
 PRELS = SAMPLED / "prels"
@@ -582,3 +582,27 @@ def test_pyterrier_evaluate(tmp_path: Path) -> None:
     assert got["q1"][f"statAP(prels={prels!r})"] == 1.5 / 3
     assert got["q3"][f"statAP(prels={prels!r})"] == pytest.approx(1.0)
     assert np.isnan(got["q2"][f"statAP(prels={prels!r})"])
+
+
+def test_a_topic_the_run_lacks_is_warned_of_as_what_happens(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The main command prints nan for a topic the run lacks and leaves it out of statAP's mean
+    (the script leaves it out): the warning says so and names the topic, and says 0 only of the
+    measures that score 0 there."""
+    prels = _write(tmp_path, "prels", HAND_PRELS)
+    qrels = _write(tmp_path, "qrels", "q1 0 d1 1\nq3 0 f1 1\nq4 0 g1 1\n")
+    run = _write(tmp_path, "run", "q1 Q0 d1 1 2 r\nq3 Q0 f1 1 1 r\n")  # lacks q4
+    measure = f"statAP(prels={prels!r})"
+    assert evaluate_main([qrels, run, measure, "-q"]) == 0
+    out, err = capsys.readouterr()
+    assert f"q4\t{measure}\tnan\n" in out
+    assert err == (
+        "ir_measures_pres: warning: run run lacks 1 of the 3 topics (q4), "
+        "nan there (DEFAULT), left out of the mean\n"
+    )
+    assert evaluate_main([qrels, run, measure, "AP"]) == 0
+    assert capsys.readouterr().err == (
+        "ir_measures_pres: warning: run run lacks 1 of the 3 topics (q4), "
+        f"{measure}: nan there (DEFAULT), left out of the mean; AP: scored 0 (DEFAULT) on them\n"
+    )

@@ -8,8 +8,10 @@
 
 The numbers are :func:`~ir_measures_pres.stats.curves.curves`' (docs/textbook.md). ``--plot
 FILE`` also draws the figure (png, svg or pdf by the suffix; matplotlib, the ``meta`` extra).
-Exit status: 0 done, 1 an input file cannot be read, 2 a usage error (checked before any file is
-read); errors are one line ``ir_measures_pres: error: ...``.
+Several runs: a run that cannot be read is reported and left out, the others drawn (exit status
+1), the commands' one policy (:mod:`ir_measures_pres.cli._runs`). Exit status: 0 done, 1 an input
+file cannot be read, 2 a usage error (checked before any file is read); errors are one line
+``ir_measures_pres: error: ...``.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ._command import (
     float_option,
     int_option,
 )
+from ._runs import in_turn, run_paths, runs_status
 
 #: the suffixes --plot writes
 PLOT_SUFFIXES = (".png", ".svg", ".pdf")
@@ -87,7 +90,8 @@ def main(argv: Sequence[str], out: Any = None) -> int:
     """``argv`` starts after ``curves``; returns the exit status (errors raised for
     :func:`~ir_measures_pres.cli._command.guarded`)."""
     from ..data.datasets import qrels_source
-    from ..data.runfiles import run_files
+    from ..data.readers import read_run
+    from ..engine.scores import resolve_runs
     from ..stats.curves import curves
 
     out = sys.stdout if out is None else out
@@ -99,10 +103,21 @@ def main(argv: Sequence[str], out: Any = None) -> int:
         require("matplotlib")  # before any scoring: the extra is missing
     if measure is not None:
         check_sampled_qrels(args.qrels, [measure])
-    files = [str(f) for f in run_files(args.runs)]
+    files, _, several = run_paths(args.runs)
     if args.kind == "histogram" and len(files) != 2:
         raise UsageError(f"--kind histogram compares two runs, the arguments hold {len(files)}")
-    res = curves(qrels_source(args.qrels), files, args.kind, args.depth, args.logb, measure, progress=False)
+    qrels = qrels_source(args.qrels)
+    # the runs are read one after the other, under the commands' policy (a histogram needs both)
+    named = resolve_runs(files)
+    runs = {}
+
+    def read_one(k: int, path: str) -> None:
+        runs[named[k][0]] = read_run(path, doc_ids="bytes")  # as the engine reads a path
+
+    failed = in_turn(files, read_one, several and args.kind != "histogram")
+    if not runs:
+        return runs_status(failed, len(files))
+    res = curves(qrels, runs, args.kind, args.depth, args.logb, measure, progress=False)
     text = {
         "text": lambda: res.to_text(args.places),
         "md": lambda: res.to_markdown(args.places),
@@ -116,7 +131,8 @@ def main(argv: Sequence[str], out: Any = None) -> int:
         fig = res.plot(args.plot)
         plt.close(fig)
         sys.stderr.write(f"wrote {args.plot}\n")
-    return 0
+    out.flush()
+    return runs_status(failed, len(files))
 
 
 __all__ = ["main", "build_parser"]

@@ -37,12 +37,9 @@ Exit status: 0 on success, 1 when an input file or the evaluation fails, 2 for a
 from __future__ import annotations
 
 import argparse
-import contextlib
 import io
 import os
-import shutil
 import sys
-import tempfile
 import warnings
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -52,7 +49,6 @@ if TYPE_CHECKING:
     from ..engine.evaluation import Evaluation
 from ._bounds import add_bounds_option, bounded_measures, with_unjudged_fraction
 from ._command import (
-    INPUT,
     INPUT_ERRORS,
     PROG,
     QRELS_HELP,
@@ -66,7 +62,6 @@ from ._command import (
     jobs_of,
     needs_strata,
     report_input_error,
-    say,
     split_debug,
     warn,
 )
@@ -85,6 +80,7 @@ from ._rows import (
     write_ir_measures,
     write_trec,
 )
+from ._runs import held_output, in_turn, run_paths, runs_status
 
 #: --format words of this command (ir_measures' -o spells the same)
 OUTPUT_FORMATS = ("tsv", "jsonl", "trec")
@@ -232,7 +228,6 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     :func:`guarded`. Several runs share the qrels and the prepared evaluators; a run that cannot
     be read is reported (file and line) and the others are still evaluated (exit status 1)."""
     from ..data.datasets import qrels_columns
-    from ..data.runfiles import list_run_files, run_labels
 
     out = sys.stdout if out is None else out
     parser = _parser()
@@ -257,9 +252,7 @@ def run_cli(argv: Sequence[str], out: Any = None) -> int:
     if out is None:
         raise UsageError("standard output is closed: there is nowhere to write the results")
     warn(ignored_options(args))
-    many = len(run_args) > 1 or any(os.path.isdir(r) for r in run_args)
-    runs = [str(p) for r in run_args for p in (list_run_files(r) if os.path.isdir(r) else [r])]
-    names = run_labels(runs)
+    runs, names, many = run_paths(run_args)
     # document ids as bytes arrays (no str per run line: our provider joins the run with the
     # qrels by hashing the bytes, and indexes the qrels' bytes as read)
     statistics = load_statistics(args)  # --ci with a bootstrap: scipy loads while the qrels are read
@@ -297,14 +290,12 @@ def _score_all(
     query_order = qrels.query_names
     if query_order is None:
         query_order = list(dict.fromkeys(qrels.query_ids.tolist()))
-    # several runs: their rows are held (in memory, on disk past 16 MiB) until every run is
-    # scored, so a command stopped early (a killed worker, SIGTERM, Ctrl-C) prints no table that
-    # looks complete and is not; one run's rows are written once it is scored anyway
-    held = tempfile.SpooledTemporaryFile(16 << 20, mode="w+", newline="") if many else None
-    rows: Any = out if held is None else held
-    if args.header:
-        rows = _HeaderFirst(rows, "\t".join(tsv_columns(args, many)) + "\n")
-    with held if held is not None else contextlib.nullcontext():
+    # the commands' one policy for several runs (cli/_runs.py): rows held until every run is
+    # scored, a run that fails reported and the others still scored
+    with held_output(out) as held:
+        rows: Any = held
+        if args.header:
+            rows = _HeaderFirst(rows, "\t".join(tsv_columns(args, many)) + "\n")
         # forked workers have no standard input (multiprocessing closes it): a run read from it
         # keeps every run in this process
         if len(runs) > 1 and jobs > 1 and can_fork() and "-" not in runs:
@@ -313,14 +304,8 @@ def _score_all(
             failed = _score_here(
                 args, evaluation, runs, names, many, query_order, rows, jobs if len(runs) == 1 else 1
             )
-        if held is not None:
-            held.seek(0)
-            shutil.copyfileobj(held, out)
     out.flush()
-    if failed:
-        say(f"{failed} of {len(runs)} runs could not be evaluated (see above); the others are in the output")
-        return INPUT
-    return 0
+    return runs_status(failed, len(runs))
 
 
 def tsv_columns(args: argparse.Namespace, many: bool) -> List[str]:
@@ -384,36 +369,25 @@ def _score_here(
     error is raised (exit 1); with several runs it is reported and the others are still scored."""
     from ..engine.streaming import stream_run
 
-    failed = 0
-    names = labels if many else None
+    def score(k: int, path: str) -> None:
+        table, run = stream_run(evaluation, path, jobs=jobs)
+        means = _means_of(args, table)
+        _write_run(
+            args,
+            evaluation.measures,
+            evaluation.qrels,
+            run,
+            table.metrics(),
+            labels[k] if many else None,
+            query_order,
+            out,
+            label=labels[k],
+            means=means,
+            intervals=intervals_of(args, table, means, evaluation.measures),
+        )
+
     with _progress(len(runs)) as bar:
-        for k, path in enumerate(runs):
-            try:
-                table, run = stream_run(evaluation, path, jobs=jobs)
-                name = None if names is None else names[k]
-                means = _means_of(args, table)
-                _write_run(
-                    args,
-                    evaluation.measures,
-                    evaluation.qrels,
-                    run,
-                    table.metrics(),
-                    name,
-                    query_order,
-                    out,
-                    label=labels[k],
-                    means=means,
-                    intervals=intervals_of(args, table, means, evaluation.measures),
-                )
-            except BrokenPipeError:
-                raise
-            except INPUT_ERRORS as error:
-                if names is None:
-                    raise
-                report_input_error(error)
-                failed += 1
-            bar.update()
-    return failed
+        return in_turn(runs, score, many, bar)
 
 
 def _score_in_workers(
@@ -510,7 +484,7 @@ def _write_run(
 
     missing = missing_topics(qrels, run)
     if missing:
-        note = lacking_topics(label or name or "run", len(missing), len(query_order))
+        note = lacking_topics(label or name or "run", missing, len(query_order), measures=measures)
         if notices is None:
             warn([note])
         else:

@@ -177,11 +177,12 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
 
     import numpy as np
 
+    from ..data.arrays import sum_in_order
     from ..data.datasets import qrels_columns
     from ..data.qrels import Qrels
     from ..data.ranking import rank_run
     from ..data.readers import read_run
-    from ..engine.scores import lacking_topics
+    from ..engine.scores import lacking_topics, named_topics
     from ..measures.ntcir.lines import compute, header_counts, name_field
 
     cols = qrels_columns(args.qrels)  # a file, or an ir_datasets id as in every command
@@ -197,9 +198,10 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
     n_nonrel = qrels.count(lo=0, hi=1)
     fmt = f"%.{args.digits}f"
     names = [name_field(name) for name, _ in lines]
-    sums = np.zeros(len(lines))
+    printed: List[List[float]] = [[] for _ in lines]  # NEV2mean adds the printed values
     skipped: List[str] = []
-    write = out.write
+    parts: List[str] = []  # written once whole: a stopped command prints nothing
+    write = parts.append
     for q, tid in enumerate(qrels.query_ids):
         if n_rel[q] == 0 or (opts.condensed and n_nonrel[q] == 0):
             skipped.append(tid)
@@ -210,23 +212,24 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
         write(f"{tid} # r1={r1} rp={rp}\n")
         for k, name in enumerate(names):
             text = fmt % (0.0 if i is None else values[k][i])
-            sums[k] += float(text)
+            printed[k].append(float(text))
             write(f"{tid} {name}{text}\n")
     if skipped:
         why = "a judged non-relevant document (needed by -j)" if opts.condensed else "a relevant document"
         warn(
             [
                 f"{len(skipped)} topic(s) of {args.qrels} without {why} print nothing, "
-                f"as in ntcir_eval: {', '.join(skipped[:5])}"
+                f"as in ntcir_eval: {named_topics(skipped)}"
             ]
         )
-    missing = len(qrels.query_ids) - len(row)
+    missing = [tid for q, tid in enumerate(qrels.query_ids) if q not in row]
     if missing:  # the tool is given an empty list for them: every value 0
         warn([lacking_topics(args.run, missing, len(qrels.query_ids), "zero")])
     if args.mean:
         topics = len(qrels.query_ids)
         for k, name in enumerate(names):
-            write(f"ALL {name}{fmt % (sums[k] / topics if topics else 0.0)}\n")
+            write(f"ALL {name}{fmt % (sum_in_order(printed[k]) / topics if topics else 0.0)}\n")
+    out.write("".join(parts))
 
 
 def _check_levels(qrels: Any, opts: Any, path: str) -> None:

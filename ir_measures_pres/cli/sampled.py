@@ -1,8 +1,10 @@
 """``ir_measures_pres sampled``: the lines NIST's evaluation scripts for sampled judgements
 print: ``sample_eval.pl`` (xinfAP, infNDCG, inferred precision from stratified sampled
 judgements), computed by :mod:`ir_measures_pres.measures.sampled`, and, with ``--tool statap``,
-``statAP_MQ_eval_v3.pl`` (statAP, statRprec, statP@30 from a prels file), printed by
-:mod:`ir_measures_pres.cli.statap`.
+``statAP_MQ_eval_v3.pl`` (statAP, statRprec, statP@30 from a prels file), computed by
+:mod:`ir_measures_pres.measures.statap`. Their lines are printed by
+:mod:`ir_measures_pres.printers`; this module reads the files and follows the commands' policy
+for several runs (:mod:`ir_measures_pres.cli._runs`).
 
 Usage::
 
@@ -18,7 +20,7 @@ the deduplicated and capped ``num_ret``), with the tool's tabs, widths and ``%6.
 
 With ``--tool statap``, for one run, what ``perl statAP_MQ_eval_v3.pl [-q] PRELS RUN`` prints
 (with ``-q`` its topic blocks, then its summary lines), but for its nDCG and variance fields
-(:mod:`ir_measures_pres.cli.statap` lists them). ``--variant``, ``--depth`` and ``--ranks`` are
+(:mod:`ir_measures_pres.printers.statap` lists them). ``--variant``, ``--depth`` and ``--ranks`` are
 sample_eval.pl's and a usage error there.
 
 Several runs (or a folder of runs), either tool: one block per run, in the order given (a
@@ -32,18 +34,20 @@ line, as in the tool, with the readers' warning. The tool's quirks that are not 
 names the topics that would match without them), a run without any qrels topic is an input error
 (the tool divides by zero).
 
+A run that cannot be read or scored is reported and the other runs still printed (exit status
+1); the output is written once every run is done, so a stopped command prints nothing.
+
 Exit status: 0 on success, 1 for an input error, 2 for a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import re
 import sys
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional, Sequence
 
 from ._command import PROG, ArgumentParser, guarded, int_option, ranks_option, split_debug, warn
+from ._runs import evaluate_runs, run_paths
 
 #: the options that belong to sample_eval.pl (a usage error with ``--tool statap``)
 SAMPLE_EVAL_ONLY = (("--variant", "variant"), ("--depth", "depth"), ("--ranks", "ranks"))
@@ -106,16 +110,8 @@ def _parser() -> ArgumentParser:
     return parser
 
 
-def _numeric_key(topic: str) -> Tuple[float, str]:
-    """Perl's numeric sort of topic ids (``<=>``: the leading number, 0 for none), then text."""
-    found = re.match(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?", topic)
-    return (float(found.group()) if found else 0.0, topic)
-
-
 def sampled_cli(argv: Sequence[str], out: Any = None) -> int:
     """The ``sampled`` subcommand (``argv`` without the word ``sampled``); returns the exit status."""
-    from ..data.runfiles import run_files, run_labels
-
     out = sys.stdout if out is None else out
     parser = _parser()
     args = parser.parse_args(list(argv))
@@ -131,22 +127,27 @@ def sampled_cli(argv: Sequence[str], out: Any = None) -> int:
         block = _statap_block(args.qrels, args.per_topic)
     else:
         block = _sample_eval_block(args)
-    runs = [str(p) for r in args.runs for p in (["-"] if r == "-" else run_files([r]))]
-    several = len(runs) > 1 or any(os.path.isdir(r) for r in args.runs)
-    for name, path in zip(run_labels(runs), runs):
-        text = block(path)
+    runs, names, several = run_paths(args.runs)
+
+    def evaluate_one(k: int, path: str, sink: Any) -> None:
+        text = block(path)  # the whole block, then its lines: an input error writes nothing
         if several:
-            out.write(f"runid\t\tall\t\t{name}\n")
-        out.write(text)
-    return 0
+            sink.write(f"runid\t\tall\t\t{names[k]}\n")
+        sink.write(text)
+
+    return evaluate_runs(runs, evaluate_one, out, several)
 
 
 def _sample_eval_block(args: argparse.Namespace) -> Callable[[str], str]:
-    """sample_eval.pl's lines for one run file, the sampled qrels read once."""
+    """sample_eval.pl's lines for one run file (:mod:`ir_measures_pres.printers.sample_eval`),
+    the sampled qrels read once."""
     from ..data.datasets import qrels_columns
     from ..data.inputs import InputError
     from ..data.qrels import Qrels
+    from ..data.readers import read_run
+    from ..measures.sample_eval import sample_eval_run
     from ..measures.sampled import PRECISION_RANKS
+    from ..printers.sample_eval import sample_eval_lines
 
     variant = args.variant or "cds"
     depth = 1000 if args.depth is None else args.depth
@@ -158,94 +159,31 @@ def _sample_eval_block(args: argparse.Namespace) -> Callable[[str], str]:
             "found a 4-column qrels file"
         )
     qrels = Qrels.from_any(cols)
-    return lambda path: "".join(run_lines(qrels, path, variant, depth, ranks, args.per_topic))
+
+    def block(path: str) -> str:
+        run = read_run(path, doc_ids="bytes")
+        _note_leading_zeros(run, qrels, path)
+        return sample_eval_lines(sample_eval_run(qrels, run, variant, depth, ranks, path), args.per_topic)
+
+    return block
 
 
 def _statap_block(prels_path: str, per_topic: bool) -> Callable[[str], str]:
-    """statAP_MQ_eval_v3.pl's lines for one run file (:func:`~.statap.statap_text`), the prels
-    read once."""
+    """statAP_MQ_eval_v3.pl's lines for one run file (:mod:`ir_measures_pres.printers.statap`),
+    the prels read once."""
     from ..data.prels import read_prels
     from ..data.readers import read_run
-    from .statap import statap_text
+    from ..printers.statap import statap_text
 
     prels = read_prels(prels_path)
     return lambda path: statap_text(prels, read_run(path), per_topic)
 
 
-def run_lines(
-    qrels: Any, path: str, variant: str, depth: int, ranks: Sequence[int], per_topic: bool
-) -> List[str]:
-    """The tool's lines for one run file."""
-    import numpy as np
-
-    from ..data.inputs import InputError
-    from ..data.ranking import rank_run
-    from ..data.readers import read_run
-    from ..measures import sampled as sm
-
-    cols = read_run(path, doc_ids="bytes")
-    ranked = rank_run(cols, qrels, exact_scores=True)  # Perl compares the scores as doubles
-    _note_leading_zeros(cols, qrels, path)
-    if not ranked.num_queries:
-        raise InputError(
-            f"{path}: expected some topic of the qrels, found none (sample_eval.pl divides by zero here)"
-        )
-    st = sm.strata_of(qrels)
-    walk = sm.walk_of(ranked, depth)
-    ap = sm.inf_ap(walk, st, variant, depth)
-    ndcg = sm.inf_ndcg(walk, sm.ideal_dcg(qrels, variant, depth))
-    precision = [sm.inf_precision(walk, k) for k in ranks]
-    rel_ret = sm.inum_rel_ret_of(walk)
-    iprec = sm.iprec_at_recall(walk, st)
-    num_rel = st.R_hat
-    topics = [qrels.query_ids[q] for q in ranked.qpos.tolist()]
-    num_ret = ranked.lengths  # deduplicated: the capped sum of the summary line
-    lines_of = num_ret  # every line of the topic, a repeated document too: the per-topic line
-    if cols.dropped is not None and cols.query_names is not None:
-        repeats = dict(zip(cols.query_names, cols.dropped.tolist()))
-        lines_of = num_ret + np.array([repeats.get(t, 0) for t in topics], dtype=np.int64)
-    by_number = sorted(range(len(topics)), key=lambda i: _numeric_key(topics[i]))
-    lines: List[str] = []
-    add = lines.append
-    sums = [0.0, 0.0, 0.0] + [0.0] * len(ranks)
-    for i in by_number:
-        t = topics[i]
-        if per_topic:
-            add(f"infAP\t\t{t}\t\t{ap[i]:6.4f}\n")
-            add(f"infNDCG\t\t{t}\t\t{ndcg[i]:6.4f}\n")
-            for k, values in zip(ranks, precision):
-                add(f"iP{k}\t\t{t}\t\t{values[i]:6.4f}\n")
-            add(f"inum_rel_ret\t{t}\t{rel_ret[i]:14.4f}\n")
-            add(f"inum_rel\t{t}\t{num_rel[ranked.qpos[i]]:14.4f}\n")
-            add(f"num_ret\t\t{t}\t{lines_of[i]:9d}\n")
-        sums[0] += float(ap[i])
-        sums[1] += float(ndcg[i])
-        sums[2] += float(rel_ret[i])
-        for j, values in enumerate(precision):
-            sums[3 + j] += float(values[i])
-    n = len(topics)
-    add(f"infAP\t\tall\t\t{sums[0] / n:6.4f}\n")
-    add(f"infNDCG\t\tall\t\t{sums[1] / n:6.4f}\n")
-    by_text = sorted(range(n), key=lambda i: topics[i])
-    for j in range(len(sm.RECALL_LEVELS)):
-        total = 0.0
-        for i in by_text:
-            total += float(iprec[i, j])
-        add(f"iprec@rec{j / 10:4.2f}\tall\t\t{total / n:6.4f}\n")
-    for j, k in enumerate(ranks):
-        add(f"iP{k}\t\tall\t\t{sums[3 + j] / n:6.4f}\n")
-    add(f"inum_rel_ret\tall\t{sums[2]:14.4f}\n")
-    total_rel = 0.0
-    for q in sorted(range(len(qrels.query_ids)), key=lambda q: qrels.query_ids[q]):
-        total_rel += float(num_rel[q])
-    add(f"inum_rel\tall\t{total_rel:14.4f}\n")
-    add(f"num_ret\t\tall\t{int(np.minimum(num_ret, depth).sum()):9d}\n")
-    return lines
-
-
 def _note_leading_zeros(cols: Any, qrels: Any, path: str) -> None:
     """A warning for run topics that match a qrels topic only once leading zeros are stripped
     (some copies of the tool strip them; here topics match as written)."""
+    from ..engine.scores import named_topics
+
     names = cols.query_names if cols.query_names is not None else sorted(set(cols.query_ids.tolist()))
     known = set(qrels.query_ids)
     near = [t for t in names if t not in known and t.lstrip("0") in known and t.lstrip("0") != t]
@@ -253,8 +191,8 @@ def _note_leading_zeros(cols: Any, qrels: Any, path: str) -> None:
         warn(
             [
                 f"{path}: {len(near)} topic(s) match a qrels topic only without their leading zeros "
-                f"(e.g. {near[0]!r}); topics match as written here, some copies of sample_eval.pl "
-                "strip the zeros (and drop topic 0)"
+                f"({named_topics(near)}), left out: topics match as written here, some copies of "
+                "sample_eval.pl strip the zeros (and drop topic 0)"
             ]
         )
 

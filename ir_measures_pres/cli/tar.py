@@ -23,7 +23,6 @@ what was expected, what was found``), 2 for a usage error.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
@@ -40,6 +39,7 @@ from ._command import (
     split_debug,
     warn,
 )
+from ._runs import evaluate_runs, run_paths
 
 
 def _parser() -> ArgumentParser:
@@ -126,7 +126,6 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     """The ``tar`` subcommand (``argv`` without the word ``tar``); returns the exit status."""
     from ..data.datasets import qrels_columns
     from ..data.qrels import Qrels
-    from ..data.runfiles import run_files, run_labels
     from ..engine.scores import lacking_topics
 
     out = sys.stdout if out is None else out
@@ -141,17 +140,24 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     show = value_2017 if args.edition == "2017" else value_2018
     evaluation = Evaluation(args.edition, task, args.rel)
     qrels = Qrels.from_any(qrels_columns(args.qrels))
-    runs = [str(p) for r in args.runs for p in (["-"] if r == "-" else run_files([r]))]
-    several = len(runs) > 1 or any(os.path.isdir(r) for r in args.runs)
-    names = run_labels(runs)
-    scored = scored_runs(evaluation, [qrels], runs, jobs_of(args.jobs))
-    for name, ([(rows, notices)], [missing]) in zip(names, scored):
+    runs, names, several = run_paths(args.runs)
+    scored = scored_runs(evaluation, [qrels], runs, jobs_of(args.jobs), keep_going=several)
+
+    def evaluate_one(k: int, path: str, sink: Any) -> None:
+        results, lacking = next(scored)  # the runs come back in order, one per call
+        if isinstance(results, BaseException):
+            raise results
+        [(rows, notices)], [missing] = results, lacking
+        name = names[k]
         if missing:
-            warn([lacking_topics(name, len(missing), len(qrels.query_ids), "left out")])
+            warn([lacking_topics(name, missing, len(qrels.query_ids), "left out")])
         if several and args.format == "tool":
-            out.write(f"ALL\trunid\t{name}\n")  # trec_eval's 'runid all NAME' line, in the tool's order
-        _write(out, err, args.format, args.notices, name, several, rows, notices, show)
-    return 0
+            sink.write(f"ALL\trunid\t{name}\n")  # trec_eval's 'runid all NAME' line, in the tool's order
+        _write(sink, err, args.format, args.notices, name, several, rows, notices, show)
+
+    status = evaluate_runs(runs, evaluate_one, out, several)
+    next(scored, None)  # every run taken: the workers end here, not when the generator is collected
+    return status
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

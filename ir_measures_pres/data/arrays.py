@@ -1,12 +1,22 @@
 """Array helpers shared by the ranking builder, the readers and the meta-evaluation core:
 CSR segment offsets, the segment of each position, running sums within segments, and 64-bit
-keys of (query, bytes id) pairs; and how many CPUs the array work may spread over."""
+keys of (query, bytes id) pairs; and how many CPUs the array work may spread over.
+
+**Sums in the tool's order.** The tools the package reproduces (trec_eval, sample_eval.pl,
+statAP_MQ_eval_v3.pl, NTCIREVAL, ir_measures' ``MeanAgg``) add one value after the other, left to
+right. Floating-point addition is not associative: numpy's ``sum`` adds pairwise, ``np.add.reduceat``
+too, Python's ``sum`` of floats compensates its error from Python 3.12 on, and a difference of two
+running sums is not a sum; each can differ from the tool in the last bit, which a mean printed to
+the tool's last digit sometimes shows. Wherever a printed number is a tool's sum or mean,
+:func:`sum_in_order` (one sequence) and :func:`sums_in_order` / :func:`running_sums_in_order` (per
+segment) add as the tool adds: numpy's accumulations (``cumsum``) add sequentially.
+"""
 
 from __future__ import annotations
 
 import os
 from itertools import repeat
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -63,13 +73,20 @@ def running_sums_in_order(values: np.ndarray, offsets: np.ndarray) -> np.ndarray
     return grid[qidx, col]
 
 
+def sum_in_order(values: Any) -> float:
+    """The sum of ``values`` (a sequence of numbers) added left to right from 0.0, as a tool's
+    loop adds (module docstring); 0.0 when empty."""
+    array = np.asarray(values, dtype=np.float64)
+    # + 0.0: the tool's sum starts at 0, so an all -0.0 sum is +0.0 there too
+    return float(np.add.accumulate(array)[-1]) + 0.0 if len(array) else 0.0
+
+
 def sums_in_order(values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
-    """Per segment of ``offsets``, the sum of ``values`` added left to right (0 for an empty
-    segment; see :func:`running_sums_in_order`)."""
-    out = np.zeros(len(offsets) - 1)
-    ends = offsets[1:][np.diff(offsets) > 0]
-    out[np.diff(offsets) > 0] = running_sums_in_order(values, offsets)[ends - 1]
-    return out
+    """Per segment of ``offsets``, the sum of ``values`` added left to right from 0 (0 for an
+    empty segment): ``np.bincount`` adds each weight to its segment's total in array order, one
+    pass, no padded matrix."""
+    counts = len(offsets) - 1
+    return np.bincount(segment_ids(offsets), weights=values, minlength=counts).astype(np.float64)
 
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)

@@ -59,4 +59,4 @@ def attach_column2(run: Any, ranked: Any) -> None:
     if int(keep.sum()) != len(ranked.labels):
         return
     kept = np.flatnonzero(keep)
-    ranked._cache["column2"] = (column2[keep], None if lines is None else KeptLines(lines, kept), source)
+    ranked.column2 = (column2[keep], None if lines is None else KeptLines(lines, kept), source)

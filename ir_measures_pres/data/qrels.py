@@ -216,6 +216,27 @@ class Qrels:
             self._cache[key] = make()
         return self._cache[key]
 
+    @property
+    def doc_bytes(self) -> Optional[np.ndarray]:
+        """The document ids of :attr:`labels`' entries as one bytes array (``'S'``), when the qrels
+        were read with bytes ids; None otherwise (the ids are then the keys of :attr:`lookup`)."""
+        return self._cache.get("doc_bytes")  # type: ignore[no-any-return]
+
+    def with_labels(self, labels: np.ndarray) -> "Qrels":
+        """The same topics and documents with other labels, one per entry of :attr:`labels` (for
+        example each entry's position: a run ranked against them says which entry each
+        document is). The look-up tables are made only if these qrels have them."""
+        labels = np.asarray(labels, dtype=np.int64)
+        docs = self.doc_bytes
+        if self._lookup is None and docs is not None:
+            out = Qrels(self.query_ids, self.offsets, labels, None)
+            out._cache["doc_bytes"] = docs
+            return out
+        values = labels.tolist()
+        starts, ends = self.offsets[:-1].tolist(), self.offsets[1:].tolist()
+        lookup = [dict(zip(d, values[a:b])) for d, a, b in zip(self.lookup, starts, ends)]
+        return Qrels(self.query_ids, self.offsets, labels, lookup)
+
 
 # --------------------------------------------------------------------------------------------
 # document ids as bytes: a vectorised hash join with the qrels
@@ -267,7 +288,7 @@ class DocIndex:
 
 def _make_doc_index(qrels: Qrels) -> Optional[DocIndex]:
     # qrels read as bytes: the ids by line, as read (from_columns refused a NUL inside an id)
-    docs = qrels._cache.get("doc_bytes")
+    docs = qrels.doc_bytes
     if docs is None:
         encoded = [d.encode("utf-8", "surrogateescape") for lookup in qrels.lookup for d in lookup]
         if b"\x00" in b"".join(encoded):

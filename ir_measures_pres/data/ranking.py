@@ -68,6 +68,15 @@ class RankedRun:
     _docs: Optional[np.ndarray] = None
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
     _docs_factory: Optional[Callable[[], np.ndarray]] = field(default=None, init=False, repr=False)
+    #: a screening run's column 2 as read, in ranked order (see :mod:`.column2`), or None
+    column2: Optional[Tuple[Any, Any, str]] = field(default=None, init=False, repr=False)
+
+    def cached(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What ``make()`` gives, made once per ranked run and kept under ``key``: the per-run
+        memo of the kernels (walks, lists, per-measure tables), which live as long as the run."""
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
 
     @classmethod
     def of_judged(cls, qrels: Qrels, judged: "JudgedList", cutoff: Optional[int] = None) -> "RankedRun":

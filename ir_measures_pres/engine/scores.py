@@ -24,6 +24,7 @@ run means are over all qrels queries.
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 from dataclasses import dataclass, replace
@@ -288,7 +289,8 @@ class Core:
         if warn_missing:  # compare words it itself: its topics rule decides what they get
             for name, missing in self.missing_topics().items():
                 if missing:
-                    warnings.warn(lacking_topics(name, len(missing), len(self.query_ids)), stacklevel=2)
+                    note = lacking_topics(name, missing, len(self.query_ids), measures=self.measures)
+                    warnings.warn(note, stacklevel=2)
 
     def missing_topics(self) -> Dict[str, List[str]]:
         """Per run, the qrels topics it lacks (they score the measure's DEFAULT), in qrels order."""
@@ -427,10 +429,55 @@ MISSING_RULES = {
 }
 
 
-def lacking_topics(run: str, missing: int, topics: int, rule: str = "default") -> str:
+#: the topics a warning names before it says how many more
+NAMED_TOPICS = 5
+
+
+def named_topics(topics: Sequence[str]) -> str:
+    """The first few of ``topics`` and how many more: ``601, 602, 603, 604, 605 and 3 more``."""
+    shown = ", ".join(topics[:NAMED_TOPICS])
+    more = len(topics) - NAMED_TOPICS
+    return f"{shown} and {more} more" if more > 0 else shown
+
+
+def lacking_topics(
+    run: str,
+    missing: Union[int, Sequence[str]],
+    topics: int,
+    rule: str = "default",
+    measures: Sequence[Any] = (),
+) -> str:
     """The one sentence every command and ``compare``'s notes use for a run that lacks qrels
-    topics (a run of another collection lacks them all and would otherwise score 0 silently)."""
-    return f"run {run} lacks {missing} of the {topics} topics, {MISSING_RULES[rule]}"
+    topics (a run of another collection lacks them all and would otherwise score 0 silently):
+    ``missing`` the topics (the first few are named) or their count, ``rule`` what they get
+    (:data:`MISSING_RULES`); with the rule ``default``, ``measures`` (the measures scored) say
+    what each one's DEFAULT does there."""
+    if isinstance(missing, int):
+        count, named = missing, ""
+    else:
+        count, named = len(missing), f" ({named_topics(list(missing))})"
+    what = _defaults_rule(measures) if rule == "default" and measures else MISSING_RULES[rule]
+    return f"run {run} lacks {count} of the {topics} topics{named}, {what}"
+
+
+def _defaults_rule(measures: Sequence[Any]) -> str:
+    """What the measures' DEFAULTs give a topic the run lacks: 0 for most; NaN, left out of the
+    mean, for the estimators undefined there (statAP's); grouped by what they give."""
+    from ..measures.textbook import DefinedMean
+
+    given: Dict[str, List[str]] = {}
+    for m in measures:
+        value = float(m.DEFAULT)
+        if not math.isnan(value):
+            text = MISSING_RULES["default"] if value == 0 else f"scored {value:g} (DEFAULT) on them"
+        elif isinstance(m.aggregator(), DefinedMean):
+            text = "nan there (DEFAULT), left out of the mean"
+        else:
+            text = "nan there (DEFAULT)"
+        given.setdefault(text, []).append(str(m))
+    if len(given) == 1:
+        return next(iter(given))
+    return "; ".join(f"{', '.join(names)}: {text}" for text, names in given.items())
 
 
 def _latin1_dict(nested: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:

@@ -37,6 +37,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 
 import numpy as np
 
+from ..data.arrays import sum_in_order
 from ..data.forks import can_fork, forked_map, in_worker, stop_point
 from ..data.inputs import Columns, object_array
 from ..data.runblocks import RunBlocks, UngroupedRun
@@ -142,9 +143,10 @@ class RunTable:
 
     def aggregates(self) -> Dict[Any, float]:
         """Each measure's aggregate, as its aggregator makes it from :meth:`metrics` (the same
-        values in the same order), without a ``Metric`` per query: a mean (``MeanAgg``) is the
-        last element of a running sum (``np.cumsum`` adds in order, as ``MeanAgg.add`` does), so it
-        is the same to the last bit; other aggregators are fed one value at a time."""
+        values in the same order), without a ``Metric`` per query: a mean (``MeanAgg``) is
+        :func:`~ir_measures_pres.data.arrays.sum_in_order` over the count, the additions
+        ``MeanAgg.add`` makes, so it is the same to the last bit; other aggregators are fed one
+        value at a time."""
         from ir_measures.measures.base import MeanAgg
 
         out: Dict[Any, float] = {}
@@ -152,7 +154,7 @@ class RunTable:
             values = self.in_order(k)
             agg = m.aggregator()
             if type(agg) is MeanAgg:
-                out[m] = float(np.cumsum(values)[-1]) / len(values) if len(values) else agg.result()
+                out[m] = sum_in_order(values) / len(values) if len(values) else agg.result()
             else:
                 for v in values.tolist():
                     agg.add(v)

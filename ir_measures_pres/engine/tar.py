@@ -9,12 +9,12 @@ the rows out.
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, Iterator, List, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..data.forks import forked_map
-from ..data.inputs import query_set
+from ..data.inputs import INPUT_ERRORS, query_set
 from ..data.qrels import Qrels
 from ..data.readers import read_qrels, read_run
 from ..measures.tar.lines import aggregate, lines_2017, lines_2018
@@ -80,21 +80,35 @@ def evaluate_many(
 
 
 def scored_runs(
-    evaluation: "Evaluation", qrels: Sequence[Any], run_paths: Sequence[Any], jobs: int
+    evaluation: "Evaluation",
+    qrels: Sequence[Any],
+    run_paths: Sequence[Any],
+    jobs: int,
+    keep_going: bool = False,
 ) -> Iterator[Any]:
     """Per run, in order, its ``(rows, notices)`` against each of ``qrels`` and, against each, the
     qrels topics the run lacks (the tool leaves them out of ALL): each run read once,
     the runs scored by ``jobs`` forked processes (:mod:`ir_measures_pres.data.forks`; in this
     process when a run comes from standard input, which forked processes lack). An input error
-    (file and line) is raised when its run's turn comes, as the reader raised it."""
+    (file and line) is raised when its run's turn comes; with ``keep_going`` it is given in the
+    place of the run's results, ``(error, None)``, and the next runs follow."""
 
-    def score(path: Any) -> Tuple[List[Any], List[List[str]]]:
-        with warnings.catch_warnings():
-            # the repeated documents are reported as the tool reports them (notices)
-            warnings.simplefilter("ignore")
-            cols = read_run(path, doc_ids="bytes", order="file")
-        topics = query_set(cols)
-        missing = [[t for t in q.query_ids if t not in topics] for q in qrels]
-        return [evaluation.run(q, cols) for q in qrels], missing
+    def score(path: Any) -> Tuple[Optional[List[Any]], Optional[List[List[str]]], Optional[BaseException]]:
+        try:
+            with warnings.catch_warnings():
+                # the repeated documents are reported as the tool reports them (notices)
+                warnings.simplefilter("ignore")
+                cols = read_run(path, doc_ids="bytes", order="file")
+            topics = query_set(cols)
+            missing = [[t for t in q.query_ids if t not in topics] for q in qrels]
+            return [evaluation.run(q, cols) for q in qrels], missing, None
+        except INPUT_ERRORS as error:  # returned, not raised: the runs after it are still scored
+            return None, None, error
 
-    yield from forked_map(score, run_paths, 1 if "-" in run_paths else jobs)
+    for results, missing, error in forked_map(score, run_paths, 1 if "-" in run_paths else jobs):
+        if error is not None:
+            if not keep_going:
+                raise error
+            yield error, None
+            continue
+        yield results, missing

@@ -17,7 +17,7 @@ Reference implementation: NTCIREVAL (T. Sakai); its Python port pyNTCIREVAL is a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
 from ir_measures.measures.base import ParamInfo
@@ -287,10 +287,12 @@ def _blended(measure: PluginMeasure, ranked: RankedRun) -> _Blended:
         rel,
         None if gains is None else tuple(sorted(gains.items())),
     )
-    if key not in ranked._cache:
+
+    def make() -> Any:
         judged = ranked.judged_list(judged_only=measure["judged_only"], cutoff=cutoff)
-        ranked._cache[key] = blended_ratio(judged, ranked.qrels, beta, gains, str(measure), rel)
-    return ranked._cache[key]  # type: ignore[no-any-return]
+        return blended_ratio(judged, ranked.qrels, beta, gains, str(measure), rel)
+
+    return ranked.cached(key, make)  # type: ignore[no-any-return]
 
 
 def check_gains_cover(measure: PluginMeasure, qrels: Qrels) -> None:

@@ -57,7 +57,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import offsets_from_counts, segment_ids
+from ..data.arrays import offsets_from_counts, segment_ids, sum_in_order
 from ..data.inputs import InputError
 from ..data.qrels import ABSENT, Qrels
 from ..data.ranking import RankedRun
@@ -425,7 +425,7 @@ def _make_ideal(st: Strata, variant: str, depth: int) -> np.ndarray:
                 else:
                     discounts = np.array([math.log(x + 1) / math.log(2) for x in ranks.tolist()])
                 terms = g / discounts
-                total = float(np.add.accumulate(np.concatenate(([total], terms)))[-1])
+                total = sum_in_order(np.concatenate(([total], terms)))
             start += e
         out[q] = total
     return out
@@ -462,14 +462,7 @@ def _line_qrels(qrels: Qrels) -> Qrels:
     relabelled against it says which qrels entry (stratum, label) each document is."""
 
     def make() -> Qrels:
-        positions = np.arange(len(qrels.labels), dtype=np.int64)
-        if qrels._lookup is None and "doc_bytes" in qrels._cache:
-            out = Qrels(qrels.query_ids, qrels.offsets, positions, None)
-            out._cache["doc_bytes"] = qrels._cache["doc_bytes"]
-            return out
-        starts, ends = qrels.offsets[:-1].tolist(), qrels.offsets[1:].tolist()
-        lookup = [dict(zip(d, range(a, b))) for d, a, b in zip(qrels.lookup, starts, ends)]
-        return Qrels(qrels.query_ids, qrels.offsets, positions, lookup)
+        return qrels.with_labels(np.arange(len(qrels.labels), dtype=np.int64))
 
     return qrels.cached(("sampled", "lines"), make)  # type: ignore[no-any-return]
 
@@ -477,20 +470,22 @@ def _line_qrels(qrels: Qrels) -> Qrels:
 def _entries_of(ranked: RankedRun) -> np.ndarray:
     """The qrels entry (position in ``qrels.labels``) of every ranked document, ABSENT when it is
     outside the pool (cached on the ranked run)."""
-    if "sampled_entries" not in ranked._cache:
+
+    def make() -> np.ndarray:
         strata_of(ranked.qrels)  # no strata: say so before anything else
         if ranked.docs is None:
             raise InputError("the sampled-judgement measures need the run's document ids")
-        ranked._cache["sampled_entries"] = ranked.relabel(_line_qrels(ranked.qrels)).labels
-    return ranked._cache["sampled_entries"]  # type: ignore[no-any-return]
+        return ranked.relabel(_line_qrels(ranked.qrels)).labels
+
+    return ranked.cached("sampled_entries", make)  # type: ignore[no-any-return]
 
 
 def walk_of(ranked: RankedRun, depth: int) -> Walk:
     """The walk of a ranked run (cached on it per depth)."""
-    key = ("sampled_walk", depth)
-    if key not in ranked._cache:
-        ranked._cache[key] = walk_lines(ranked.qrels, ranked.qpos, ranked.offsets, _entries_of(ranked), depth)
-    return ranked._cache[key]  # type: ignore[no-any-return]
+    return ranked.cached(  # type: ignore[no-any-return]
+        ("sampled_walk", depth),
+        lambda: walk_lines(ranked.qrels, ranked.qpos, ranked.offsets, _entries_of(ranked), depth),
+    )
 
 
 def walk_lines(qrels: Qrels, qpos: np.ndarray, offsets: np.ndarray, entries: np.ndarray, depth: int) -> Walk:
@@ -598,24 +593,19 @@ def inum_rel_ret_of(walk: Walk) -> np.ndarray:
 def iprec_at_recall(walk: Walk, st: Strata) -> np.ndarray:
     """The tool's interpolated precision at the 11 recall levels, ``(queries, 11)``: the ranks
     walked from the last upwards, the running maximum of est(k)/k consumed by the cut-offs
-    x·R̂ (largest first) at the first rank below each, one per rank (vectorised over queries:
-    a loop over the 11 levels)."""
+    x·R̂ (largest first) at the first rank below each, one per rank. Vectorised over the
+    concatenated lists, a loop over the 11 levels only; memory linear in the documents ranked
+    (no queries × depth array: the running maximum is asked only where a level takes it)."""
     L = walk.lengths
     nq = len(L)
     out = np.zeros((nq, len(RECALL_LEVELS)))
     if nq == 0 or not len(walk.est):
         return out
-    width = int(L.max())
-    qidx = segment_ids(walk.offsets)
-    rank = np.arange(1, len(walk.est) + 1) - walk.offsets[:-1][qidx]
-    back = L[qidx] - rank  # 0 at the last rank
-    prec = np.full((nq, width), -np.inf)
-    prec[qidx, back] = walk.est / rank
-    best = np.maximum.accumulate(prec, axis=1)  # the running maximum from the last rank up
-    est = np.full((nq, width), np.inf)
-    est[qidx, back] = walk.est
-    rows = np.arange(nq)
-    final = np.where(L > 0, best[rows, np.maximum(L - 1, 0)], 0.0)
+    starts, ends = walk.offsets[:-1], walk.offsets[1:]
+    rank = np.arange(1, len(walk.est) + 1, dtype=np.float64)
+    rank -= np.repeat(starts, L)
+    prec = np.append(walk.est / rank, -np.inf)  # one more: a list's end may be the array's
+    del rank
     last = inum_rel_ret_of(walk)
     cuts = np.asarray(RECALL_LEVELS)[None, :] * st.R_hat[walk.qpos][:, None]
     # the first cut-off the walk can consume: the largest one not above est(last)
@@ -625,21 +615,31 @@ def iprec_at_recall(walk: Walk, st: Strata) -> np.ndarray:
         still &= cuts[:, j] > last
         current[still] = j - 1
     current[L == 0] = -1
-    after = np.full(nq, -1)  # the position (from the last rank) of the previous consumption
-    column = np.arange(width)[None, :]
+    limit = ends.copy()  # the walk goes on above this position (the previous consumption)
     for j in range(len(RECALL_LEVELS) - 1, -1, -1):
-        active = current >= j
-        if not active.any():
+        active = np.flatnonzero(current >= j)
+        if not len(active):
             continue
-        below = (est < cuts[:, j, None]) & (column > after[:, None])
-        found = below.any(axis=1)
-        t = below.argmax(axis=1)
-        take = active & found
-        out[take, j] = best[take, t[take]]
-        rest = active & ~found
-        out[rest, j] = final[rest]
-        after = np.where(take, t, np.where(rest, width, after))
+        # the first rank below the cut-off walking upwards: the last such position of the list
+        # above the previous consumption
+        below = np.flatnonzero(walk.est < np.repeat(cuts[:, j], L))
+        at = np.searchsorted(below, limit[active]) - 1
+        candidate = below[np.maximum(at, 0)] if len(below) else starts[active]
+        found = (at >= 0) & (candidate >= starts[active])
+        # the running maximum at the position taken (from it to the last rank); the list's
+        # maximum where none is below: the walk reached the top rank
+        frm = np.where(found, candidate, starts[active])
+        out[active, j] = _range_max(prec, frm, ends[active])
+        limit[active] = frm
     return out
+
+
+def _range_max(values: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """``max(values[starts[i]:ends[i]])`` for every i (each range non-empty, ends within
+    ``values`` minus its last element, the ranges in increasing order, not overlapping)."""
+    bounds = np.empty(2 * len(starts), dtype=np.int64)
+    bounds[0::2], bounds[1::2] = starts, ends
+    return np.maximum.reduceat(values, bounds)[0::2]  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------------

@@ -38,14 +38,17 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Any, List, Tuple
 
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sums_in_order
+from ..data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sum_in_order, sums_in_order
+from ..data.inputs import InputError
+from ..data.perl import perl_number
 from ..data.prels import Prels, prels_rows
 from ..data.qrels import ABSENT, Qrels
-from ..data.ranking import RankedRun, document_labels
+from ..data.ranking import RankedRun, document_labels, rank_run
 from .base import PluginMeasure
 from .textbook import DefinedMean
 
@@ -292,9 +295,8 @@ def check_prels(measure: PluginMeasure, qrels: Qrels) -> None:
 def _lists(measure: PluginMeasure, ranked: RankedRun) -> StatLists:
     path = measure["prels"]
     prels, aligned = prels_rows(ranked.qrels, path)
-    key = ("prels", path)
-    cached = ranked._cache.get(key)
-    if cached is None or cached[0] is not aligned:  # made once per ranked run and prels version
+
+    def make() -> Tuple[Qrels, StatLists]:
         docs = ranked.docs
         if docs is None:
             raise ValueError(f"{measure}: this ranked run keeps no document ids, which the prels need")
@@ -302,8 +304,11 @@ def _lists(measure: PluginMeasure, ranked: RankedRun) -> StatLists:
         topic = np.array(
             [prels.index.get(ranked.qrels.query_ids[i], -1) for i in ranked.qpos.tolist()], dtype=np.int64
         )
-        cached = ranked._cache[key] = (aligned, stat_lists(prels, topic, ranked.offsets, rows))
-    return cached[1]  # type: ignore[no-any-return]
+        return aligned, stat_lists(prels, topic, ranked.offsets, rows)
+
+    # made once per ranked run and prels version: the entry keeps ``aligned`` alive, so its id
+    # stays its own while the entry lives
+    return ranked.cached(("prels", path, id(aligned)), make)[1]  # type: ignore[no-any-return]
 
 
 def compute_statap(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
@@ -316,3 +321,53 @@ def compute_statrprec(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
 
 def compute_statp(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
     return statp_kernel(_lists(measure, ranked), int(measure["cutoff"]))
+
+
+# --------------------------------------------------------------------------------------------
+# a whole run as statAP_MQ_eval_v3.pl computes it (printed by ir_measures_pres.printers.statap)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class StatapRun:
+    """statAP_MQ_eval_v3.pl's numbers for one run against ``prels``: per ranked query ``i``
+    (prels topic ``qpos[i]``) its lists and estimates (NaN where not scored), ``order`` the
+    tool's topic order (Perl's numeric order of the ids), ``valid`` the scored queries in that
+    order, and ``means`` the means of statAP, statRprec and statP@``cutoff`` over them, added in
+    that order as the tool adds."""
+
+    prels: Prels
+    qpos: np.ndarray
+    lists: StatLists
+    ap: np.ndarray
+    rprec: np.ndarray
+    prec: np.ndarray
+    cutoff: int
+    order: List[int]
+    valid: List[int]
+    means: Tuple[float, float, float]
+
+
+def statap_run(prels: Prels, run: Any, cutoff: int = TOOL_CUTOFF) -> StatapRun:
+    """:class:`StatapRun` of a run (as :func:`~ir_measures_pres.data.readers.read_run` reads it):
+    its scores compared as doubles, as the tool compares them (``rank_run(..., exact_scores=True)``),
+    ties by document id descending. Raises :class:`~ir_measures_pres.data.inputs.InputError` when
+    no topic is scored (the tool divides by zero)."""
+    # the prels as qrels whose label of a document is its prels row: ranking the run against
+    # them labels every position with its row
+    rows = Qrels(
+        list(prels.topics), prels.offsets.copy(), np.arange(len(prels.docs), dtype=np.int64), prels.lookup
+    )
+    ranked = rank_run(run, rows, exact_scores=True)
+    lists = stat_lists(prels, ranked.qpos, ranked.offsets, ranked.labels)
+    ap, rprec, prec = statap_kernel(lists), statrprec_kernel(lists), statp_kernel(lists, cutoff)
+    order = sorted(range(ranked.num_queries), key=lambda i: (perl_number(prels.topics[ranked.qpos[i]]), i))
+    valid = [i for i in order if lists.scored[i]]
+    if not valid:
+        raise InputError(
+            f"{prels.source}: no topic of the run has a relevant document sampled (with a NEU "
+            f"judgement): statAP's means are undefined (statAP_MQ_eval_v3.pl divides by zero)"
+        )
+    n = len(valid)
+    a, r, p = (sum_in_order(values[valid]) / n for values in (ap, rprec, prec))
+    return StatapRun(prels, ranked.qpos, lists, ap, rprec, prec, cutoff, order, valid, (a, r, p))

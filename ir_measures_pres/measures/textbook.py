@@ -506,16 +506,16 @@ def _known_state(measure: PluginMeasure, ranked: RankedRun) -> Tuple[Any, ...]:
     rel = measure["rel"]
     path = measure["known"]
     kq = known_relevant(ranked.qrels, path, rel)
-    key = ("known", path, rel)
-    if key not in ranked._cache:
+
+    def make() -> Tuple[np.ndarray, np.ndarray]:
         docs = ranked.docs
         if docs is None:
             raise ValueError(f"{measure}: this ranked run keeps no document ids, which K needs")
         pos = np.flatnonzero(ranked.labels >= rel)
         sub = offsets_from_counts(np.bincount(ranked.qidx[pos], minlength=ranked.num_queries))
-        known = document_labels(kq, ranked.qpos, sub, docs[pos]) == 1
-        ranked._cache[key] = (pos, known)
-    pos, known = ranked._cache[key]
+        return pos, document_labels(kq, ranked.qpos, sub, docs[pos]) == 1
+
+    pos, known = ranked.cached(("known", path, rel), make)
     kr_all = kq.count(lo=1)
     found, known_found, last = known_counts(
         ranked.labels[pos],

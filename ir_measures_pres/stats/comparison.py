@@ -522,7 +522,7 @@ def _compare_values(
         query_ids = [q for q, ok in zip(query_ids, keep) if ok]
     elif short:
         for r, qs in short.items():
-            notes.append(lacking_topics(r, len(qs), len(query_ids), missing_rule))
+            notes.append(lacking_topics(r, qs, len(query_ids), missing_rule))
             warnings.warn(notes[-1], stacklevel=3)
     undefined = np.isnan(values).any(axis=(0, 1))
     if undefined.any():  # a measure undefined there (Coverage with K ∩ R empty): not paired

@@ -109,14 +109,16 @@ class Found:
 def found(ranked: RankedRun, judged_only: bool, cutoff: Optional[int], gains: Gains, name: str) -> Found:
     """:class:`Found` for the list a measure sees, cached on the run."""
     key = ("ntcir-found", judged_only, cutoff, _gains_key(gains))
-    if key in ranked._cache:
-        return ranked._cache[key]  # type: ignore[no-any-return]
+    return ranked.cached(key, lambda: _found(ranked, judged_only, cutoff, gains, name))  # type: ignore[no-any-return]
+
+
+def _found(ranked: RankedRun, judged_only: bool, cutoff: Optional[int], gains: Gains, name: str) -> Found:
     judged = ranked.judged_list(judged_only=judged_only, cutoff=cutoff)
     rel = judged.subset(judged.label >= 1)
     q = rel.qidx
     count = (np.arange(len(q)) - rel.offsets[:-1][q] + 1).astype(np.float64)
     qrels = ranked.qrels
-    out = Found(
+    return Found(
         rel=rel,
         q=q,
         rank=rel.rank.astype(np.float64),
@@ -129,8 +131,6 @@ def found(ranked: RankedRun, judged_only: bool, cutoff: Optional[int], gains: Ga
         gmax=max_gain(qrels, gains),
         judged=judged,
     )
-    ranked._cache[key] = out
-    return out
 
 
 @dataclass

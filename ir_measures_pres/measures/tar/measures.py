@@ -486,9 +486,7 @@ def _figures_2017(measure: PluginMeasure, ranked: Any, need_codes: bool = False,
     lists = _lists(measure, ranked)
     codes = codes_2017(lists, str(measure)) if need_codes else _codes_or_all_shown(lists, str(measure))
     key = ("tar2017", rel, task, tuple(sorted(kw.items())), need_codes or lists.column2 is not None)
-    if key not in ranked._cache:
-        ranked._cache[key] = tar2017(lists, rel=rel, codes=codes, **kw)
-    return ranked._cache[key]
+    return ranked.cached(key, lambda: tar2017(lists, rel=rel, codes=codes, **kw))  # type: ignore[no-any-return]
 
 
 def _zero_without_relevant(values: np.ndarray, ranked: Any, rel: int) -> np.ndarray:
@@ -572,9 +570,9 @@ def _figures_2018(measure: PluginMeasure, ranked: Any) -> Dict[str, Any]:
     task = measure.params.get("task", 2)
     lists = _lists(measure, ranked)
     key = ("tar2018", rel, task)
-    if key not in ranked._cache:
-        ranked._cache[key] = tar2018(lists, flags_2018(lists, str(measure)), rel=rel)
-    return ranked._cache[key]
+    return ranked.cached(  # type: ignore[no-any-return]
+        key, lambda: tar2018(lists, flags_2018(lists, str(measure)), rel=rel)
+    )
 
 
 def compute_threshold(measure: PluginMeasure, ranked: Any) -> np.ndarray:

@@ -195,7 +195,7 @@ def _sorted_qrels(qrels: Qrels) -> Optional["tuple[np.ndarray, np.ndarray, np.nd
     """(document ids as 64-bit words, labels, qrels offsets), sorted by word within each query,
     for a per-topic join; None unless the qrels were read with bytes ids of at most 8 bytes
     (PubMed ids are), whose zero-padded bytes are then one integer each."""
-    docs = qrels._cache.get("doc_bytes")
+    docs = qrels.doc_bytes
     if docs is None or docs.dtype.kind != "S" or docs.dtype.itemsize > 8:
         return None
 
@@ -248,14 +248,15 @@ def from_ranked(ranked: Any, rel: int = 1, task: int = 2) -> ScreeningLists:
     """Screening lists of a :class:`~ir_measures_pres.data.ranking.RankedRun`: the ranking is the
     screening order (file order when the run was read with ``order="file"``, whose column 2 then
     comes along, see :func:`~ir_measures_pres.data.column2.attach_column2`)."""
-    key = ("tar_lists", rel, task)
-    if key not in ranked._cache:
+
+    def make() -> ScreeningLists:
         qids = [ranked.qrels.query_ids[i] for i in ranked.qpos.tolist()]
-        column2, lines, source = ranked._cache.get("column2", (None, None, ""))
-        ranked._cache[key] = screening_lists(
+        column2, lines, source = ranked.column2 or (None, None, "")
+        return screening_lists(
             ranked.qrels, qids, ranked.offsets, ranked.labels, column2, rel, task, lines, source
         )
-    return ranked._cache[key]
+
+    return ranked.cached(("tar_lists", rel, task), make)  # type: ignore[no-any-return]
 
 
 # --------------------------------------------------------------------------------------------
