@@ -12,7 +12,7 @@ from . import _start  # noqa: F401, I001
 
 from typing import TYPE_CHECKING, Any
 
-from .data.forks import WorkerLost
+from .runtime.pool import WorkerLost
 from .data.inputs import InputError
 from .engine.provider import PresProvider
 from .measures.base import MeasureParameterError

@@ -20,7 +20,7 @@ from typing import List, Tuple
 import numpy as np
 import pytest
 
-from ir_measures_pres.data.forks import WorkerLost, forked_map
+from ir_measures_pres.runtime.pool import WorkerLost, forked_map
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks are used on Linux only")
 
@@ -191,7 +191,7 @@ def test_a_full_disk_is_one_line_and_status_1(collection: Path, case: str) -> No
 
 _PYTHON_CASE = """
 import os, signal, sys
-from ir_measures_pres.data.forks import WorkerLost, forked_map
+from ir_measures_pres.runtime.pool import WorkerLost, forked_map
 
 def work(x):
     if x == int(sys.argv[1]):
@@ -341,7 +341,7 @@ _STOP_WHILE_FORKING = (
     _CHILDREN
     + """
 import signal, sys
-from ir_measures_pres.data.forks import forked_map
+from ir_measures_pres.runtime.pool import forked_map
 
 class Stopped(BaseException):
     pass
@@ -394,7 +394,7 @@ _STOP_AT_ANY_INSTANT = (
     _CHILDREN
     + """
 import random, signal, threading, time
-from ir_measures_pres.data.forks import forked_map
+from ir_measures_pres.runtime.pool import forked_map
 
 random.seed(0)
 stopped = 0

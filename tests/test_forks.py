@@ -1,4 +1,4 @@
-"""``data.forks.forked_map``: work spread over forked processes, results in order, as if run here."""
+"""``runtime.pool.forked_map``: work spread over forked processes, results in order, as if run here."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from ir_measures_pres.data.forks import can_fork, forked_map, split
+from ir_measures_pres.runtime.pool import can_fork, forked_map, split
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks are used on Linux only")
 

@@ -23,6 +23,8 @@ ROOT = "ir_measures_pres"
 FLOORS = {"data": 0, "measures": 1, "engine": 2, "plots": 3, "stats": 4, "meta": 5, "cli": 6}
 #: the tool replicas' printers format what the measures compute, for the commands: beside the engine
 FLOORS["printers"] = 2
+#: how the package runs (the process pool, the progress bar): standard library only, below every floor
+FLOORS["runtime"] = -1
 #: the modules directly in the package (public names and register(), hooks) are the
 #: front door, on the command line's floor: ``cli`` reads ``__version__`` there
 TOP = 6

@@ -27,7 +27,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from ir_measures import AP, RR, Qrel, ScoredDoc
 
-from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm, catalogue
+from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
+from ir_measures_pres.measures import catalogue
 from ir_measures_pres.measures.ntcir import (
     EBR,
     GAP,

@@ -66,7 +66,7 @@ def _on_sigint(signum: int, frame: Any) -> None:
 
 def check_stop() -> None:
     """Raise the stop a signal asked for, should something have dropped it. :func:`guarded`
-    registers it as the work's stop check (:func:`~ir_measures_pres.data.forks.set_stop_check`:
+    registers it as the work's stop check (:func:`~ir_measures_pres.runtime.pool.set_stop_check`:
     asked before each item of the process pool, each wait for its workers and after each block of
     a run), and asks it when the command returns."""
     if _stopping:
@@ -317,8 +317,8 @@ def _show_warning(
 
 def guarded(run: Callable[[], int], debug: bool = False) -> int:
     """Run a command; turn what goes wrong into one line and an exit status (module docstring)."""
-    from ..data.forks import WorkerLost, set_stop_check
     from ..measures.catalogue import MeasureNameError
+    from ..runtime.pool import WorkerLost, set_stop_check
 
     previous = warnings.showwarning
     warnings.showwarning = _show_warning

@@ -43,7 +43,7 @@ import sys
 import warnings
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple
 
-from ..data.forks import can_fork, forked_map
+from ..runtime.pool import can_fork, forked_map
 
 if TYPE_CHECKING:
     from ..engine.evaluation import Evaluation
@@ -455,9 +455,9 @@ def _means_of(args: argparse.Namespace, table: Any) -> Optional[Dict[Any, float]
 
 
 def _progress(total: int) -> Any:
-    """A bar over several runs, on a terminal only (:func:`~ir_measures_pres.data.progress.progress_bar`);
+    """A bar over several runs, on a terminal only (:func:`~ir_measures_pres.runtime.progress.progress_bar`);
     none for one run."""
-    from ..data.progress import progress_bar
+    from ..runtime.progress import progress_bar
 
     return progress_bar(total, show=None if total > 1 else False, unit="run")
 

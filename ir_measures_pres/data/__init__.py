@@ -6,7 +6,8 @@ the validation boundary that turns any input ir_measures accepts into checked co
 (:mod:`.qrels`), the package's one ranking rule (:mod:`.ranking`), column 2 of TAR screening
 runs (:mod:`.column2`), duplicate lines (:mod:`.duplicates`), per-query offset arrays
 (:mod:`.arrays`, with the sums in a tool's order), Perl's reading of numbers (:mod:`.perl`),
-run-file listing (:mod:`.runfiles`), forked workers (:mod:`.forks`) and optional dependencies
-(:mod:`.extras`). It imports nothing else of the package. ``sample/``
+run-file listing (:mod:`.runfiles`) and optional dependencies (:mod:`.extras`). It imports
+nothing else of the package but :mod:`ir_measures_pres.runtime` (a reader in a forked worker
+starts no thread). ``sample/``
 holds the quick start's collection.
 """

@@ -75,10 +75,10 @@ from typing import IO, Any, Deque, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
+from ..runtime.pool import in_worker
 from ._trec_parse import Block, Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str, usable_cpus
 from .duplicates import find_duplicates
-from .forks import in_worker
 from .inputs import Columns, input_file_error, object_array
 
 __all__ = [

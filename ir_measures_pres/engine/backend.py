@@ -18,7 +18,7 @@ The standard measures stay with their backend; this module only decides how a ru
   (``tests/test_backend.py`` compares them on every Robust 2003 run and on tie-heavy runs).
 * **Large runs side by side.** pytrec_eval holds the GIL; a run of at least
   :data:`PARALLEL_MIN_LINES` lines has its groups scored by :attr:`StandardMeasures.processes`
-  forked processes (:mod:`..data.forks`), which inherit the evaluators and the ranked run; their
+  forked processes (:mod:`..runtime.pool`), which inherit the evaluators and the ranked run; their
   metrics come back and are put in the serial order below.
 * Measures of other providers (``RR@10`` of msmarco, ``--provider``), runs with ids that are not
   UTF-8 and runs deeper than float32 can count (2**24 per query) take the whole-run path
@@ -38,10 +38,10 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 import numpy as np
 
 from ..data.arrays import ids_as_str, segment_of
-from ..data.forks import forked_map, split
 from ..data.inputs import Columns, backend_qrels, backend_run, needs_latin1
 from ..data.qrels import ABSENT
 from ..data.ranking import RankedRun
+from ..runtime.pool import forked_map, split
 
 __all__ = ["GROUP_QUERIES", "PARALLEL_MIN_LINES", "StandardMeasures"]
 

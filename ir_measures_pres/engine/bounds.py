@@ -72,7 +72,7 @@ from typing import Any, Callable, Dict, Iterable, Optional, Tuple
 
 import numpy as np
 
-from ..data.arrays import offsets_from_counts
+from ..data.arrays import offsets_from_counts, sum_in_order
 from ..data.qrels import Qrels
 from ..data.ranking import JudgedList, RankedRun
 from ..measures.bounds_spec import EXTREMES, FREE, JUDGED_ONLY, REFUSED, BoundSpec
@@ -588,11 +588,11 @@ def calc_bounds(measures: Any, qrels: Any, run: Any) -> Dict[Any, MeasureBounds]
         n = max(len(rows), 1)
         out[m] = MeasureBounds(
             m,
-            sum(r.value for r in rows) / n,
-            sum(r.lo for r in rows) / n,
-            sum(r.hi for r in rows) / n,
+            sum_in_order([r.value for r in rows]) / n,
+            sum_in_order([r.lo for r in rows]) / n,
+            sum_in_order([r.hi for r in rows]) / n,
             all(r.exact for r in rows),
             per,
-            None if residual is None else sum(r.residual or 0.0 for r in rows) / n,
+            None if residual is None else sum_in_order([r.residual or 0.0 for r in rows]) / n,
         )
     return out

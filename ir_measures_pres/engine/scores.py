@@ -37,12 +37,12 @@ import numpy as np
 
 from ..data.arrays import ids_as_str, offsets_from_counts, segment_ids
 from ..data.inputs import as_latin1, is_utf8
-from ..data.progress import progress_bar
 from ..data.qrels import ABSENT, Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..data.runfiles import list_run_files, run_name
 from ..measures.catalogue import entry_of, parse_measures
 from ..measures.standard import kernel_for
+from ..runtime.progress import progress_bar
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
 PathLike = Union[str, "os.PathLike[str]"]

@@ -38,9 +38,9 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tupl
 import numpy as np
 
 from ..data.arrays import sum_in_order
-from ..data.forks import can_fork, forked_map, in_worker, stop_point
 from ..data.inputs import Columns, object_array
 from ..data.runblocks import RunBlocks, UngroupedRun
+from ..runtime.pool import can_fork, forked_map, in_worker, stop_point
 
 __all__ = [
     "BlockEvaluator",
@@ -322,10 +322,10 @@ def _read_ahead(evaluation: Any, blocks: Iterable[Columns]) -> Iterator[Tuple[Co
 
 
 def _in_workers(evaluation: Any, blocks: Iterable[Columns], jobs: int) -> Iterator[BlockRows]:
-    """Blocks scored by ``jobs`` forked workers (:func:`~ir_measures_pres.data.forks.forked_map`:
+    """Blocks scored by ``jobs`` forked workers (:func:`~ir_measures_pres.runtime.pool.forked_map`:
     they inherit the prepared evaluators; a block is pickled on its way there, its rows on the way
     back), at most ``2 * jobs`` on the way; a worker's death raises
-    :class:`~ir_measures_pres.data.forks.WorkerLost`."""
+    :class:`~ir_measures_pres.runtime.pool.WorkerLost`."""
     evaluation.warm()
 
     def score(packed: Tuple[Any, ...]) -> BlockRows:

@@ -13,12 +13,12 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..data.forks import forked_map
 from ..data.inputs import INPUT_ERRORS, query_set
 from ..data.qrels import Qrels
 from ..data.readers import read_qrels, read_run
 from ..measures.tar.lines import aggregate, lines_2017, lines_2018
 from ..measures.tar.screening import codes_2017, flags_2018, from_file_order
+from ..runtime.pool import forked_map
 
 
 class Evaluation:
@@ -88,7 +88,7 @@ def scored_runs(
 ) -> Iterator[Any]:
     """Per run, in order, its ``(rows, notices)`` against each of ``qrels`` and, against each, the
     qrels topics the run lacks (the tool leaves them out of ALL): each run read once,
-    the runs scored by ``jobs`` forked processes (:mod:`ir_measures_pres.data.forks`; in this
+    the runs scored by ``jobs`` forked processes (:mod:`ir_measures_pres.runtime.pool`; in this
     process when a run comes from standard input, which forked processes lack). An input error
     (file and line) is raised when its run's turn comes; with ``keep_going`` it is given in the
     place of the run's results, ``(error, None)``, and the next runs follow."""

@@ -29,8 +29,8 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from ..data.progress import progress_bar
 from ..measures.direction import direction_of_name, orientation
+from ..runtime.progress import progress_bar
 from ..stats.significance import DECIMALS, ZERO_METHOD, kendall_tau, require, wilcoxon
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult

@@ -53,7 +53,7 @@ from typing import Any, List, Optional, Sequence
 
 import numpy as np
 
-from ..data.progress import progress_bar
+from ..runtime.progress import progress_bar
 from ..stats.significance import bootstrap_counts, bootstrap_test, require, swap_bins, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, List, Optional, Sequence
 
-from ..data.progress import progress_bar
+from ..runtime.progress import progress_bar
 from ._core import Core, MeasureSpec, measure_parts
 from ._output import PaperTable, SavedResult, best
 from ._stats import kendall_tau, require

@@ -30,7 +30,7 @@ from typing import Any, List, Optional
 
 import numpy as np
 
-from ..data.progress import progress_bar
+from ..runtime.progress import progress_bar
 from ..stats.significance import require, swap_bins, swap_samples, swap_sensitivity
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best
