@@ -513,6 +513,7 @@ STARTS = {
     "agreement": ["agreement", "-m", "AP", "P@10", "--", "QRELS", "run.txt", "run2.txt"],
     "discriminative-power": ["discriminative-power", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
     "sensitivity": ["sensitivity", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
+    "trec_eval": ["trec_eval", "QRELS", "run.txt"],
 }
 
 

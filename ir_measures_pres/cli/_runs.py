@@ -1,5 +1,5 @@
 """The one policy of every command that evaluates runs one after the other (the main command,
-``sampled``, ``sampled --tool statap``, ``tar``, ``ntcir``, ``curves``):
+``sampled``, ``sampled --tool statap``, ``tar``, ``ntcir``, ``curves``, ``trec_eval``):
 
 * **several runs**: a run that cannot be read or evaluated (an input error: a malformed line, a
   missing file, no topic of the qrels) is reported, one line naming the file, and the other runs
@@ -75,11 +75,12 @@ def in_turn(
     return failed
 
 
-def runs_status(failed: int, total: int) -> int:
-    """The exit status once the runs are evaluated: 0, or 1 after the line saying how many failed."""
+def runs_status(failed: int, total: int, status: int = INPUT) -> int:
+    """The exit status once the runs are evaluated: 0, or ``status`` (1; ``trec_eval``: the first
+    failed file's trec_eval status) after the line saying how many failed."""
     if failed:
         say(f"{failed} of {total} runs could not be evaluated (see above); the others are in the output")
-        return INPUT
+        return status
     return 0
 
 

@@ -12,8 +12,11 @@ trec_eval's options with their short and long spellings (``--measure``, ``--quer
 ``--Results_format``, ``--Zscore``, ``--help``, ``--version``), read as getopt reads them (bundled
 ``-qc``, attached ``-l2``, ``-mP.5``, options after the files). For one results file it prints
 what trec_eval 10.0 prints (:mod:`._trec_eval_print`); several results files (our extension)
-print one such block after another, in the order given. Files may be gzipped; ``-`` reads one of
-them from standard input.
+print one such block after another, in the order given, under the package's policy for several
+runs (:mod:`._runs`): nothing is printed before every file is done (a stopped command prints
+nothing), and a file that fails is reported in one line while the others are printed; the exit
+status is then the first failed file's. Files may be gzipped; ``-`` reads one of them from
+standard input.
 
 Errors are one line ``ir_measures_pres: error: trec_eval: ...`` and trec_eval's exit status: 1
 for a usage error or an illegal measure, 2 for a file that cannot be read or holds a malformed
@@ -37,6 +40,7 @@ from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
 from ..measures.trec_tool.table import MEASURES, NICKNAMES, MeasureSpecError, select
 from ._command import say
+from ._runs import held_output, runs_status
 
 #: trec_eval's exit statuses
 USAGE_STATUS, INPUT_STATUS, DUPLICATE_STATUS, NO_QUERIES_STATUS = 1, 2, 4, 7
@@ -421,7 +425,8 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
         qrels_cols, qrels_repeats = _read(o.files[0], "qrels")
         qrels = Qrels.from_columns(qrels_cols)
     zscores = None if o.zfile is None else _read_zscores(o.zfile)
-    for path in o.files[1:]:
+
+    def evaluate_one(path: str, sink: IO[str]) -> None:
         cols, repeats = _read(path, "run")
         lists: Any
         if prefs:
@@ -441,8 +446,24 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
         _refuse_repeats(lists.query_ids, repeats, path)
         _refuse_repeats(lists.query_ids, qrels_repeats, o.files[0])
         tag = getattr(cols, "last_tag", None) or ""
-        out.writelines(block_lines(lists, selected, tag, o.per_query, o.summary, o.num_docs, zscores))
-    return 0
+        sink.writelines(block_lines(lists, selected, tag, o.per_query, o.summary, o.num_docs, zscores))
+
+    # the package's policy for several runs (cli/_runs.py): output held until every file is
+    # done; with several results files a bad one is reported and the others printed
+    results = o.files[1:]
+    statuses: List[int] = []
+    with held_output(out) as sink:
+        for path in results:
+            try:
+                evaluate_one(path, sink)
+            except TrecEvalError as error:
+                if len(results) == 1:
+                    raise
+                say(f"trec_eval: {error}")
+                statuses.append(error.status)
+    out.flush()
+    # the first failed file's trec_eval status, after the line saying how many failed
+    return runs_status(len(statuses), len(results), statuses[0] if statuses else 0)
 
 
 def trec_eval_cli(argv: Sequence[str]) -> int:
