@@ -43,6 +43,12 @@ QUICK_TEST = [
     ("out.test.prefs", "-m all_prefs -q -R prefs prefs.test prefs.results.test"),
     ("out.test.qrels_prefs", "-m all_prefs -q -R qrels_prefs qrels.test results.test"),
 ]
+#: the quick test's judgement files with comment lines ('#'): the outputs of the files without them
+COMMENTED = [
+    ("out.test.aq", "-m all_trec -q qrels.test.with-comments results.test"),
+    ("out.test.prefs", "-m all_prefs -q -R prefs prefs.comment.test prefs.results.test"),
+    ("out.test.qrels_jg", "-m qrels_jg -q -R qrels_jg qrels.comments.123 results.test"),
+]
 
 
 def _run(args: List[str], cwd: Path = TE) -> str:
@@ -59,6 +65,13 @@ def _run(args: List[str], cwd: Path = TE) -> str:
 @pytest.mark.parametrize("expected, command", QUICK_TEST, ids=[q[0] for q in QUICK_TEST])
 def test_quick_test_byte_identical(expected: str, command: str) -> None:
     """``trec_eval COMMAND`` of trec_eval 10.0's quick test: the same bytes."""
+    assert _run(command.split()).encode() == (TE / expected).read_bytes()
+
+
+@pytest.mark.parametrize("expected, command", COMMENTED, ids=[c[1].split()[-2] for c in COMMENTED])
+def test_comment_lines_in_judgements_change_nothing(expected: str, command: str) -> None:
+    """trec_eval 10.0's test folder holds these commented copies of its judgement files: read as
+    the plain files (comment lines skipped), they give the plain files' outputs."""
     assert _run(command.split()).encode() == (TE / expected).read_bytes()
 
 
