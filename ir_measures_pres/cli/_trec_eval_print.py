@@ -23,6 +23,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ..data.arrays import sum_in_order
 from ..measures.trec_tool.lists import ToolLists
 from ..measures.trec_tool.table import GEOMETRIC, NUM_Q, RUNID, STRING, SUM, Selected
 
@@ -117,7 +118,7 @@ def block_lines(
         elif col.kind == NUM_Q:
             yield _line(label(col), "all", numeric(col, float(n)))
         elif col.values is not None:
-            total = float(np.cumsum(col.values)[-1]) if n else 0.0  # added query after query
+            total = sum_in_order(col.values)  # added query after query
             if col.kind == SUM:
                 value = total
             elif col.kind == GEOMETRIC:

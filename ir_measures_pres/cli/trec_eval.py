@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
+from ..data.perl import DECIMAL
 from ..measures.trec_tool.table import MEASURES, NICKNAMES, MeasureSpecError, select
 from ._command import say
 from ._runs import held_output, runs_status
@@ -300,7 +301,7 @@ def _read_fields(path: str, count: int, what: str) -> List[Tuple[int, List[str]]
     return out
 
 
-_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(DECIMAL.encode())
 
 
 def _read_qrels_jg(path: str) -> Tuple[List[Tuple[str, str]], Any]:

@@ -7,10 +7,15 @@ from __future__ import annotations
 import re
 from typing import Tuple
 
-__all__ = ["numeric_key", "perl_number", "perl_text"]
+__all__ = ["DECIMAL", "numeric_key", "perl_number", "perl_text"]
+
+#: a decimal number, as Perl's numeric context and C's ``strtod``/``atof`` read one (sign, digits
+#: with an optional point, optional exponent; no hex, inf or nan): the one pattern of the tool
+#: replicas (trec_eval's measure parameters and judgement lines use it too)
+DECIMAL = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 
 #: the leading number Perl reads from a string (leading blanks allowed)
-_LEADING_NUMBER = re.compile(r"\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_LEADING_NUMBER = re.compile(r"\s*" + DECIMAL)
 
 
 def perl_number(text: str) -> float:

@@ -110,12 +110,14 @@ def _precision_sum(lists: ToolLists, cutoff: int = 0) -> np.ndarray:
     """Per query, Σ rel(r) / r over the relevant documents (of rank <= cutoff when given), added
     in rank order: one running sum over the relevant documents, read at the last one in the top
     cutoff (a prefix of a left-to-right sum is the left-to-right sum of the prefix)."""
-    if "precision_running" not in lists._cache:
+
+    def make() -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         mask = lists.is_rel
         counts = lists.count(mask)
         running = running_sums_in_order(lists.cum_rel[mask] / lists.rank[mask], offsets_from_counts(counts))
-        lists._cache["precision_running"] = (running, offsets_from_counts(counts)[:-1], counts)
-    running, first, counts = lists._cache["precision_running"]
+        return running, offsets_from_counts(counts)[:-1], counts
+
+    running, first, counts = lists.cached("precision_running", make)
     taken = counts if not cutoff else _rel_in_top(lists, cutoff)
     out = np.zeros(lists.num_queries)
     has = taken > 0
@@ -125,16 +127,12 @@ def _precision_sum(lists: ToolLists, cutoff: int = 0) -> np.ndarray:
 
 def _rel_in_top(lists: ToolLists, k: int) -> np.ndarray:
     """rel(k) per query (cached: P, recall, relative_P, success and map_cut share it)."""
-    key = ("rel_in_top", int(k))
-    if key not in lists._cache:
-        lists._cache[key] = lists.rel_in_top(k)
-    return lists._cache[key]  # type: ignore[no-any-return]
+    return lists.cached(("rel_in_top", int(k)), lambda: lists.rel_in_top(k))  # type: ignore[no-any-return]
 
 
 def average_precision(lists: ToolLists) -> np.ndarray:
-    if "ap" not in lists._cache:  # map and gm_map
-        lists._cache["ap"] = _safe_div(_precision_sum(lists), lists.num_rel)
-    return lists._cache["ap"]  # type: ignore[no-any-return]
+    # map and gm_map share it
+    return lists.cached("ap", lambda: _safe_div(_precision_sum(lists), lists.num_rel))  # type: ignore[no-any-return]
 
 
 def gm_log(values: np.ndarray) -> np.ndarray:
@@ -187,9 +185,7 @@ def rprec_mult(lists: ToolLists, multiples: Sequence[float]) -> np.ndarray:
 def bpref(lists: ToolLists) -> np.ndarray:
     """Σ over the judged relevant retrieved of 1 - min(N_before, R) / min(N, R) (1 when no judged
     nonrelevant document comes before), over R; N the judged nonrelevant of the qrels."""
-    if "bpref" not in lists._cache:  # bpref and gm_bpref
-        lists._cache["bpref"] = _bpref(lists)
-    return lists._cache["bpref"]  # type: ignore[no-any-return]
+    return lists.cached("bpref", lambda: _bpref(lists))  # type: ignore[no-any-return]  # and gm_bpref
 
 
 def _bpref(lists: ToolLists) -> np.ndarray:
@@ -354,9 +350,7 @@ class _Ideal:
 
 def _ideal(lists: ToolLists, gains: Dict[int, float], graded_only: bool = False) -> _Ideal:
     key = ("ideal", tuple(sorted(gains.items())), graded_only)
-    if key not in lists._cache:
-        lists._cache[key] = _Ideal(lists, gains, graded_only)
-    return lists._cache[key]  # type: ignore[no-any-return]
+    return lists.cached(key, lambda: _Ideal(lists, gains, graded_only))  # type: ignore[no-any-return]
 
 
 def _gains_of(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
@@ -368,12 +362,11 @@ def _gains_of(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
 
 def _dcg_running(lists: ToolLists, g: np.ndarray, key: object = None) -> np.ndarray:
     """The running DCG, Σ g / log2(rank + 1) down the list (cached under ``key``)."""
-    if key is not None and ("dcg", key) in lists._cache:
-        return lists._cache[("dcg", key)]  # type: ignore[no-any-return]
-    running = running_sums_in_order(g / np.log2(lists.rank + 1.0), lists.offsets)
-    if key is not None:
-        lists._cache[("dcg", key)] = running
-    return running
+
+    def make() -> np.ndarray:
+        return running_sums_in_order(g / np.log2(lists.rank + 1.0), lists.offsets)
+
+    return make() if key is None else lists.cached(("dcg", key), make)  # type: ignore[no-any-return]
 
 
 def _dcg_at(lists: ToolLists, running: np.ndarray, k: np.ndarray) -> np.ndarray:

@@ -20,7 +20,7 @@ the run lacks having an empty list (trec_eval 10 prints and averages it so).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
@@ -70,6 +70,13 @@ class ToolLists:
     #: ``-l``: the least level that is relevant
     relevance_level: int = 1
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
+
+    def cached(self, key: Any, make: Callable[[], Any]) -> Any:
+        """What ``make()`` gives, made once for these lists and kept under ``key``: the kernels'
+        shared intermediate arrays (rel(k), AP for map and gm_map, ideal gains, running DCG)."""
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
 
     @property
     def num_queries(self) -> int:

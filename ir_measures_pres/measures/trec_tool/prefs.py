@@ -29,6 +29,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from ...data.arrays import sum_in_order
+
 __all__ = ["PREFS_MEASURES", "PrefsError", "PrefsLists", "build_prefs_lists"]
 
 #: the preference measures in trec_eval's table order
@@ -200,8 +202,8 @@ def _pair_sums(ca: np.ndarray, njr: int) -> Tuple[float, int, float, int, float,
     none_ret = int(np.sum(i >= njr))
     ret_terms = ratio[in_ret]  # row-major: the C loop's order
     imp_terms = np.concatenate([ret_terms, ratio[cross]])  # region 1, then region 2, as in C
-    s_ret = float(np.cumsum(ret_terms)[-1]) if len(ret_terms) else 0.0
-    s_imp = float(np.cumsum(imp_terms)[-1]) if len(imp_terms) else 0.0
+    s_ret = sum_in_order(ret_terms)
+    s_imp = sum_in_order(imp_terms)
     n_ret, n_imp = len(ret_terms), len(imp_terms)
     return s_imp, n_imp + none_ret, s_ret, n_ret, s_imp, n_imp
 

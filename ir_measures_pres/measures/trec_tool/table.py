@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from ...data.perl import DECIMAL
 from . import kernels as k
 from .lists import ToolLists
 
@@ -385,7 +386,7 @@ NICKNAMES: Dict[str, Tuple[str, ...]] = {
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(DECIMAL)
 
 
 def _number(text: str, arg: str) -> float:
