@@ -269,7 +269,7 @@ def test_unknown_measure_suggests_close_names() -> None:
 
 
 def test_invalid_parameters_and_unsupported_trec_names() -> None:
-    done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "PRES(estimate=1)", "R_norm", "gm_map")
+    done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "PRES(estimate=1)", "R_norm", "relstring")
     assert done.returncode == 2
     raw = done.stderr.decode().splitlines()
     assert all(line.startswith("ir_measures_pres: error: ") for line in raw)
@@ -278,7 +278,9 @@ def test_invalid_parameters_and_unsupported_trec_names() -> None:
         "invalid measure 'PRES(estimate=1)': PRES: parameter 'estimate' must be True or False, got 1 (int)"
     )
     assert lines[1].startswith("invalid measure 'R_norm': R_norm requires the parameter 'collection_size'")
-    assert lines[2] == "unsupported trec_eval measure 'gm_map': known trec name gm_map, but not yet supported"
+    assert lines[2] == (
+        "unsupported trec_eval measure 'relstring': known trec name relstring, but not yet supported"
+    )
     assert len(lines) == 3
 
 

@@ -156,7 +156,7 @@ def _parse_token(token: str, suggesting: bool = True) -> List[Any]:
 
     invalid: Optional[_Problem] = None
     try:
-        measure = ir_measures.parse_measure(token)
+        measure = _signed(token) if _SIGNED.search(token) else ir_measures.parse_measure(token)
     except (NameError, ValueError, TypeError, AssertionError, SyntaxError) as error:
         found = re.match(r"[A-Za-z_][A-Za-z_0-9]*", token)
         name = found.group() if found else ""
@@ -184,6 +184,35 @@ def _parse_token(token: str, suggesting: bool = True) -> List[Any]:
     if suggesting and fixed != token and _parses(fixed):
         hint = [fixed] + [h for h in hint if h != fixed][:2]
     raise _Problem(f"unknown measure {token!r}" + (f" (did you mean {' or '.join(hint)}?)" if hint else ""))
+
+
+#: a parameter value with a sign (``Utility(b=-1)``), which ir_measures' parser refuses
+_SIGNED = re.compile(r"=\s*[-+]")
+
+
+def _signed(token: str) -> Any:
+    """``Name(k=v, ...)@c`` read as ir_measures reads it, but each value by
+    :func:`ast.literal_eval`, so that a parameter may be negative (``utility(a=1,b=-1)``,
+    trec_eval's default weights): ir_measures' parser takes unsigned numbers only. Raises what
+    ir_measures' parser raises for a token it cannot read."""
+    import ast
+
+    import ir_measures
+
+    node = ast.parse(token, mode="eval").body
+    at: Any = None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        at, node = ast.literal_eval(node.right), node.left
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args):
+        raise ValueError("must be in format Measure(k1=v1, k2=v2)@c")
+    name = node.func.id
+    if name not in ir_measures.measures.registry:
+        raise NameError(f"measure not found: {name}")
+    measure = ir_measures.measures.registry[name]
+    params = {str(kw.arg): ast.literal_eval(kw.value) for kw in node.keywords}
+    if at is not None:
+        params[measure.AT_PARAM] = at
+    return measure(**params)
 
 
 def _parses(token: str) -> bool:
@@ -262,8 +291,11 @@ def _parse_trec_eval(token: str) -> Optional[List[Any]]:
     if not is_trec_eval_name(token):
         return None
     try:
-        return parse_trec_eval(token)
-    except (ValueError, TypeError, KeyError) as error:  # e.g. 'gm_map': no provider computes it
+        return parse_trec_eval(token, trec_name)
+    except (ValueError, TypeError, KeyError) as error:  # no provider of ir_measures computes it
+        ours = _parse_trec_style(token)  # 'Rprec_mult_0.20', '11pt_avg': registered by us
+        if ours:
+            return ours
         raise _Problem(f"unsupported trec_eval measure {token!r}: {_describe(error)}") from None
 
 
