@@ -238,6 +238,7 @@ def test_trec_eval_names_read_and_print_back(name: str) -> None:
         ("relative_P", [RelP @ k for k in RELATIVE_P_CUTOFFS]),
         ("relative_P.5,10", [RelP @ 5, RelP @ 10]),
         ("Rprec_mult@0.35", [RprecMult @ 0.35]),
+        ("Rprec_mult", [RprecMult @ m for m in RPREC_MULTIPLES]),  # trec_eval's default multiples
         ("gm_map(rel=2)", [GMAP(rel=2)]),
     ],
 )
@@ -245,12 +246,31 @@ def test_ir_measures_syntax_and_trec_eval_forms(text: str, expected: List[Any]) 
     assert parse_measures(text) == expected
 
 
-def test_nicknames_stand_for_what_they_stand_for_in_ir_measures() -> None:
-    """``official`` and ``all_trec`` expand as ir_measures expands them (its measures only): the
-    registered ones are named one by one, and PyTerrier's strings read as before."""
-    assert GMAP not in parse_measures("official")
-    assert not set(parse_measures("all_trec")) & set(SUMMARY.values())
+def test_nicknames_are_trec_evals_in_the_catalogue_and_ir_measures_in_pyterrier() -> None:
+    """The catalogue (main command, compare, Python API): ``official`` is out.test's measures,
+    gm_map included; ``all_trec`` holds every registered measure. PyTerrier's
+    ``parse_trec_measure`` gives what ir_measures gives for a string it accepts (its own
+    measures), as the wrapper promises."""
+    names = [trec_name(m) for m in parse_measures("official")]
+    assert names == [n for (n, q) in printed("out.test") if q == "all"]
+    every = parse_measures("all_trec")
+    assert set(SUMMARY.values()) <= set(every)
+    assert [trec_name(m) for m in every if m in set(SUMMARY.values())] == [
+        n for (n, q) in printed("out.test.a") if q == "all" and n in SUMMARY
+    ]  # in trec_eval's order
     assert GMAP not in ir_measures.parse_trec_measure("official")
+
+
+def test_per_query_lines_of_a_geometric_mean_are_not_printed_in_trec_format() -> None:
+    """trec_eval prints gm_map in the summary only (out.test.aq), and so does ``--format trec``."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        args = [str(TE / "qrels.test"), str(TE / "results.test"), "map", "gm_map", "-q"]
+        assert main([*args, "--format", "trec"]) == 0
+    reference = [
+        line for line in (TE / "out.test.aq").read_text().splitlines() if line.startswith(("gm_map", "map "))
+    ]
+    assert out.getvalue().splitlines() == reference
 
 
 # --------------------------------------------------------------------------------------------
@@ -379,3 +399,59 @@ def test_no_interval_of_a_mean_for_a_geometric_mean() -> None:
         "values: no interval (empty cells)\n"
     )
     assert done.stdout.decode() == "GMAP\t0.1051\t\t\n"
+
+
+# --------------------------------------------------------------------------------------------
+# the registered measures and the trec_eval command: one kernel, one value
+# --------------------------------------------------------------------------------------------
+
+
+def _random_collection(seed: int, folder: Path) -> Tuple[Path, Path]:
+    """Graded qrels with judged-nonrelevant, in-pool-unjudged (-1) and missing documents; a run
+    whose scores are distinct in float32 (multiples of 1/8), lacking some topics."""
+    import random
+
+    rng = random.Random(seed)
+    qrels, run = [], []
+    for t in range(6):
+        docs = [f"d{i}" for i in range(rng.randint(5, 40))]
+        for d in docs:
+            if rng.random() < 0.7:
+                qrels.append(f"q{t} 0 {d} {rng.choice([-1, 0, 0, 0, 1, 1, 2, 3])}")
+        if not any(line.startswith(f"q{t} ") for line in qrels):
+            qrels.append(f"q{t} 0 {docs[0]} 1")
+        if t == 4:  # a topic the run lacks: the DEFAULT, as trec_eval -c
+            continue
+        retrieved = rng.sample(docs + [f"x{i}" for i in range(10)], rng.randint(1, len(docs)))
+        scores = rng.sample(range(1000), len(retrieved))
+        run += [f"q{t} Q0 {d} 0 {s / 8} R" for d, s in zip(retrieved, scores)]
+    (folder / "qrels").write_text("\n".join(qrels) + "\n")
+    (folder / "run").write_text("\n".join(run) + "\n")
+    return folder / "qrels", folder / "run"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_registered_measures_print_the_commands_values(seed: int, tmp_path: Path) -> None:
+    """``trec_eval -q -c -m all_trec`` and the registered measures on the same seeded files: the
+    same per-topic values (the same kernels over the same lists), the same summaries (gm_map with
+    a topic the run lacks counting 0.00001). Both are checked against trec_eval 10.0 above."""
+    from ir_measures_pres.cli.trec_eval import run as trec_eval
+
+    qrels, run = _random_collection(seed, tmp_path)
+    out = io.StringIO()
+    assert trec_eval(["-q", "-c", "-m", "all_trec", str(qrels), str(run)], out) == 0
+    command: Dict[Tuple[str, str], str] = {}
+    for line in out.getvalue().splitlines():
+        name, qid, value = line.split("\t")
+        command[(name.strip(), qid)] = value
+    ours = per_query(list(dict.fromkeys(PER_QUERY.values())), str(qrels), str(run))
+    topics = sorted({q for (_, q) in command if q != "all"})
+    assert len(topics) == 6
+    for name, m in PER_QUERY.items():
+        for q in topics:
+            value = ours.get((m, q), m.DEFAULT)
+            text = str(int(value)) if name == "num_nonrel_judged_ret" else f"{value:.4f}"
+            assert text == command[(name, q)], (name, q)
+    means = summary(list(SUMMARY.values()), str(qrels), str(run))
+    for name, m in SUMMARY.items():
+        assert close(means[m], float(command[(name, "all")])), (name, means[m], command[(name, "all")])

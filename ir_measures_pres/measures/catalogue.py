@@ -293,7 +293,7 @@ def _parse_trec_eval(token: str) -> Optional[List[Any]]:
     try:
         return parse_trec_eval(token, trec_name)
     except (ValueError, TypeError, KeyError) as error:  # no provider of ir_measures computes it
-        ours = _parse_trec_style(token)  # 'Rprec_mult_0.20', '11pt_avg': registered by us
+        ours = _parse_trec_style(token) or _every_value(token)  # 'Rprec_mult_0.20', '11pt_avg'
         if ours:
             return ours
         raise _Problem(f"unsupported trec_eval measure {token!r}: {_describe(error)}") from None
@@ -358,6 +358,19 @@ def _parse_trec_style(token: str) -> Optional[List[Any]]:
             return [measure @ k for k in cuts] if cuts else [measure]
         except ValueError as error:  # e.g. PRES_0: N_max must be >= 1
             raise _Problem(f"invalid measure {token!r}: {_describe(error)}") from None
+    return None
+
+
+def _every_value(token: str) -> Optional[List[Any]]:
+    """A bare trec_eval name whose entry has one trec-style name per value of its ``@``
+    parameter (``Rprec_mult``: ``Rprec_mult_0.20`` ... ``Rprec_mult_2.00``): every one of them,
+    as trec_eval's bare name stands for its default parameters; None for any other token."""
+    for entry in MEASURES:
+        style = entry.trec
+        if style is None or style.by is None or style.by != entry.measure.AT_PARAM:
+            continue
+        if all(base.startswith(token + "_") for _, base in style.bases):
+            return [entry.measure(**{style.by: value}) for value, _ in style.bases]
     return None
 
 

@@ -85,10 +85,11 @@ _TREC_EVAL_ORDER = (
 WRAPPED_MARK = "__ir_measures_pres_wrapped__"
 
 
-#: set while ir_measures' own ``parse_trec_measure`` runs: it expands a nickname (``official``)
-#: by calling the module's function, our wrapper, for each member; the members then get the
-#: original's answer, so that a nickname stands for what it stands for in ir_measures (the
-#: trec_eval measures this package registers, ``gm_map`` ..., are named one by one)
+#: set while ir_measures' own ``parse_trec_measure`` runs for our PyTerrier wrapper
+#: (:mod:`.trec_names`): it expands a nickname (``official``) by calling the module's function,
+#: the wrapper, for each member; the members then get the original's answer, so that a string
+#: ir_measures accepts gives what it gave before. The catalogue calls the original without it:
+#: there a nickname's members read as every name does, ``gm_map`` as the registered ``GMAP``
 ORIGINAL_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar(
     "ir_measures_pres_original_only", default=False
 )
@@ -133,7 +134,7 @@ def parse_trec_eval(token: str, name_of: Optional[Callable[[Any], str]] = None) 
     """
     # parse_trec_measure prints the nickname members it skips: keep stdout for results
     with contextlib.redirect_stdout(sys.stderr):
-        measures = original_answer(original_parse_trec_measure(), token)
+        measures = original_parse_trec_measure()(token)
     if token in _nicknames():
         return sorted(measures, key=lambda m: _trec_eval_rank(m, name_of or trec_eval_name))
     return list(measures)
