@@ -339,6 +339,17 @@ def test_the_python_api_refuses_a_geometric_mean_for_per_query_statistics() -> N
         Core(qrels, {"a": run, "b": run}, [GMBpref])
 
 
+def test_compare_of_scores_refuses_a_geometric_mean_by_its_label() -> None:
+    """Per-topic values labelled GMAP (the main command's ``-q`` rows: AP) would be tested and
+    averaged as MAP under GMAP's name."""
+    from ir_measures_pres import compare_scores
+
+    table = {r: {"GMAP": {"1": 0.1, "2": 0.5}, "AP": {"1": 0.1, "2": 0.5}} for r in ("a", "b")}
+    with pytest.raises(MeasureNameError, match="geometric mean"):
+        compare_scores(table)
+    assert compare_scores(table, measures=["AP"]).n == 2
+
+
 def test_meta_refuses_a_geometric_mean(tmp_path: Path) -> None:
     other = tmp_path / "other.test"
     other.write_text((TE / "results.test").read_text().replace("STANDARD", "OTHER"))

@@ -77,6 +77,19 @@ def check_means(measures: Sequence[Any]) -> None:
         )
 
 
+def check_mean_labels(labels: Sequence[str]) -> None:
+    """:func:`check_means` for per-topic scores read elsewhere (``compare --scores``): the labels
+    that name measures as the catalogue reads them (``gm_map``, ``GMAP``); a label that names
+    none is left alone."""
+    named: List[Any] = []
+    for label in labels:
+        try:
+            named += parse_measures(label)
+        except (MeasureNameError, TypeError):
+            continue
+    check_means(named)
+
+
 def _plugin_entry(measure: Any) -> Any:
     """The catalogue entry of one of this package's measures, else None."""
     return entry_of(measure)
