@@ -466,3 +466,22 @@ def test_the_registered_measures_print_the_commands_values(seed: int, tmp_path: 
     means = summary(list(SUMMARY.values()), str(qrels), str(run))
     for name, m in SUMMARY.items():
         assert close(means[m], float(command[(name, "all")])), (name, means[m], command[(name, "all")])
+
+
+def test_scores_equal_in_float32_rank_as_the_package_ranks_them(tmp_path: Path) -> None:
+    """docs/conventions.md's example: b (relevant) at 100000.001 and a at 100000.002 tie in
+    float32, so the registered measures rank b first by document id descending (AP = 1, binG =
+    1/log2(2) = 1); the trec_eval command ranks doubles, a first (AP = 1/2, binG = 1/log2(3))."""
+    from ir_measures_pres.cli.trec_eval import run as trec_eval
+
+    (tmp_path / "qrels").write_text("q1 0 b 1\nq1 0 a 0\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 100000.002 r\nq1 Q0 b 2 100000.001 r\n")
+    ours = per_query([GMAP, BinG], str(tmp_path / "qrels"), str(tmp_path / "run"))
+    assert ours[(GMAP, "q1")] == 1.0 and ours[(BinG, "q1")] == 1.0
+    out = io.StringIO()
+    assert (
+        trec_eval(["-q", "-m", "map", "-m", "binG", str(tmp_path / "qrels"), str(tmp_path / "run")], out) == 0
+    )
+    lines = {tuple(line.split("\t")[:2]): line.split("\t")[2] for line in out.getvalue().splitlines()}
+    assert lines[("map                   ", "q1")] == "0.5000"
+    assert lines[("binG                  ", "q1")] == f"{1 / np.log2(3):.4f}"
