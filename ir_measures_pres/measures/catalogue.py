@@ -24,7 +24,12 @@ A token is read as, in this order:
    ``old_bpref_top10pRnonrel``, ``bpref_top10pRnonrel_paper``; trec_eval 10's own names of its
    judgement-aware measures, as it prints them and as its ``-m`` reads them: ``unj_5``,
    ``unj.5,10``, a bare ``unj`` (its cutoffs 5, 10, 20), ``rbp``, ``rbp_p=0.5``, ``rbp.p=0.5``,
-   ``rbp_resid``, ``rbp_resid_p=0.95``, ``yaap``.
+   ``rbp_resid``, ``rbp_resid_p=0.95``, ``yaap``; and the names trec_eval 10.0 prints for its
+   measures that ir_measures lacks, which the package registers (:mod:`.trec_tool.measures`):
+   ``11pt_avg``, ``Rprec_mult_0.20`` (a bare ``Rprec_mult``: its ten default multiples),
+   ``relative_P_10``, ``relative_P.5,10``, a bare ``relative_P`` (its nine cutoffs). Their other
+   trec_eval names (``gm_map``, ``Rndcg``, ``utility`` ...) are aliases, read in step 1, where a
+   parameter may be negative (``utility(a=1,b=-1)``).
 
 R_norm needs its collection size, so its trec-style names carry it after ``N``
 (``Rnorm_N<size>``); a name without it (``Rnorm``, ``Rnorm_cut_100``) is refused with a message
