@@ -323,6 +323,9 @@ CASES: list[Case] = [
             RprecMult(rel=2) @ 2.0,
             IPrec11pt,
             G(gains=GAINS),
+            *(m(judged_only=True) for m in (GMAP, GMBpref, Utility, NumNonRelJudgedRet, RnDCG, nDCG_rel)),
+            *(m(judged_only=True) for m in (IPrec11pt, G)),
+            RprecMult(judged_only=True) @ 1.0,
         )
     ),
     Case(BinG),
@@ -330,6 +333,8 @@ CASES: list[Case] = [
     Case(G, ideal=lambda n: None),
     Case(RelP @ 5),
     Case(RelP(rel=2) @ 3, relevant_from=2),
+    Case(BinG(judged_only=True)),
+    Case(RelP(judged_only=True) @ 5),
     # statAP_MQ_eval_v3.pl's estimators from a prels file (tests/test_statap.py): estimates,
     # above 1 at times, undefined where nothing relevant was sampled
     *(

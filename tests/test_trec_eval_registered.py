@@ -441,30 +441,46 @@ def _random_collection(seed: int, folder: Path) -> Tuple[Path, Path]:
     return folder / "qrels", folder / "run"
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_the_registered_measures_print_the_commands_values(seed: int, tmp_path: Path) -> None:
-    """``trec_eval -q -c -m all_trec`` and the registered measures on the same seeded files: the
-    same per-topic values (the same kernels over the same lists), the same summaries (gm_map with
-    a topic the run lacks counting 0.00001). Both are checked against trec_eval 10.0 above."""
+def _as_flags(measure: Any, flags: List[str]) -> Any:
+    """``measure`` with the parameters of trec_eval's ``-J`` and ``-l2``."""
+    params = {}
+    if "-J" in flags:
+        params["judged_only"] = True
+    if "-l2" in flags and "rel" in measure.SUPPORTED_PARAMS:
+        params["rel"] = 2
+    return measure(**params) if params else measure
+
+
+@pytest.mark.parametrize("flags", [[], ["-J"], ["-l2"], ["-J", "-l2"]], ids=" ".join)
+@pytest.mark.parametrize("seed", range(3))
+def test_the_registered_measures_print_the_commands_values(
+    seed: int, flags: List[str], tmp_path: Path
+) -> None:
+    """``trec_eval -q -c -m all_trec [-J] [-l2]`` and the registered measures (``judged_only``,
+    ``rel=2``) on the same seeded files: the same per-topic values (the same kernels over the
+    same lists), the same summaries (gm_map with a topic the run lacks counting 0.00001). Both
+    are checked against trec_eval 10.0 above."""
     from ir_measures_pres.cli.trec_eval import run as trec_eval
 
     qrels, run = _random_collection(seed, tmp_path)
     out = io.StringIO()
-    assert trec_eval(["-q", "-c", "-m", "all_trec", str(qrels), str(run)], out) == 0
+    assert trec_eval(["-q", "-c", *flags, "-m", "all_trec", str(qrels), str(run)], out) == 0
     command: Dict[Tuple[str, str], str] = {}
     for line in out.getvalue().splitlines():
         name, qid, value = line.split("\t")
         command[(name.strip(), qid)] = value
-    ours = per_query(list(dict.fromkeys(PER_QUERY.values())), str(qrels), str(run))
+    per_topic = {name: _as_flags(m, flags) for name, m in PER_QUERY.items()}
+    ours = per_query(list(dict.fromkeys(per_topic.values())), str(qrels), str(run))
     topics = sorted({q for (_, q) in command if q != "all"})
     assert len(topics) == 6
-    for name, m in PER_QUERY.items():
+    for name, m in per_topic.items():
         for q in topics:
             value = ours.get((m, q), m.DEFAULT)
             text = str(int(value)) if name == "num_nonrel_judged_ret" else f"{value:.4f}"
             assert text == command[(name, q)], (name, q)
-    means = summary(list(SUMMARY.values()), str(qrels), str(run))
-    for name, m in SUMMARY.items():
+    summarised = {name: _as_flags(m, flags) for name, m in SUMMARY.items()}
+    means = summary(list(summarised.values()), str(qrels), str(run))
+    for name, m in summarised.items():
         assert close(means[m], float(command[(name, "all")])), (name, means[m], command[(name, "all")])
 
 

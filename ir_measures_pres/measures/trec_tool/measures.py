@@ -26,7 +26,8 @@ registered                 trec_eval 10.0              summary over topics
 ``NumNonRelJudgedRet``     ``num_nonrel_judged_ret``   sum
 =========================  ==========================  =====================================
 
-``rel`` is trec_eval's ``-l`` (the least relevant level); ``gains`` its ``level=gain``
+``rel`` is trec_eval's ``-l`` (the least relevant level); ``judged_only=True`` its ``-J`` (the
+documents not judged dropped before ranks are counted); ``gains`` its ``level=gain``
 parameters of the gain measures (a level not listed keeps its level as its gain).
 """
 
@@ -39,7 +40,7 @@ import numpy as np
 from ir_measures.measures.base import ParamInfo, SumAgg
 
 from ...data.ranking import RankedRun
-from ..base import REL_PARAM, MeasureParameterError, PluginMeasure
+from ..base import JUDGED_ONLY_PARAM, REL_PARAM, MeasureParameterError, PluginMeasure
 from . import kernels as k
 from .lists import ToolLists, lists_of_ranked
 
@@ -140,7 +141,7 @@ class _GMAP(_Geometric):
     NAME = __name__
     PRETTY_NAME = "Geometric mean average precision"
     SHORT_DESC = "AP per query, averaged geometrically over queries (trec_eval's gm_map, Robertson)."
-    SUPPORTED_PARAMS = {"rel": REL_PARAM}
+    SUPPORTED_PARAMS = {"rel": REL_PARAM, "judged_only": JUDGED_ONLY_PARAM}
 
 
 class _GMBpref(_Geometric):
@@ -164,7 +165,7 @@ class _GMBpref(_Geometric):
     NAME = __name__
     PRETTY_NAME = "Geometric mean bpref"
     SHORT_DESC = "bpref per query, averaged geometrically over queries (trec_eval's gm_bpref, Buckley)."
-    SUPPORTED_PARAMS = {"rel": REL_PARAM}
+    SUPPORTED_PARAMS = {"rel": REL_PARAM, "judged_only": JUDGED_ONLY_PARAM}
 
 
 class _BinG(_Tool):
@@ -185,7 +186,7 @@ class _BinG(_Tool):
     NAME = __name__
     PRETTY_NAME = "Binary G"
     SHORT_DESC = "1 / log2(2 + nonrelevant above) per relevant retrieved, over R (trec_eval's binG, Buckley)."
-    SUPPORTED_PARAMS = {"rel": REL_PARAM}
+    SUPPORTED_PARAMS = {"rel": REL_PARAM, "judged_only": JUDGED_ONLY_PARAM}
 
 
 class _G(_Tool):
@@ -207,7 +208,7 @@ class _G(_Tool):
     NAME = __name__
     PRETTY_NAME = "Normalised gain G"
     SHORT_DESC = "Gain discounted by how far the run lags the ideal ranking (trec_eval's G, Buckley)."
-    SUPPORTED_PARAMS = {"gains": _GAINS}
+    SUPPORTED_PARAMS = {"gains": _GAINS, "judged_only": JUDGED_ONLY_PARAM}
 
 
 class _RnDCG(_Tool):
@@ -234,7 +235,7 @@ class _RnDCG(_Tool):
     NAME = __name__
     PRETTY_NAME = "nDCG at R levels"
     SHORT_DESC = "nDCG averaged at the ranks where the ideal gain changes (trec_eval's Rndcg, Järvelin)."
-    SUPPORTED_PARAMS = {"rel": REL_PARAM, "gains": _GAINS}
+    SUPPORTED_PARAMS = {"rel": REL_PARAM, "gains": _GAINS, "judged_only": JUDGED_ONLY_PARAM}
 
 
 class _NDCGRel(_Tool):
@@ -261,7 +262,7 @@ class _NDCGRel(_Tool):
     NAME = __name__
     PRETTY_NAME = "nDCG averaged over relevant documents"
     SHORT_DESC = "nDCG averaged at the relevant documents' ranks (trec_eval's ndcg_rel, Järvelin)."
-    SUPPORTED_PARAMS = {"gains": _GAINS}
+    SUPPORTED_PARAMS = {"gains": _GAINS, "judged_only": JUDGED_ONLY_PARAM}
 
 
 class _Utility(_Tool):
@@ -293,6 +294,7 @@ class _Utility(_Tool):
             dtype=int, required=False, desc="documents in the collection, for d (trec_eval's -N; default 0)"
         ),
         "rel": REL_PARAM,
+        "judged_only": JUDGED_ONLY_PARAM,
     }
 
 
@@ -318,7 +320,7 @@ class _IPrec11pt(_Tool):
     NAME = __name__
     PRETTY_NAME = "11-point interpolated average precision"
     SHORT_DESC = "Mean interpolated precision at recall 0, 0.1, ..., 1 (trec_eval 10's 11pt_avg, Buckley)."
-    SUPPORTED_PARAMS = {"rel": REL_PARAM}
+    SUPPORTED_PARAMS = {"rel": REL_PARAM, "judged_only": JUDGED_ONLY_PARAM}
 
 
 class _RprecMult(_Tool):
@@ -345,6 +347,7 @@ class _RprecMult(_Tool):
     SUPPORTED_PARAMS = {
         "multiple": ParamInfo(dtype=float, required=True, desc="the multiple m of R (> 0), e.g. 0.2"),
         "rel": REL_PARAM,
+        "judged_only": JUDGED_ONLY_PARAM,
     }
 
     def _check_one(self, param: str, value: Any, info: ParamInfo) -> None:
@@ -378,6 +381,7 @@ class _RelP(_Tool):
     SUPPORTED_PARAMS = {
         "cutoff": ParamInfo(dtype=int, required=True, desc="rank k (trec_eval's cutoffs: 5, 10, ..., 1000)"),
         "rel": REL_PARAM,
+        "judged_only": JUDGED_ONLY_PARAM,
     }
 
     def _example(self, param: str) -> str:
@@ -402,7 +406,7 @@ class _NumNonRelJudgedRet(_Tool):
     NAME = __name__
     PRETTY_NAME = "Judged nonrelevant documents retrieved"
     SHORT_DESC = "Count of retrieved documents judged nonrelevant (trec_eval's num_nonrel_judged_ret)."
-    SUPPORTED_PARAMS = {"rel": REL_PARAM}
+    SUPPORTED_PARAMS = {"rel": REL_PARAM, "judged_only": JUDGED_ONLY_PARAM}
 
     def aggregator(self) -> SumAgg:  # type: ignore[override]
         return SumAgg()
@@ -427,6 +431,10 @@ NumNonRelJudgedRet = _NumNonRelJudgedRet()
 
 
 def _lists(measure: PluginMeasure, ranked: RankedRun) -> ToolLists:
+    """trec_eval's lists of the run for ``measure``: ``judged_only`` drops the documents that are
+    not judged first (trec_eval's ``-J``), ``rel`` is ``-l``."""
+    if measure.params.get("judged_only"):
+        ranked = ranked.view(judged_only=True)
     return lists_of_ranked(ranked, int(measure.params.get("rel", 1)))
 
 
