@@ -134,15 +134,15 @@ def test_trec_format_without_q_is_the_summary() -> None:
 
 
 def test_official_nickname_prints_trec_evals_lines_in_its_order() -> None:
-    # out.test = trec_eval qrels.test results.test (its official measures); runid and gm_map have no
-    # ir_measures provider, iprec_at_recall differs as explained above
+    # out.test = trec_eval qrels.test results.test (its official measures); runid is no measure
+    # (a run's tag), iprec_at_recall differs as explained above; gm_map is the registered GMAP
     done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "official", "--format", "trec")
     assert done.returncode == 0
-    assert done.stderr.decode() == "skipped ['gm_map']: measures not yet supported\n"
+    assert done.stderr.decode() == ""
     expected = [
         line
         for line in (TE / "out.test").read_text().splitlines()
-        if not line.startswith(("runid", "gm_map", "iprec_at_recall"))
+        if not line.startswith(("runid", "iprec_at_recall"))
     ]
     assert [line for line in done.stdout.decode().splitlines() if not line.startswith("iprec")] == expected
 
@@ -269,7 +269,7 @@ def test_unknown_measure_suggests_close_names() -> None:
 
 
 def test_invalid_parameters_and_unsupported_trec_names() -> None:
-    done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "PRES(estimate=1)", "R_norm", "gm_map")
+    done = cli(str(TE / "qrels.test"), str(TE / "results.test"), "PRES(estimate=1)", "R_norm", "relstring")
     assert done.returncode == 2
     raw = done.stderr.decode().splitlines()
     assert all(line.startswith("ir_measures_pres: error: ") for line in raw)
@@ -278,7 +278,9 @@ def test_invalid_parameters_and_unsupported_trec_names() -> None:
         "invalid measure 'PRES(estimate=1)': PRES: parameter 'estimate' must be True or False, got 1 (int)"
     )
     assert lines[1].startswith("invalid measure 'R_norm': R_norm requires the parameter 'collection_size'")
-    assert lines[2] == "unsupported trec_eval measure 'gm_map': known trec name gm_map, but not yet supported"
+    assert lines[2] == (
+        "unsupported trec_eval measure 'relstring': known trec name relstring, but not yet supported"
+    )
     assert len(lines) == 3
 
 

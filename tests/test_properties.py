@@ -70,6 +70,19 @@ from ir_measures_pres.measures.textbook import (
     RelativeRecall,
 )
 from ir_measures_pres.measures.trec_eval10 import rbp, rbp_resid, unj, yaap
+from ir_measures_pres.measures.trec_tool.measures import (
+    GMAP,
+    BinG,
+    G,
+    GMBpref,
+    IPrec11pt,
+    NumNonRelJudgedRet,
+    RelP,
+    RnDCG,
+    RprecMult,
+    Utility,
+    nDCG_rel,
+)
 
 # --------------------------------------------------------------------------------------------
 # the property table
@@ -288,6 +301,40 @@ CASES: list[Case] = [
     Case(rbp, swap=SWAP_NOT_BELOW, ideal=lambda n: None),
     Case(rbp(p=0.5), swap=SWAP_NOT_BELOW, ideal=lambda n: None),
     *(Case(m, generic=False) for m in (unj @ 5, unj @ 20, rbp_resid, rbp_resid(p=0.5), yaap, yaap(rel=2))),
+    # trec_eval 10.0's measures that ir_measures lacks, computed by the trec_eval command's
+    # kernels (tests/test_trec_eval_registered.py: trec_eval 10.0's own outputs). Left out of the
+    # generic properties: GMAP's and GMBpref's summaries are geometric means, Utility and
+    # NumNonRelJudgedRet are unbounded sums, RnDCG and nDCG_rel average nDCG at points a swap
+    # moves, RprecMult's rank and IPrec11pt's recall levels follow trec_eval's roundings
+    *(
+        Case(m, generic=False)
+        for m in (
+            GMAP,
+            GMAP(rel=2),
+            GMBpref,
+            Utility,
+            Utility(a=2.0, d=1.0, collection_size=1000),
+            NumNonRelJudgedRet,
+            RnDCG,
+            RnDCG(gains=GAINS, rel=2),
+            nDCG_rel,
+            nDCG_rel(gains=GAINS),
+            RprecMult @ 0.2,
+            RprecMult(rel=2) @ 2.0,
+            IPrec11pt,
+            G(gains=GAINS),
+            *(m(judged_only=True) for m in (GMAP, GMBpref, Utility, NumNonRelJudgedRet, RnDCG, nDCG_rel)),
+            *(m(judged_only=True) for m in (IPrec11pt, G)),
+            RprecMult(judged_only=True) @ 1.0,
+        )
+    ),
+    Case(BinG),
+    Case(BinG(rel=2), relevant_from=2),
+    Case(G, ideal=lambda n: None),
+    Case(RelP @ 5),
+    Case(RelP(rel=2) @ 3, relevant_from=2),
+    Case(BinG(judged_only=True)),
+    Case(RelP(judged_only=True) @ 5),
     # statAP_MQ_eval_v3.pl's estimators from a prels file (tests/test_statap.py): estimates,
     # above 1 at times, undefined where nothing relevant was sampled
     *(
@@ -743,6 +790,17 @@ CITED = {
     "inum_rel": "Yilmaz",
     "inum_rel_ret": "Yilmaz",
     "infIPrec": "Yilmaz",
+    "GMAP": "Robertson",
+    "GMBpref": "Buckley",
+    "BinG": "Buckley",
+    "G": "Buckley",
+    "RnDCG": "Järvelin",
+    "nDCG_rel": "Järvelin",
+    "Utility": "Hull",
+    "IPrec11pt": "Buckley",
+    "RprecMult": "Buckley",
+    "RelP": "Buckley",
+    "NumNonRelJudgedRet": "Buckley",
 }
 
 

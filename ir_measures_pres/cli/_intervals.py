@@ -122,10 +122,20 @@ def intervals_of(
     from ..stats.intervals import table_intervals
 
     out = table_intervals(table, args.ci, args.ci_method, args.B, args.seed, means, measures)
-    sums = [str(m) for m, iv in out.items() if iv is None]
+    from ..measures.trec_tool.measures import is_geometric
+
+    none = [m for m, iv in out.items() if iv is None]
+    sums = [str(m) for m in none if not is_geometric(m)]
+    geometric = [str(m) for m in none if is_geometric(m)]
     if sums:
         warnings.warn(
             f"--ci: {', '.join(sums)}: summed over topics, not averaged: no interval (empty cells)",
+            stacklevel=2,
+        )
+    if geometric:
+        warnings.warn(
+            f"--ci: {', '.join(geometric)}: a geometric mean over topics, not a mean of the values: "
+            "no interval (empty cells)",
             stacklevel=2,
         )
     if any(iv is not None and iv.n < 2 for iv in out.values()):

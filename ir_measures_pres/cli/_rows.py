@@ -175,6 +175,7 @@ def write_trec(
     """trec_eval's format: per-query lines (-q) by query id then measure, then the 'all' rows.
     ``tag`` (several runs): each run's block opens with trec_eval's ``runid all TAG`` line."""
     from ..measures.catalogue import trec_names
+    from ..measures.trec_tool.measures import is_geometric
     from ._trec_format import format_line, format_value
 
     places = DEFAULT_PLACES if args.places == -1 else args.places
@@ -189,8 +190,8 @@ def write_trec(
         for qid in sorted(per_query):
             row = per_query[qid]
             for m in measures:
-                # trec_eval prints num_q in the summary only
-                if m in row and getattr(m, "NAME", None) != "NumQ":
+                # trec_eval prints num_q, gm_map and gm_bpref in the summary only
+                if m in row and getattr(m, "NAME", None) != "NumQ" and not is_geometric(m):
                     out.write(format_line(names[m], qid, format_value(m, row[m], places)) + "\n")
     if not args.no_summary:
         for m in measures:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 #: measures whose values trec_eval prints as integers (``%ld``)
-INTEGER_MEASURES = frozenset({"NumRet", "NumRel", "NumQ"})
+INTEGER_MEASURES = frozenset({"NumRet", "NumRel", "NumQ", "NumNonRelJudgedRet"})
 
 
 def format_value(measure: Any, value: float, places: int = 4) -> str:

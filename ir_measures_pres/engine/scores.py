@@ -40,7 +40,7 @@ from ..data.inputs import as_latin1, is_utf8
 from ..data.qrels import ABSENT, Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..data.runfiles import list_run_files, run_name
-from ..measures.catalogue import entry_of, parse_measures
+from ..measures.catalogue import MeasureNameError, entry_of, parse_measures
 from ..measures.standard import kernel_for
 from ..runtime.progress import progress_bar
 
@@ -55,6 +55,39 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 # Measure lists are read by the package's one catalogue (``parse_measures``, imported above): a
 # name means the same here as on the command line and in PyTerrier.
+
+
+def check_means(measures: Sequence[Any]) -> None:
+    """Refuse (:class:`~ir_measures_pres.measures.catalogue.MeasureNameError`, a usage error in
+    the commands) a measure whose summary over topics is not the mean of its per-query values:
+    the geometric means ``GMAP`` and ``GMBpref`` (trec_eval's ``gm_map``, ``gm_bpref``). What
+    reads a :class:`Core` (compare's paired tests and intervals, the meta-evaluation, the
+    curves) works on per-query values and their means, and a test on per-query values does not
+    test a geometric mean."""
+    from ..measures.trec_tool.measures import is_geometric
+
+    geometric = [str(m) for m in measures if is_geometric(m)]
+    if geometric:
+        raise MeasureNameError(
+            [
+                f"{', '.join(geometric)}: a geometric mean over topics is not a mean of per-query "
+                "values, so tests and statistics on per-query values do not test it; use AP (for "
+                "GMAP) or Bpref (for GMBpref) here, and the main command for the geometric mean"
+            ]
+        )
+
+
+def check_mean_labels(labels: Sequence[str]) -> None:
+    """:func:`check_means` for per-topic scores read elsewhere (``compare --scores``): the labels
+    that name measures as the catalogue reads them (``gm_map``, ``GMAP``); a label that names
+    none is left alone."""
+    named: List[Any] = []
+    for label in labels:
+        try:
+            named += parse_measures(label)
+        except (MeasureNameError, TypeError):
+            continue
+    check_means(named)
 
 
 def _plugin_entry(measure: Any) -> Any:
@@ -219,6 +252,7 @@ class Core:
         #: meta-evaluation needs every value and refuses such a topic, compare leaves it out
         self.allow_undefined = allow_undefined
         self.measures = parse_measures(measures)
+        check_means(self.measures)
         self.measure_labels = [str(m) for m in self.measures]
         self.progress = progress
         self.qrels = load_qrels(qrels)

@@ -24,7 +24,12 @@ A token is read as, in this order:
    ``old_bpref_top10pRnonrel``, ``bpref_top10pRnonrel_paper``; trec_eval 10's own names of its
    judgement-aware measures, as it prints them and as its ``-m`` reads them: ``unj_5``,
    ``unj.5,10``, a bare ``unj`` (its cutoffs 5, 10, 20), ``rbp``, ``rbp_p=0.5``, ``rbp.p=0.5``,
-   ``rbp_resid``, ``rbp_resid_p=0.95``, ``yaap``.
+   ``rbp_resid``, ``rbp_resid_p=0.95``, ``yaap``; and the names trec_eval 10.0 prints for its
+   measures that ir_measures lacks, which the package registers (:mod:`.trec_tool.measures`):
+   ``11pt_avg``, ``Rprec_mult_0.20`` (a bare ``Rprec_mult``: its ten default multiples),
+   ``relative_P_10``, ``relative_P.5,10``, a bare ``relative_P`` (its nine cutoffs). Their other
+   trec_eval names (``gm_map``, ``Rndcg``, ``utility`` ...) are aliases, read in step 1, where a
+   parameter may be negative (``utility(a=1,b=-1)``).
 
 R_norm needs its collection size, so its trec-style names carry it after ``N``
 (``Rnorm_N<size>``); a name without it (``Rnorm``, ``Rnorm_cut_100``) is refused with a message
@@ -156,7 +161,7 @@ def _parse_token(token: str, suggesting: bool = True) -> List[Any]:
 
     invalid: Optional[_Problem] = None
     try:
-        measure = ir_measures.parse_measure(token)
+        measure = _signed(token) if _SIGNED.search(token) else ir_measures.parse_measure(token)
     except (NameError, ValueError, TypeError, AssertionError, SyntaxError) as error:
         found = re.match(r"[A-Za-z_][A-Za-z_0-9]*", token)
         name = found.group() if found else ""
@@ -184,6 +189,35 @@ def _parse_token(token: str, suggesting: bool = True) -> List[Any]:
     if suggesting and fixed != token and _parses(fixed):
         hint = [fixed] + [h for h in hint if h != fixed][:2]
     raise _Problem(f"unknown measure {token!r}" + (f" (did you mean {' or '.join(hint)}?)" if hint else ""))
+
+
+#: a parameter value with a sign (``Utility(b=-1)``), which ir_measures' parser refuses
+_SIGNED = re.compile(r"=\s*[-+]")
+
+
+def _signed(token: str) -> Any:
+    """``Name(k=v, ...)@c`` read as ir_measures reads it, but each value by
+    :func:`ast.literal_eval`, so that a parameter may be negative (``utility(a=1,b=-1)``,
+    trec_eval's default weights): ir_measures' parser takes unsigned numbers only. Raises what
+    ir_measures' parser raises for a token it cannot read."""
+    import ast
+
+    import ir_measures
+
+    node = ast.parse(token, mode="eval").body
+    at: Any = None
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+        at, node = ast.literal_eval(node.right), node.left
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args):
+        raise ValueError("must be in format Measure(k1=v1, k2=v2)@c")
+    name = node.func.id
+    if name not in ir_measures.measures.registry:
+        raise NameError(f"measure not found: {name}")
+    measure = ir_measures.measures.registry[name]
+    params = {str(kw.arg): ast.literal_eval(kw.value) for kw in node.keywords}
+    if at is not None:
+        params[measure.AT_PARAM] = at
+    return measure(**params)
 
 
 def _parses(token: str) -> bool:
@@ -262,8 +296,11 @@ def _parse_trec_eval(token: str) -> Optional[List[Any]]:
     if not is_trec_eval_name(token):
         return None
     try:
-        return parse_trec_eval(token)
-    except (ValueError, TypeError, KeyError) as error:  # e.g. 'gm_map': no provider computes it
+        return parse_trec_eval(token, trec_name)
+    except (ValueError, TypeError, KeyError) as error:  # no provider of ir_measures computes it
+        ours = _parse_trec_style(token) or _every_value(token)  # 'Rprec_mult_0.20', '11pt_avg'
+        if ours:
+            return ours
         raise _Problem(f"unsupported trec_eval measure {token!r}: {_describe(error)}") from None
 
 
@@ -326,6 +363,19 @@ def _parse_trec_style(token: str) -> Optional[List[Any]]:
             return [measure @ k for k in cuts] if cuts else [measure]
         except ValueError as error:  # e.g. PRES_0: N_max must be >= 1
             raise _Problem(f"invalid measure {token!r}: {_describe(error)}") from None
+    return None
+
+
+def _every_value(token: str) -> Optional[List[Any]]:
+    """A bare trec_eval name whose entry has one trec-style name per value of its ``@``
+    parameter (``Rprec_mult``: ``Rprec_mult_0.20`` ... ``Rprec_mult_2.00``): every one of them,
+    as trec_eval's bare name stands for its default parameters; None for any other token."""
+    for entry in MEASURES:
+        style = entry.trec
+        if style is None or style.by is None or style.by != entry.measure.AT_PARAM:
+            continue
+        if all(base.startswith(token + "_") for _, base in style.bases):
+            return [entry.measure(**{style.by: value}) for value, _ in style.bases]
     return None
 
 

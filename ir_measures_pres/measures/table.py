@@ -61,6 +61,7 @@ from .tar import (
     compute_threshold,
     compute_wss,
 )
+from .trec_tool import measures as tt
 
 #: trec-style names of the NTCIREVAL families with several members: the tool's own names
 _NCU = (("gu", "NCUgu"), ("rb", "NCUrb"))
@@ -479,6 +480,61 @@ MEASURES: Tuple[Entry, ...] = (
         direction=LOWER,
     ),
     Entry(te10.yaap, (), te10.compute_yaap, trec=TrecStyle.named("yaap", at="none"), direction=HIGHER),
+    # trec_eval 10.0's measures that ir_measures lacks, computed by the kernels of the
+    # trec_eval command (docs/trec_eval.md, "Registered measures"); the trec_eval names are
+    # aliases where they are Python names, and trec-style names otherwise
+    Entry(tt.GMAP, ("gm_map",), tt.compute_gmap, trec=TrecStyle.named("gm_map", at="none"), direction=HIGHER),
+    Entry(
+        tt.GMBpref,
+        ("gm_bpref",),
+        tt.compute_gmbpref,
+        trec=TrecStyle.named("gm_bpref", at="none"),
+        direction=HIGHER,
+    ),
+    Entry(tt.BinG, ("binG",), tt.compute_bing, trec=TrecStyle.named("binG", at="none"), direction=HIGHER),
+    Entry(tt.G, (), tt.compute_g, trec=TrecStyle.named("G", at="none"), direction=HIGHER),
+    Entry(tt.RnDCG, ("Rndcg",), tt.compute_rndcg, trec=TrecStyle.named("Rndcg", at="none"), direction=HIGHER),
+    Entry(
+        tt.nDCG_rel,
+        ("ndcg_rel",),
+        tt.compute_ndcg_rel,
+        trec=TrecStyle.named("ndcg_rel", at="none"),
+        direction=HIGHER,
+    ),
+    Entry(
+        tt.Utility,
+        ("utility",),
+        tt.compute_utility,
+        trec=TrecStyle.named("utility", at="none"),
+        direction=HIGHER,
+    ),
+    Entry(
+        tt.IPrec11pt, (), tt.compute_iprec11pt, trec=TrecStyle.named("11pt_avg", at="none"), direction=HIGHER
+    ),
+    # one name per default multiple of trec_eval (a float @ parameter): Rprec_mult_0.20
+    Entry(
+        tt.RprecMult,
+        ("Rprec_mult",),
+        tt.compute_rprec_mult,
+        trec=TrecStyle(
+            tuple((m, f"Rprec_mult_{m:4.2f}") for m in tt.RPREC_MULTIPLES), by="multiple", at="none"
+        ),
+        direction=HIGHER,
+    ),
+    Entry(
+        tt.RelP,
+        ("relative_P",),
+        tt.compute_relp,
+        trec=TrecStyle.named("relative_P", at="value", cuts=tt.RELATIVE_P_CUTOFFS),
+        direction=HIGHER,
+    ),
+    Entry(
+        tt.NumNonRelJudgedRet,
+        ("num_nonrel_judged_ret",),
+        tt.compute_num_nonrel_judged_ret,
+        trec=TrecStyle.named("num_nonrel_judged_ret", at="none"),
+        direction=NEITHER,
+    ),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.

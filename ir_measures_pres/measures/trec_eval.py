@@ -17,6 +17,7 @@ from the catalogue's table (its ``TrecStyle`` entries) and stay there.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import re
 import sys
 from typing import Any, Callable, Dict, List, Optional, Tuple
@@ -84,6 +85,25 @@ _TREC_EVAL_ORDER = (
 WRAPPED_MARK = "__ir_measures_pres_wrapped__"
 
 
+#: set while ir_measures' own ``parse_trec_measure`` runs for our PyTerrier wrapper
+#: (:mod:`.trec_names`): it expands a nickname (``official``) by calling the module's function,
+#: the wrapper, for each member; the members then get the original's answer, so that a string
+#: ir_measures accepts gives what it gave before. The catalogue calls the original without it:
+#: there a nickname's members read as every name does, ``gm_map`` as the registered ``GMAP``
+ORIGINAL_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "ir_measures_pres_original_only", default=False
+)
+
+
+def original_answer(original: Callable[[str], List[Any]], measure: Any) -> List[Any]:
+    """``original(measure)`` (ir_measures' ``parse_trec_measure``) with :data:`ORIGINAL_ONLY` set."""
+    token = ORIGINAL_ONLY.set(True)
+    try:
+        return original(measure)
+    finally:
+        ORIGINAL_ONLY.reset(token)
+
+
 def original_parse_trec_measure() -> Callable[[str], List[Any]]:
     """ir_measures' own ``parse_trec_measure``, without our PyTerrier wrapper around it."""
     import ir_measures.util
@@ -103,9 +123,11 @@ def is_trec_eval_name(token: str) -> bool:
     return token in _nicknames() or _TREC_EVAL_TOKEN.fullmatch(token) is not None
 
 
-def parse_trec_eval(token: str) -> List[Any]:
+def parse_trec_eval(token: str, name_of: Optional[Callable[[Any], str]] = None) -> List[Any]:
     """The measures of the trec_eval name or nickname ``token`` (see :func:`is_trec_eval_name`),
-    a nickname's in the order trec_eval prints them.
+    a nickname's in the order trec_eval prints them (by the names ``name_of`` gives them,
+    default :func:`trec_eval_name`; the catalogue passes its own, which also names the trec_eval
+    measures the package registers, ``gm_map`` ...).
 
     ir_measures' own function reads it, and its errors pass through: ``ValueError``,
     ``TypeError`` or ``KeyError`` for a name no provider computes (``gm_map``).
@@ -114,12 +136,14 @@ def parse_trec_eval(token: str) -> List[Any]:
     with contextlib.redirect_stdout(sys.stderr):
         measures = original_parse_trec_measure()(token)
     if token in _nicknames():
-        return sorted(measures, key=_trec_eval_rank)  # as trec_eval prints them
+        return sorted(measures, key=lambda m: _trec_eval_rank(m, name_of or trec_eval_name))
     return list(measures)
 
 
-def _trec_eval_rank(measure: Any) -> Tuple[int, float]:
-    name = trec_eval_name(measure)
+def _trec_eval_rank(measure: Any, name_of: Callable[[Any], str]) -> Tuple[int, float]:
+    """Where trec_eval prints ``measure`` (named by ``name_of``): its base name's place in
+    trec_eval's order, then its number."""
+    name = name_of(measure)
     found = re.fullmatch(r"(.*?)(?:_(\d+(?:\.\d+)?))?", name)
     base, number = (found.group(1), found.group(2)) if found else (name, None)
     rank = _TREC_EVAL_ORDER.index(base) if base in _TREC_EVAL_ORDER else len(_TREC_EVAL_ORDER)
@@ -199,6 +223,8 @@ __all__ = [
     "TREC_EVAL_NAMES",
     "TREC_EVAL_ONLY",
     "WRAPPED_MARK",
+    "ORIGINAL_ONLY",
+    "original_answer",
     "original_parse_trec_measure",
     "is_trec_eval_name",
     "parse_trec_eval",

@@ -36,6 +36,7 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
+from .trec_eval import ORIGINAL_ONLY, original_answer
 from .trec_eval import WRAPPED_MARK as _MARK  # set on our wrapper; its value is the wrapped function
 
 #: set while the catalogue reads a string for the wrapper: a wrapper that another plugin put
@@ -49,9 +50,9 @@ def _wrap(original: Callable[[str], list[Any]]) -> Callable[[str], list[Any]]:
     @functools.wraps(original)
     def parse_trec_measure(measure: str) -> list[Any]:
         try:
-            return original(measure)
+            return original_answer(original, measure)
         except ValueError:
-            if not isinstance(measure, str) or _FALLING_BACK.get():
+            if not isinstance(measure, str) or _FALLING_BACK.get() or ORIGINAL_ONLY.get():
                 raise
         from .catalogue import parse_measures
 

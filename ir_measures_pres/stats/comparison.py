@@ -58,7 +58,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from .. import stats
-from ..engine.scores import lacking_topics
+from ..engine.scores import check_mean_labels, lacking_topics
 from ..measures.direction import NEITHER
 from . import _inputs, tables
 from .tables import COLUMNS
@@ -396,6 +396,7 @@ def compare_scores(
         if unknown:
             raise ValueError(f"no scores for measure(s) {unknown}; the scores have {all_measures}")
         all_measures = wanted
+    check_mean_labels(all_measures)  # per-topic AP labelled GMAP would be tested as MAP
     qids = list(dict.fromkeys(q for r in runs for m in all_measures for q in table[r].get(m, {})))
     values = np.zeros((len(all_measures), len(runs), len(qids)))
     have = np.zeros(values.shape, dtype=bool)

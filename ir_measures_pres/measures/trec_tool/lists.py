@@ -26,9 +26,17 @@ import numpy as np
 
 from ...data.arrays import offsets_from_counts, segment_ids, sums_in_order
 from ...data.qrels import ABSENT, Qrels
-from ...data.ranking import JudgedList, rank_run
+from ...data.ranking import JudgedList, RankedRun, rank_run
 
-__all__ = ["NONPOOL", "UNJUDGED", "ToolLists", "build_lists", "reorder_segments", "trec_order"]
+__all__ = [
+    "NONPOOL",
+    "UNJUDGED",
+    "ToolLists",
+    "build_lists",
+    "lists_of_ranked",
+    "reorder_segments",
+    "trec_order",
+]
 
 #: trec_eval's RELVALUE_NONPOOL and RELVALUE_UNJUDGED
 NONPOOL, UNJUDGED = -1, -2
@@ -198,6 +206,36 @@ def _level_counts(qrels: Qrels) -> tuple:
     return offsets, lv.astype(np.int64), counts.astype(np.int64)
 
 
+def _tool_values(labels: np.ndarray) -> np.ndarray:
+    """The package's labels as trec_eval's relevance values: :data:`NONPOOL` for a document the
+    qrels lack, :data:`UNJUDGED` for a negative qrels value, else the level."""
+    return np.where(labels == ABSENT, NONPOOL, np.where(labels < 0, UNJUDGED, labels)).astype(np.int64)
+
+
+def lists_of_ranked(ranked: RankedRun, relevance_level: int = 1) -> ToolLists:
+    """The lists of a run ranked by the package's one rule (:func:`~...data.ranking.rank_run`:
+    float32 scores), in its ranked-query order, for the registered measures of
+    :mod:`.measures`: the kernels of :mod:`.kernels` over them, without ``-M``, ``-J`` or ``-c``
+    (a qrels query the run lacks gets the measure's DEFAULT from ir_measures). Made once per
+    ranked run and level."""
+
+    def make() -> ToolLists:
+        qrels = ranked.qrels
+        lo, lv, lc = qrels.cached("tool_level_counts", lambda: _level_counts(qrels))
+        level_pos, level_offsets = reorder_segments(lo, np.asarray(ranked.qpos, dtype=np.int64))
+        return ToolLists(
+            [qrels.query_ids[q] for q in ranked.qpos.tolist()],
+            ranked.offsets,
+            _tool_values(ranked.labels),
+            level_offsets,
+            lv[level_pos],
+            lc[level_pos],
+            relevance_level,
+        )
+
+    return ranked.cached(("tool_lists", relevance_level), make)  # type: ignore[no-any-return]
+
+
 def build_lists(
     qrels: Qrels,
     run: Any,
@@ -208,8 +246,7 @@ def build_lists(
 ) -> ToolLists:
     """trec_eval 10.0's lists of ``run`` (columns of a run file) against ``qrels`` (module docstring)."""
     ranked = rank_run(run, qrels, exact_scores=True)
-    labels = ranked.labels
-    rel = np.where(labels == ABSENT, NONPOOL, np.where(labels < 0, UNJUDGED, labels)).astype(np.int64)
+    rel = _tool_values(ranked.labels)
     offsets = ranked.offsets
     if max_docs is not None or judged_only:
         keep = np.ones(len(rel), dtype=bool)
