@@ -70,6 +70,24 @@ def naive_topic(
         found = {i for doc in ranking[:k] for i in by_doc.get(doc, [])}
         return len(found) / n if n else 0.0
 
+    # intent-aware (Agrawal et al. 2009) and P+Q (Sakai 2012): per intent with a relevant
+    # document, its own gains and ideal list, weighed by P(i|q)
+    for name in ("IA-nDCG@l", "IA-Q@l", "IA-ERR", "P+Q@l"):
+        out[name] = 0.0
+    for intent, (p, nav) in probs.items():
+        judged = {
+            doc: ((2.0**level - 1) if exp else float(level))
+            for i, doc, level in lines
+            if i == intent and level > 0
+        }
+        if not judged:
+            continue
+        own = sorted(judged.values(), reverse=True)
+        one = _single([four(judged.get(doc, 0.0)) for doc in top], own, len(own), max(own), cutoff, rbp_p)
+        out["IA-nDCG@l"] += p * one["nDCG@l"]
+        out["IA-Q@l"] += p * one["Q@l"]
+        out["IA-ERR"] += p * one["ERR"]
+        out["P+Q@l"] += p * (one["P-plus"] if nav else one["Q@l"])
     out["I-rec@l"] = irec(cutoff)
     out["I-rec@n"] = irec(n)
     out["D#-nDCG@l"] = 0.5 * out["I-rec@l"] + 0.5 * out["D-nDCG@l"]
@@ -88,6 +106,8 @@ def _single(
     rbp = 0.0
     not_stopped = 1.0
     first_br = 0.0
+    best = max(gains, default=0.0)
+    brs_to_rp: List[float] = []
     for r, g in enumerate(gains, start=1):
         ideal_cg = sum(ideal[: min(r, big_r)])
         if g > 0:
@@ -98,6 +118,10 @@ def _single(
             ap_sum += count / r
             if count == 1:
                 first_br = br
+            if not brs_to_rp or brs_to_rp[-1] >= 0:
+                brs_to_rp.append(br)
+                if g == best:  # the preferred rank: the first with the list's largest gain
+                    brs_to_rp.append(-1.0)
         dcg += g / math.log(r + 1)
         stop = g / (h + 1)
         err += not_stopped * stop / r
@@ -121,4 +145,9 @@ def _single(
         "nERR@l": err / ideal_err if ideal_err else 0.0,
         "RBP": (1 - rbp_p) * rbp / h if h else 0.0,
         "P@l": count / cutoff,
+        "P-plus": _mean([b for b in brs_to_rp if b >= 0]) if best > 0 else 0.0,
     }
+
+
+def _mean(values: List[float]) -> float:
+    return sum(values) / len(values) if values else 0.0

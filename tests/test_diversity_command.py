@@ -27,7 +27,10 @@ from ir_measures_pres.measures.diversity import (
     d_sharp,
     found,
     gcompute,
+    intent_aware,
+    intent_found,
     intent_recall,
+    intent_segments,
     judgements,
     run_lists,
 )
@@ -56,14 +59,33 @@ SCRIPT_FILES = [
     ("DIN-NTCIR-eval", 1000, "l1000", "DINnev", "div"),
     ("D-NTCIR-eval", 10, "x10", "Dnev", "divx"),
     ("DIN-NTCIR-eval", 10, "x10", "DINnev", "divx"),
+    ("D-NTCIR-IAeval", 10, "l10", "nevIA", "div"),
+    ("D-NTCIR-IAeval", 20, "l20", "nevIA", "div"),
+    ("D-NTCIR-IAeval2", 10, "ia2l10", "nevIA", "div"),
+    ("D-NTCIR-IAeval2", 20, "ia2l20", "nevIA", "div"),
+    ("D-NTCIR-IAeval2", 10, "xia2l10", "nevIA", "divx"),
+    ("DIN-NTCIR-PQeval", 10, "l10", "nevPQ", "div"),
+    ("DIN-NTCIR-PQeval", 20, "l20", "nevPQ", "div"),
 ]
+#: the probability file each script was given (the IA scripts: the .Iprob, as README.diversity)
+PROB_OF = {"D-NTCIR-IAeval": "setA.Iprob", "D-NTCIR-IAeval2": "setA.Iprob"}
 
-#: output file -> (the tool's command that wrote it, our command's arguments after the files)
-CASES: Dict[str, Tuple[str, List[str]]] = {
+
+def _tool_command(script: str, tid: str, prob: str, rel: str, cutoff: int, name: str) -> str:
+    """The script's command line (README.diversity; the shared data's README)."""
+    if script in ("D-NTCIR-IAeval", "D-NTCIR-IAeval2", "DIN-NTCIR-PQeval"):
+        return f"{script} {tid} {prob} {rel}.Irelv {cutoff} {name}"
+    return f"{script} {tid} {rel} {cutoff} {name}"
+
+
+#: output file -> (the tool's commands that wrote it, our probability file, our command's
+#: arguments after the files)
+CASES: Dict[str, Tuple[str, str, List[str]]] = {
     f"{run}.{name}.{suffix}": (
         f"DIN-splitqrels{'-exp' if rel == 'divx' else ''} setA.DINprob setA.Dqrels {rel}; "
-        f"echo {run} | TRECsplitruns setA.DINprob.tid 1000; "
-        f"echo {run} | {script} setA.DINprob.tid {rel} {cutoff} {name}",
+        f"echo {run} | TRECsplitruns setA.DINprob.tid 1000; echo {run} | "
+        + _tool_command(script, "setA.DINprob.tid", PROB_OF.get(script, "setA.DINprob"), rel, cutoff, name),
+        PROB_OF.get(script, "setA.DINprob"),
         [script, "--cutoff", str(cutoff), *(["--gains", "exp"] if rel == "divx" else [])],
     )
     for run in RUNS
@@ -81,28 +103,35 @@ def _ours(script_args: List[str], prob: Path, dqrels: Path, run: Path) -> str:
 @pytest.mark.parametrize("output", list(CASES))
 def test_set_a_output_file_byte_for_byte(output: str) -> None:
     """Set A (project-owned, in tests/data): the file the tool's command wrote, byte for byte."""
-    command, args = CASES[output]
+    command, prob, args = CASES[output]
     run = output.split(".")[0]
     expected = gzip.open(SET_A / "out" / f"{output}.gz").read().decode()
-    got = _ours(args, SET_A / "setA.DINprob", SET_A / "setA.Dqrels.gz", SET_A / f"{run}.gz")
+    got = _ours(args, SET_A / prob, SET_A / "setA.Dqrels.gz", SET_A / f"{run}.gz")
     assert got == expected, f"differs from `{command}` ({output})"
 
 
 def test_iprob_and_dinprob_give_the_same_d_measures() -> None:
     """D-NTCIR-eval reads the Grelv only: the .Iprob (no inf|nav column) gives the same file."""
-    args = CASES["setA-divgood.l10.Dnev"][1]
+    args = CASES["setA-divgood.l10.Dnev"][2]
     run = SET_A / "setA-divgood.gz"
     dqrels = SET_A / "setA.Dqrels.gz"
     assert _ours(args, SET_A / "setA.Iprob", dqrels, run) == _ours(args, SET_A / "setA.DINprob", dqrels, run)
 
 
 UPSTREAM_CASES = {
-    f"{run}.{name}": (script, f"echo {run} | {script} Dtest.DINprob.tid test 10 {name.split('.')[0]}")
+    f"{run}.{name}": (
+        script,
+        prob,
+        f"echo {run} | " + _tool_command(script, "Dtest.DINprob.tid", prob, "test", 10, name.split(".")[0]),
+    )
     for run in ("TRECRUN", "TRECRUN2")
-    for script, name in (
-        ("D-NTCIR-eval", "l10.Dnev"),
-        ("D-NTCIR-eval2", "e2l10.Dnev"),
-        ("DIN-NTCIR-eval", "l10.DINnev"),
+    for script, prob, name in (
+        ("D-NTCIR-eval", "Dtest.DINprob", "l10.Dnev"),
+        ("D-NTCIR-eval2", "Dtest.DINprob", "e2l10.Dnev"),
+        ("DIN-NTCIR-eval", "Dtest.DINprob", "l10.DINnev"),
+        ("D-NTCIR-IAeval", "Dtest.Iprob", "l10.nevIA"),
+        ("D-NTCIR-IAeval2", "Dtest.Iprob", "ia2l10.nevIA"),
+        ("DIN-NTCIR-PQeval", "Dtest.DINprob", "l10.nevPQ"),
     )
 }
 
@@ -111,10 +140,10 @@ UPSTREAM_CASES = {
 @pytest.mark.parametrize("output", list(UPSTREAM_CASES))
 def test_upstream_output_file_byte_for_byte(output: str) -> None:
     """NTCIREVAL's own diversity test files (README.diversity's examples; in ../shared only)."""
-    script, command = UPSTREAM_CASES[output]
+    script, prob, command = UPSTREAM_CASES[output]
     expected = (UPSTREAM / "out" / output).read_text()
     run = UPSTREAM / output.split(".")[0]
-    got = _ours([script, "--cutoff", "10"], UPSTREAM / "Dtest.DINprob", UPSTREAM / "Dtest.Dqrels", run)
+    got = _ours([script, "--cutoff", "10"], UPSTREAM / prob, UPSTREAM / "Dtest.Dqrels", run)
     assert got == expected, f"differs from `{command}` ({output})"
 
 
@@ -127,16 +156,6 @@ def _cli(argv: List[str], capsys: pytest.CaptureFixture) -> Tuple[int, str, str]
     status = main(["diversity", *argv])
     captured = capsys.readouterr()
     return status, captured.out, captured.err
-
-
-@pytest.mark.parametrize("script", ["D-NTCIR-IAeval", "D-NTCIR-IAeval2", "DIN-NTCIR-PQeval"])
-def test_scripts_not_yet_reproduced_are_refused(script: str, capsys: pytest.CaptureFixture) -> None:
-    status, out, err = _cli([script, "p", "q", "r", "--cutoff", "10"], capsys)
-    assert (status, out) == (2, "")
-    assert err == (
-        f"ir_measures_pres: error: argument SCRIPT: {script} is not yet supported "
-        "(supported: D-NTCIR-eval, D-NTCIR-eval2, DIN-NTCIR-eval)\n"
-    )
 
 
 def test_an_unknown_script_is_a_usage_error(capsys: pytest.CaptureFixture) -> None:
@@ -315,6 +334,14 @@ def test_kernels_match_the_naive_loop(seed: int, cutoff: int) -> None:
     values["I-rec@n"] = intent_recall(judg, lists, judg.n_intents)
     values["D#-nDCG@l"] = d_sharp(irec_l, values["D-nDCG@l"])
     values["D#-Q@l"] = d_sharp(irec_l, values["D-Q@l"])
+    segs = intent_segments(judg)
+    per_intent = gcompute(intent_found(judg, segs, lists, cutoff), segs.ideal, cutoff)
+    p = judg.probs.prob[segs.row]
+    at = f"@{cutoff:04d}"
+    for key, name in (("IA-nDCG@l", f"MSnDCG{at}"), ("IA-Q@l", f"Q{at}"), ("IA-ERR", "ERR")):
+        values[key] = intent_aware(p, per_intent[name], segs.offsets)
+    pq = np.where(judg.probs.nav[segs.row], per_intent["P-plus"], per_intent[f"Q{at}"])
+    values["P+Q@l"] = intent_aware(p, pq, segs.offsets)
     for k, tid in enumerate(judg.topics):
         expected = naive_topic(*topics[tid], cutoff)
         for key in values:

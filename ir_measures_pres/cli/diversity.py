@@ -7,9 +7,10 @@ Usage::
 
 SCRIPT is the script's name: ``D-NTCIR-eval`` (``<run>.<name>.Dnev``: D-measures, I-rec,
 D#-Q, D#-nDCG), ``D-NTCIR-eval2`` (its ``.Dnev``: RBP with p = 0.99 and D#-ERR, D#-EBR,
-D#-RBP) or ``DIN-NTCIR-eval`` (``.DINnev``: DIN-measures and DIN#-measures). The other scripts
-of the suite (``D-NTCIR-IAeval``, ``D-NTCIR-IAeval2``, ``DIN-NTCIR-PQeval``) are not reproduced
-yet: naming one is a usage error that says so. PROB is the ``.Iprob`` or ``.DINprob`` file
+D#-RBP), ``DIN-NTCIR-eval`` (``.DINnev``: DIN-measures and DIN#-measures), ``D-NTCIR-IAeval``
+(``.nevIA``: per-intent blocks, IA-ERR, IA-nERR, IA-MSnDCG), ``D-NTCIR-IAeval2`` (``.nevIA``:
+IA-MSnDCG, IA-Q, IA-ERR, IA-EBR, IA-RBP) or ``DIN-NTCIR-PQeval`` (``.nevPQ``: P+Q). The
+post-processing scripts (NEV2mean ...) are not reproduced. PROB is the ``.Iprob`` or ``.DINprob`` file
 (the topics evaluated are its topics), DQRELS the ``.Dqrels`` file, RUN a TREC run whose lines
 are the ranking in file order (scores and ranks are ignored, as ``TRECsplitruns`` does; the
 first 1000 lines of a topic). ``--gains exp`` gives level n the gain 2^n - 1 (the script's
@@ -31,8 +32,8 @@ from typing import Any, Optional, Sequence
 from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, split_debug, warn
 from ._runs import evaluate_runs, run_paths
 
-#: every script of the suite, and those reproduced (the printer's SCRIPTS and SUPPORTED, named
-#: here so that ``--help`` does not load numpy)
+#: the per-run evaluation scripts of the suite (the printer's SCRIPTS, named here so that
+#: ``--help`` does not load numpy)
 SCRIPTS = (
     "D-NTCIR-eval",
     "D-NTCIR-eval2",
@@ -41,7 +42,6 @@ SCRIPTS = (
     "D-NTCIR-IAeval2",
     "DIN-NTCIR-PQeval",
 )
-SUPPORTED = ("D-NTCIR-eval", "D-NTCIR-eval2", "DIN-NTCIR-eval")
 
 
 def _parser() -> ArgumentParser:
@@ -49,13 +49,12 @@ def _parser() -> ArgumentParser:
         prog=f"{PROG} diversity",
         allow_abbrev=False,
         description="Print, byte for byte, what one of NTCIREVAL's diversity scripts writes into "
-        "a run's output file: D-NTCIR-eval (.Dnev), D-NTCIR-eval2 (.Dnev) or DIN-NTCIR-eval "
-        "(.DINnev).",
+        "a run's output file: D-NTCIR-eval (.Dnev), D-NTCIR-eval2 (.Dnev), DIN-NTCIR-eval "
+        "(.DINnev), D-NTCIR-IAeval or D-NTCIR-IAeval2 (.nevIA), DIN-NTCIR-PQeval (.nevPQ).",
         epilog="PROB: topic intent P(i|q) [inf|nav]; DQRELS: topic intent docno L0..L9; RUN: TREC "
-        "format, ranked in file order. Not yet reproduced: D-NTCIR-IAeval, D-NTCIR-IAeval2, "
-        "DIN-NTCIR-PQeval. docs/diversity.md has the formulas and the differences.",
+        "format, ranked in file order. docs/diversity.md has the formulas and the differences.",
     )
-    parser.add_argument("script", metavar="SCRIPT", help=f"the script: {', '.join(SUPPORTED)}")
+    parser.add_argument("script", metavar="SCRIPT", help=f"the script: {', '.join(SCRIPTS)}")
     parser.add_argument("prob", metavar="PROB", help="intent probabilities (.Iprob or .DINprob)")
     parser.add_argument("dqrels", metavar="DQRELS", help="per-intent judgements (.Dqrels)")
     parser.add_argument("run", metavar="RUN", help="run file (TREC format; its lines in file order)")
@@ -86,10 +85,6 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
     if args.script not in SCRIPTS:
         raise UsageError(
             f"argument SCRIPT: {args.script!r} is not a diversity script of NTCIREVAL ({', '.join(SCRIPTS)})"
-        )
-    if args.script not in SUPPORTED:
-        raise UsageError(
-            f"argument SCRIPT: {args.script} is not yet supported (supported: {', '.join(SUPPORTED)})"
         )
     if [args.prob, args.dqrels, args.run].count("-") > 1:
         parser.error("only one file can be read from standard input ('-')")

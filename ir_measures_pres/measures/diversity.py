@@ -84,6 +84,10 @@ __all__ = [
     "gcompute",
     "intent_recall",
     "d_sharp",
+    "IntentSegments",
+    "intent_segments",
+    "intent_found",
+    "intent_aware",
 ]
 
 #: D#'s gamma, fixed in the scripts (``GAMMA=0.5``)
@@ -128,12 +132,14 @@ class DiversityJudgements:
     gain w_i(d) = P(i|q) g_i(d) (as written and read back) and whether the intent is
     navigational. Per judged (topic, document) with a relevant line: its key and GG(d). The D
     ideal list (GG > 0, descending), per topic its R, H (the largest GG) and n (intents with a
-    relevant document)."""
+    relevant document). ``probs``: the probability file; ``line_gain``: g_i(d) of each line."""
 
     topics: List[str]
+    probs: IntentProbs
     line_topic: np.ndarray
     line_intent: np.ndarray
     line_doc: np.ndarray
+    line_gain: np.ndarray
     line_weight: np.ndarray
     line_nav: np.ndarray
     line_key: np.ndarray
@@ -197,9 +203,11 @@ def judgements(
     n_intents = np.bincount(pairs // max(len(probs.topic), 1), minlength=len(topics))
     return DiversityJudgements(
         topics,
+        probs,
         line_topic,
         line_intent,
         docs,
+        g,
         weight,
         nav,
         line_key,
@@ -413,3 +421,87 @@ def intent_recall(judg: DiversityJudgements, lists: DiversityLists, k: np.ndarra
 def d_sharp(irec: np.ndarray, value: np.ndarray, gamma: float = GAMMA) -> np.ndarray:
     """D#-X = gamma I-rec + (1 - gamma) D-X (Sakai and Song 2011, gamma = 0.5 in the tool)."""
     return gamma * np.asarray(irec) + (1 - gamma) * np.asarray(value)  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------------------------
+# intent-aware measures (Agrawal et al. WSDM 2009): one list per intent
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class IntentSegments:
+    """The intents with a relevant document (the scripts' ``Irelv`` files), by topic and then in
+    probability-file order: per intent its row of the probability file, its topic, its ideal
+    list (its relevant documents by g_i descending), H (its highest gain) and R."""
+
+    row: np.ndarray
+    topic: np.ndarray
+    ideal: Ideal
+    gmax: np.ndarray
+    n_rel: np.ndarray
+    #: per topic, the offsets of its intents into ``row``
+    offsets: np.ndarray
+
+
+def intent_segments(judg: DiversityJudgements) -> IntentSegments:
+    """:class:`IntentSegments` of the judgements."""
+    rows = np.unique(judg.line_intent)
+    row_topic = judg.line_topic[np.unique(judg.line_intent, return_index=True)[1]]
+    order = np.lexsort((rows, row_topic))
+    rows, row_topic = rows[order], row_topic[order]
+    seg_of_row = np.full(len(judg.probs.topic), -1, dtype=np.int64)
+    seg_of_row[rows] = np.arange(len(rows))
+    seg = seg_of_row[judg.line_intent]
+    order = np.lexsort((-judg.line_gain, seg))
+    gains = judg.line_gain[order]
+    counts = np.bincount(seg, minlength=len(rows))
+    ideal = Ideal(offsets_from_counts(counts), gains.astype(np.int64), gains)
+    gmax = np.zeros(len(rows))
+    has = counts > 0
+    if has.any():
+        gmax[has] = np.maximum.reduceat(gains, ideal.offsets[:-1][has])
+    offsets = offsets_from_counts(np.bincount(row_topic, minlength=len(judg.topics)))
+    return IntentSegments(rows, row_topic, ideal, gmax, counts.astype(np.int64), offsets)
+
+
+def intent_found(
+    judg: DiversityJudgements, segs: IntentSegments, lists: DiversityLists, cutoff: int
+) -> Found:
+    """Per intent, the retrieved documents relevant to it in its topic's list cut at
+    ``cutoff``, with their per-intent gains g_i(d) (``%.4f``, as ``glabel`` writes them)."""
+    rank = lists.rank()
+    entry, line = lists.pair_entry, lists.pair_line
+    within = rank[entry] <= cutoff
+    entry, line = entry[within], line[within]
+    seg_of_row = np.full(len(judg.probs.topic), -1, dtype=np.int64)
+    seg_of_row[segs.row] = np.arange(len(segs.row))
+    seg = seg_of_row[judg.line_intent[line]]
+    order = np.lexsort((rank[entry], seg))
+    seg, entry, line = seg[order], entry[order], line[order]
+    g = printed(judg.line_gain[line])
+    n = len(segs.row)
+    offsets = offsets_from_counts(np.bincount(seg, minlength=n))
+    syslen = np.minimum(lists.lengths, cutoff).astype(np.int64)[segs.topic]
+    rel = JudgedList(np.arange(n), syslen, offsets, rank[entry].astype(np.int64), _dense(g))
+    count = (np.arange(len(g)) - offsets[:-1][rel.qidx] + 1).astype(np.float64)
+    return Found(
+        rel=rel,
+        q=rel.qidx,
+        rank=rel.rank.astype(np.float64),
+        level=rel.label,
+        gain=g,
+        count=count,
+        syslen=syslen,
+        n_rel=segs.n_rel,
+        n_nonrel=np.zeros(n, dtype=np.int64),
+        gmax=segs.gmax,
+        judged=rel,
+    )
+
+
+def intent_aware(probs: np.ndarray, values: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """IA-X = sum_i P(i|q) X_i per topic (Agrawal et al. 2009), over the intents of each topic
+    (``offsets``), added in their order; no renormalisation (the tool's SUMp may be < 1)."""
+    if not len(values):
+        return np.zeros(len(offsets) - 1)
+    return np.bincount(segment_ids(offsets), weights=probs * values, minlength=len(offsets) - 1)

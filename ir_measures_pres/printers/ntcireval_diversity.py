@@ -1,7 +1,8 @@
 """The per-run output files of NTCIREVAL 190111's diversity scripts, byte for byte (spec
-diversity.md §9): the lines ``D-NTCIR-eval`` writes into ``<run>.<name>.Dnev``,
-``D-NTCIR-eval2`` into its ``.Dnev`` and ``DIN-NTCIR-eval`` into ``.DINnev``, from the values
-of :mod:`ir_measures_pres.measures.diversity`.
+diversity.md §6, §7, §9): the lines ``D-NTCIR-eval`` writes into ``<run>.<name>.Dnev``,
+``D-NTCIR-eval2`` into its ``.Dnev``, ``DIN-NTCIR-eval`` into ``.DINnev``, ``D-NTCIR-IAeval``
+and ``D-NTCIR-IAeval2`` into ``.nevIA`` and ``DIN-NTCIR-PQeval`` into ``.nevPQ``, from the
+values of :mod:`ir_measures_pres.measures.diversity`.
 
 Per topic of the tid list (the probability file's topics, sorted): ``# syslen= jrel= jnonrel=0``,
 ``# r1= rp=``, the ``gcompute`` lines, ``#intent_num=n``, the two I-rec lines (``I-rec@n``
@@ -10,6 +11,12 @@ rank) and the D# (DIN#) lines, which the scripts compute in awk from the printed
 topic without a relevant document makes ``ntcir_eval`` fail: only the D# lines are written, 0.
 
 Every value line is ``TID`` + space + ``name=`` left-aligned in 21 characters + ``%.4f``.
+
+The intent-aware files (Agrawal et al. WSDM 2009; P+Q: Sakai WWW 2012) hold, per topic, one
+``gcompute`` block per intent that has a relevant document, in probability-file order (prefix
+``TID i P(i|q)``, in ``.nevPQ`` ``TID i inf|nav P(i|q)``), then per metric
+``TID SUMp= s IA-X@l= v``: s = sum P(i|q) and v = sum P(i|q) X_i@l over those intents, X_i@l
+as printed (P+Q weighs Q@l for an informational intent, P-plus for a navigational one).
 """
 
 from __future__ import annotations
@@ -25,7 +32,10 @@ from ..measures.diversity import (
     first_ranks,
     found,
     gcompute,
+    intent_aware,
+    intent_found,
     intent_recall,
+    intent_segments,
 )
 
 __all__ = ["SCRIPTS", "SUPPORTED", "diversity_text"]
@@ -39,8 +49,21 @@ SCRIPTS = (
     "D-NTCIR-IAeval2",
     "DIN-NTCIR-PQeval",
 )
-#: the scripts whose files are reproduced (docs/diversity.md's status table)
-SUPPORTED = ("D-NTCIR-eval", "D-NTCIR-eval2", "DIN-NTCIR-eval")
+#: the scripts whose files are reproduced (docs/diversity.md's status table): all of them
+SUPPORTED = SCRIPTS
+#: the per-topic lines of the intent-aware scripts: (printed name, the per-intent line it
+#: weighs; PplusQ: Q@l for an informational intent, P-plus for a navigational one)
+INTENT_AWARE = {
+    "D-NTCIR-IAeval": [("IA-ERR", "ERR@l"), ("IA-nERR", "nERR@l"), ("IA-MSnDCG", "MSnDCG@l")],
+    "D-NTCIR-IAeval2": [
+        ("IA-MSnDCG", "MSnDCG@l"),
+        ("IA-Q", "Q@l"),
+        ("IA-ERR", "ERR@l"),
+        ("IA-EBR", "EBR@l"),
+        ("IA-RBP", "RBP@l"),
+    ],
+    "DIN-NTCIR-PQeval": [("PplusQ", "")],
+}
 
 #: the tool's name field
 NAME_WIDTH = 21
@@ -66,6 +89,8 @@ def diversity_text(
     decimals of the values; the tool's are 4)."""
     if script not in SUPPORTED:
         raise ValueError(f"{script} is not reproduced yet (supported: {', '.join(SUPPORTED)})")
+    if script in INTENT_AWARE:
+        return _intent_aware_text(script, judg, lists, cutoff, digits)
     din = script == "DIN-NTCIR-eval"
     rbp = 0.99 if script == "D-NTCIR-eval2" else 0.95
     f = found(judg, lists, cutoff, din=din)
@@ -104,4 +129,49 @@ def diversity_text(
         for printed_name, source in sharp:
             value = GAMMA * irec + (1 - GAMMA) * float(texts[source][k])
             write(f"{tid} {_field(printed_name)}{fmt % value}\n")
+    return "".join(out)
+
+
+def _intent_aware_text(
+    script: str, judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int
+) -> str:
+    """D-NTCIR-IAeval(2)'s ``.nevIA`` or DIN-NTCIR-PQeval's ``.nevPQ``: per topic, a
+    ``gcompute`` block per intent with a relevant document (prefix ``TID i P``, PQ:
+    ``TID i inf|nav P``), then ``TID SUMp= s X@l= v`` per metric, s = sum P(i|q) and
+    v = sum P(i|q) X_i@l over those intents, X_i@l as printed (the scripts' awk)."""
+    segs = intent_segments(judg)
+    f = intent_found(judg, segs, lists, cutoff)
+    values = gcompute(f, segs.ideal, cutoff)
+    heads = first_ranks(f)
+    at = f"@{cutoff:04d}"
+    fmt = f"%.{digits}f"
+    texts = {name: (np.char.mod(fmt, v).tolist() if len(v) else []) for name, v in values.items()}
+    names = [(name, _field(name)) for name in values]
+    probs = judg.probs
+    p_text = [probs.prob_text[r] for r in segs.row.tolist()]
+    p = np.array([float(t) for t in p_text])
+    pq = script == "DIN-NTCIR-PQeval"
+    nav = probs.nav[segs.row]
+    sums = intent_aware(p, np.ones(len(p)), segs.offsets)
+    weighed = []
+    for name, source in INTENT_AWARE[script]:
+        if pq:
+            q_at, pplus = texts[f"Q{at}"], texts["P-plus"]
+            shown = [float(pplus[k] if nav[k] else q_at[k]) for k in range(len(p))]
+        else:
+            shown = [float(t) for t in texts[source.replace("@l", at)]]
+        weighed.append((f"{name}{at}=", intent_aware(p, np.array(shown), segs.offsets)))
+    out: List[str] = []
+    write = out.append
+    for k, tid in enumerate(judg.topics):
+        for j in range(int(segs.offsets[k]), int(segs.offsets[k + 1])):
+            row = int(segs.row[j])
+            kind = f" {'nav' if probs.nav[row] else 'inf'}" if pq else ""
+            prefix = f"{tid} {probs.intent[row]}{kind} {p_text[j]} "
+            write(f"{prefix}# syslen={f.syslen[j]} jrel={segs.n_rel[j]} jnonrel=0\n")
+            write(f"{prefix}# r1={heads['r1'][j]} rp={heads['rp'][j]}\n")
+            for name, field in names:
+                write(f"{prefix}{field}{texts[name][j]}\n")
+        for label, ia in weighed:
+            write(f"{tid} SUMp= {fmt % sums[k]} {label} {fmt % ia[k]}\n")
     return "".join(out)
