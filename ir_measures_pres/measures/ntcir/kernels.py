@@ -13,6 +13,7 @@ every measure's value on an empty list.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Tuple
 
@@ -342,10 +343,20 @@ def ncu_kernel(
             for level, value in zip(levels.tolist(), values.tolist()):
                 denom = denom + qrels.count(lo=level, hi=level + 1)[f.rel.qpos] * value
         return _ratio(numerator, denom)
-    numerator = np.bincount(f.q, weights=br * np.power(gamma, f.count - 1), minlength=f.rel.num_queries)
-    upto = int(f.n_rel.max()) if len(f.n_rel) else 0
-    sums = np.concatenate([[0.0], np.cumsum(np.power(gamma, np.arange(upto, dtype=np.float64)))])
+    upto = max(int(f.n_rel.max()) if len(f.n_rel) else 0, int(f.count.max()) if len(f.count) else 0)
+    power = _pow_table(gamma, upto)
+    numerator = np.bincount(
+        f.q, weights=br * power[f.count.astype(np.int64) - 1], minlength=f.rel.num_queries
+    )
+    sums = np.concatenate([[0.0], np.cumsum(power)])
     return _ratio(numerator, sums[f.n_rel])
+
+
+def _pow_table(base: float, upto: int) -> np.ndarray:
+    """[base^0, ..., base^(upto-1)], each by C's ``pow`` (the tool's): numpy's ``power`` can
+    differ from it in the last bit, which moves 17-decimal values (one entry per rank, not per
+    document)."""
+    return np.array([math.pow(base, k) for k in range(upto)], dtype=np.float64)
 
 
 def bpref_kernel(f: Found, variant: str) -> np.ndarray:
