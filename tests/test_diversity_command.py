@@ -66,6 +66,13 @@ SCRIPT_FILES = [
     ("D-NTCIR-IAeval2", 10, "xia2l10", "nevIA", "divx"),
     ("DIN-NTCIR-PQeval", 10, "l10", "nevPQ", "div"),
     ("DIN-NTCIR-PQeval", 20, "l20", "nevPQ", "div"),
+    # the 17-decimal build (``--digits 17``: the values ntcir_eval prints, not the awk lines)
+    ("D-NTCIR-eval2", 10, "p10", "Dnev", "div"),
+    ("D-NTCIR-eval2", 20, "p20", "Dnev", "div"),
+    ("DIN-NTCIR-eval", 10, "p10", "DINnev", "div"),
+    ("DIN-NTCIR-eval", 20, "p20", "DINnev", "div"),
+    ("D-NTCIR-IAeval2", 10, "pia10", "nevIA", "div"),
+    ("D-NTCIR-IAeval2", 20, "pia20", "nevIA", "div"),
 ]
 #: the probability file each script was given (the IA scripts: the .Iprob, as README.diversity)
 PROB_OF = {"D-NTCIR-IAeval": "setA.Iprob", "D-NTCIR-IAeval2": "setA.Iprob"}
@@ -84,9 +91,16 @@ CASES: Dict[str, Tuple[str, str, List[str]]] = {
     f"{run}.{name}.{suffix}": (
         f"DIN-splitqrels{'-exp' if rel == 'divx' else ''} setA.DINprob setA.Dqrels {rel}; "
         f"echo {run} | TRECsplitruns setA.DINprob.tid 1000; echo {run} | "
-        + _tool_command(script, "setA.DINprob.tid", PROB_OF.get(script, "setA.DINprob"), rel, cutoff, name),
+        + _tool_command(script, "setA.DINprob.tid", PROB_OF.get(script, "setA.DINprob"), rel, cutoff, name)
+        + (" (ntcir_eval printing %.17f)" if name.startswith("p") else ""),
         PROB_OF.get(script, "setA.DINprob"),
-        [script, "--cutoff", str(cutoff), *(["--gains", "exp"] if rel == "divx" else [])],
+        [
+            script,
+            "--cutoff",
+            str(cutoff),
+            *(["--gains", "exp"] if rel == "divx" else []),
+            *(["--digits", "17"] if name.startswith("p") else []),
+        ],
     )
     for run in RUNS
     for script, cutoff, name, suffix, rel in SCRIPT_FILES

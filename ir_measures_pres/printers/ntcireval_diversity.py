@@ -67,6 +67,9 @@ INTENT_AWARE = {
 
 #: the tool's name field
 NAME_WIDTH = 21
+#: the format of the lines the scripts compute in awk (D#, DIN#, SUMp): ``%.4f`` whatever the
+#: digits of the values they read (the 17-decimal build's D# lines are 4-decimal too)
+AWK = "%.4f"
 
 
 def _field(name: str) -> str:
@@ -86,7 +89,8 @@ def diversity_text(
     script: str, judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int = 4
 ) -> str:
     """What ``script`` writes into a run's output file at cutoff ``cutoff`` (``digits``: the
-    decimals of the values; the tool's are 4)."""
+    decimals of the values ``ntcir_eval`` prints, 4 in the stock tool; the lines the scripts
+    compute in awk from those printed values keep 4)."""
     if script not in SUPPORTED:
         raise ValueError(f"{script} is not reproduced yet (supported: {', '.join(SUPPORTED)})")
     if script in INTENT_AWARE:
@@ -114,7 +118,7 @@ def diversity_text(
     for k, tid in enumerate(judg.topics):
         if judg.n_rel[k] == 0:  # ntcir_eval fails; awk reads the missing values as 0
             for printed_name, _ in sharp:
-                write(f"{tid} {_field(printed_name)}{fmt % 0.0}\n")
+                write(f"{tid} {_field(printed_name)}{AWK % 0.0}\n")
             continue
         write(f"{tid} # syslen={f.syslen[k]} jrel={judg.n_rel[k]} jnonrel=0\n")
         write(f"{tid} # r1={heads['r1'][k]} rp={heads['rp'][k]}\n")
@@ -128,7 +132,7 @@ def diversity_text(
         irec = float(irec_l_text[k])
         for printed_name, source in sharp:
             value = GAMMA * irec + (1 - GAMMA) * float(texts[source][k])
-            write(f"{tid} {_field(printed_name)}{fmt % value}\n")
+            write(f"{tid} {_field(printed_name)}{AWK % value}\n")
     return "".join(out)
 
 
@@ -173,5 +177,5 @@ def _intent_aware_text(
             for name, field in names:
                 write(f"{prefix}{field}{texts[name][j]}\n")
         for label, ia in weighed:
-            write(f"{tid} SUMp= {fmt % sums[k]} {label} {fmt % ia[k]}\n")
+            write(f"{tid} SUMp= {AWK % sums[k]} {label} {AWK % ia[k]}\n")
     return "".join(out)
