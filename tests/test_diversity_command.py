@@ -137,15 +137,20 @@ UPSTREAM_CASES = {
         script,
         prob,
         f"echo {run} | " + _tool_command(script, "Dtest.DINprob.tid", prob, "test", 10, name.split(".")[0]),
+        digits,
     )
     for run in ("TRECRUN", "TRECRUN2")
-    for script, prob, name in (
-        ("D-NTCIR-eval", "Dtest.DINprob", "l10.Dnev"),
-        ("D-NTCIR-eval2", "Dtest.DINprob", "e2l10.Dnev"),
-        ("DIN-NTCIR-eval", "Dtest.DINprob", "l10.DINnev"),
-        ("D-NTCIR-IAeval", "Dtest.Iprob", "l10.nevIA"),
-        ("D-NTCIR-IAeval2", "Dtest.Iprob", "ia2l10.nevIA"),
-        ("DIN-NTCIR-PQeval", "Dtest.DINprob", "l10.nevPQ"),
+    for script, prob, name, digits in (
+        ("D-NTCIR-eval", "Dtest.DINprob", "l10.Dnev", "4"),
+        ("D-NTCIR-eval2", "Dtest.DINprob", "e2l10.Dnev", "4"),
+        ("DIN-NTCIR-eval", "Dtest.DINprob", "l10.DINnev", "4"),
+        ("D-NTCIR-IAeval", "Dtest.Iprob", "l10.nevIA", "4"),
+        ("D-NTCIR-IAeval2", "Dtest.Iprob", "ia2l10.nevIA", "4"),
+        ("DIN-NTCIR-PQeval", "Dtest.DINprob", "l10.nevPQ", "4"),
+        # the 17-decimal build
+        ("D-NTCIR-eval2", "Dtest.DINprob", "p10.Dnev", "17"),
+        ("DIN-NTCIR-eval", "Dtest.DINprob", "p10.DINnev", "17"),
+        ("D-NTCIR-IAeval2", "Dtest.Iprob", "pia10.nevIA", "17"),
     )
 }
 
@@ -154,10 +159,12 @@ UPSTREAM_CASES = {
 @pytest.mark.parametrize("output", list(UPSTREAM_CASES))
 def test_upstream_output_file_byte_for_byte(output: str) -> None:
     """NTCIREVAL's own diversity test files (README.diversity's examples; in ../shared only)."""
-    script, prob, command = UPSTREAM_CASES[output]
+    script, prob, command, digits = UPSTREAM_CASES[output]
     expected = (UPSTREAM / "out" / output).read_text()
     run = UPSTREAM / output.split(".")[0]
-    got = _ours([script, "--cutoff", "10"], UPSTREAM / prob, UPSTREAM / "Dtest.Dqrels", run)
+    got = _ours(
+        [script, "--cutoff", "10", "--digits", digits], UPSTREAM / prob, UPSTREAM / "Dtest.Dqrels", run
+    )
     assert got == expected, f"differs from `{command}` ({output})"
 
 
