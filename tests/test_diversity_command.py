@@ -371,3 +371,68 @@ def test_kernels_match_the_naive_loop(seed: int, cutoff: int) -> None:
 
 def _empty_run():  # a run file cannot be empty: a run of another topic set
     return read_run_lines(io.BytesIO(b"none Q0 x 1 1 r\n"))
+
+
+# --------------------------------------------------------------------------------------------
+# --mean: NEV2mean's mean of the printed values over the tid list
+# --------------------------------------------------------------------------------------------
+
+MEANS = sorted(p.name for p in (SET_A / "means").iterdir())
+
+
+@pytest.mark.parametrize("mean_file", MEANS)
+def test_mean_lines_are_nev2means_values(mean_file: str) -> None:
+    """``NEV2mean runl setA.DINprob.tid lL.Dnev METRIC`` (or ``.DINnev``) wrote ``run mean`` per
+    run: our ``ALL METRIC=`` line of each run prints the same value."""
+    _, _, _, evalname, suffix, metric = mean_file.split(".", 5)
+    script = "D-NTCIR-eval" if suffix == "Dnev" else "DIN-NTCIR-eval"
+    cutoff = evalname[1:]
+    for line in (SET_A / "means" / mean_file).read_text().splitlines():
+        run, value = line.split()
+        text = _ours(
+            [script, "--cutoff", cutoff, "--mean"],
+            SET_A / "setA.DINprob",
+            SET_A / "setA.Dqrels.gz",
+            SET_A / f"{run}.gz",
+        )
+        alls = dict(row.split()[1:] for row in text.splitlines() if row.startswith("ALL "))
+        assert alls[f"{metric}="] == value, (
+            run,
+            f"NEV2mean runl setA.DINprob.tid {evalname}.{suffix} {metric}",
+        )
+
+
+def test_mean_of_the_intent_aware_lines() -> None:
+    """The ALL lines of a .nevIA: the IA-X lines' mean over the 30 topics (no per-intent line)."""
+    text = _ours(
+        ["D-NTCIR-IAeval", "--cutoff", "10", "--mean"],
+        SET_A / "setA.Iprob",
+        SET_A / "setA.Dqrels.gz",
+        SET_A / "setA-divgood.gz",
+    )
+    alls = [row.split()[1] for row in text.splitlines() if row.startswith("ALL ")]
+    assert alls == ["IA-ERR@0010=", "IA-nERR@0010=", "IA-MSnDCG@0010="]
+    values = [
+        float(row.split()[-1]) for row in text.splitlines() if "IA-ERR@0010=" in row and row.startswith("0")
+    ]
+    assert len(values) == 30
+    assert text.splitlines()[-3] == f"ALL {'IA-ERR@0010=':<21}{sum(values) / 30:.4f}"
+
+
+UPSTREAM_MEANS = ["D#-Q@0010", "D#-nDCG@0010", "I-rec@0010", "MSnDCG@0010", "Q@0010"]
+
+
+@needs_shared("ntcireval-diversity", "upstream")
+@pytest.mark.parametrize("metric", UPSTREAM_MEANS)
+def test_upstream_mean_lines_are_nev2means_values(metric: str) -> None:
+    """README.diversity's ``NEV2mean runl Dtest.DINprob.tid l10.Dnev ... METRIC``."""
+    for line in (UPSTREAM / "out" / f"runl.Dtest.DINprob.l10.Dnev.{metric}").read_text().splitlines():
+        run, value = line.split()
+        text = _ours(
+            ["D-NTCIR-eval", "--cutoff", "10", "--mean"],
+            UPSTREAM / "Dtest.DINprob",
+            UPSTREAM / "Dtest.Dqrels",
+            UPSTREAM / run,
+        )
+        alls = dict(row.split()[1:] for row in text.splitlines() if row.startswith("ALL "))
+        assert alls[f"{metric}="] == value, (run, f"NEV2mean runl Dtest.DINprob.tid l10.Dnev {metric}")

@@ -4,6 +4,7 @@ a run's output file, byte for byte (docs/diversity.md).
 Usage::
 
     ir_measures_pres diversity SCRIPT PROB DQRELS RUN --cutoff L [--gains linear|exp] [--digits D]
+                               [--mean]
 
 SCRIPT is the script's name: ``D-NTCIR-eval`` (``<run>.<name>.Dnev``: D-measures, I-rec,
 D#-Q, D#-nDCG), ``D-NTCIR-eval2`` (its ``.Dnev``: RBP with p = 0.99 and D#-ERR, D#-EBR,
@@ -14,7 +15,9 @@ post-processing scripts (NEV2mean ...) are not reproduced. PROB is the ``.Iprob`
 (the topics evaluated are its topics), DQRELS the ``.Dqrels`` file, RUN a TREC run whose lines
 are the ranking in file order (scores and ranks are ignored, as ``TRECsplitruns`` does; the
 first 1000 lines of a topic). ``--gains exp`` gives level n the gain 2^n - 1 (the script's
-commented-out alternative); ``--digits`` the decimals of the values (default 4, the tool's).
+commented-out alternative); ``--digits`` the decimals of the values ``ntcir_eval`` prints
+(default 4, the tool's; the lines the scripts compute in awk stay 4-decimal); ``--mean`` adds
+the ``ALL`` lines, each line's mean over the tid list's topics as ``NEV2mean`` computes it.
 
 The readers, the measures and the printer are :mod:`ir_measures_pres.data.diversity`,
 :mod:`ir_measures_pres.measures.diversity` and :mod:`ir_measures_pres.printers.ntcireval_diversity`;
@@ -71,7 +74,16 @@ def _parser() -> ArgumentParser:
         help="gain of level n: n (linear, the stock script) or 2^n - 1 (exp)",
     )
     parser.add_argument(
-        "--digits", type=int_option(0, 30), default=4, help="decimals of the values (default 4, the tool's)"
+        "--digits",
+        type=int_option(0, 30),
+        default=4,
+        help="decimals of the values ntcir_eval prints (default 4, the tool's; 17: its 17-decimal "
+        "build); the D#, DIN# and SUMp lines the scripts compute stay 4-decimal",
+    )
+    parser.add_argument(
+        "--mean",
+        action="store_true",
+        help="then the ALL lines: each line's mean over the topics of PROB (NEV2mean)",
     )
     return parser
 
@@ -105,7 +117,7 @@ def _run_text(args: Any, judg: Any, path: str) -> str:
     from ..data.readers import read_run_lines
     from ..engine.scores import lacking_topics, named_topics
     from ..measures.diversity import run_lists
-    from ..printers.ntcireval_diversity import diversity_text
+    from ..printers.ntcireval_diversity import diversity_text, mean_lines
 
     run = read_run_lines(path)
     lists = run_lists(judg, run)
@@ -123,7 +135,10 @@ def _run_text(args: Any, judg: Any, path: str) -> str:
         notes.append(lacking_topics(path, missing, len(judg.topics), "zero"))
     if notes:
         warn(notes)
-    return diversity_text(args.script, judg, lists, args.cutoff, args.digits)
+    text = diversity_text(args.script, judg, lists, args.cutoff, args.digits)
+    if args.mean:
+        text += mean_lines(text, len(judg.topics), args.digits)
+    return text
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

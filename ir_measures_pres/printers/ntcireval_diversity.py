@@ -25,6 +25,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
+from ..data.arrays import sum_in_order
 from ..measures.diversity import (
     GAMMA,
     DiversityJudgements,
@@ -38,7 +39,7 @@ from ..measures.diversity import (
     intent_segments,
 )
 
-__all__ = ["SCRIPTS", "SUPPORTED", "diversity_text"]
+__all__ = ["SCRIPTS", "SUPPORTED", "diversity_text", "mean_lines"]
 
 #: the scripts of the diversity suite, in the order of README.diversity
 SCRIPTS = (
@@ -134,6 +135,29 @@ def diversity_text(
             value = GAMMA * irec + (1 - GAMMA) * float(texts[source][k])
             write(f"{tid} {_field(printed_name)}{AWK % value}\n")
     return "".join(out)
+
+
+def mean_lines(text: str, topics: int, digits: int = 4) -> str:
+    """``ALL`` lines after a script's output ``text``: per value line name (``Q@0010``,
+    ``D#-nDCG@0010``, ``IA-ERR@0010`` of the ``SUMp`` lines ...), in the order the names first
+    appear, the sum of the printed values divided by ``topics`` (the tid list's length), as
+    ``NEV2mean`` computes its ``run mean`` line: a topic without the line counts 0. The
+    per-intent lines of the intent-aware files and the ``#`` lines have no mean."""
+    sums: Dict[str, List[float]] = {}
+    for line in text.splitlines():
+        tokens = line.split()
+        if len(tokens) == 3 and tokens[1].endswith("=") and not tokens[1].startswith("#"):
+            name, value = tokens[1][:-1], tokens[2]
+        elif len(tokens) == 5 and tokens[1] == "SUMp=":
+            name, value = tokens[3][:-1], tokens[4]
+        else:
+            continue
+        sums.setdefault(name, []).append(float(value))
+    fmt = f"%.{digits}f"
+    return "".join(
+        f"ALL {_field(name)}{fmt % (sum_in_order(values) / topics if topics else 0.0)}\n"
+        for name, values in sums.items()
+    )
 
 
 def _intent_aware_text(
