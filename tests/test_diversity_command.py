@@ -436,3 +436,13 @@ def test_upstream_mean_lines_are_nev2means_values(metric: str) -> None:
         )
         alls = dict(row.split()[1:] for row in text.splitlines() if row.startswith("ALL "))
         assert alls[f"{metric}="] == value, (run, f"NEV2mean runl Dtest.DINprob.tid l10.Dnev {metric}")
+
+
+def test_long_document_ids(tmp_path: Path) -> None:
+    """A run with an id over 64 bytes (read as str, not bytes) matches the qrels as any other."""
+    long = "d" * 80
+    (tmp_path / "prob").write_text("1 a 1\n")
+    (tmp_path / "dqrels").write_text(f"1 a {long} L1\n")
+    (tmp_path / "run").write_text(f"1 Q0 x 1 2 r\n1 Q0 {long} 2 1 r\n")
+    text = _ours(["D-NTCIR-eval", "--cutoff", "10"], tmp_path / "prob", tmp_path / "dqrels", tmp_path / "run")
+    assert "1 # r1=2 rp=2\n" in text and "1 I-rec@0010=          1.0000\n" in text

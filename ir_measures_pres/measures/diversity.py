@@ -265,6 +265,9 @@ def run_lists(judg: DiversityJudgements, run: Any, depth: int = RUN_DEPTH) -> Di
         from ..data.arrays import ids_as_str
 
         docs = ids_as_str(docs)
+    elif docs.dtype.kind != "S" and judg.line_doc.dtype.kind == "S":
+        # ids over 64 bytes come as str (the readers' rule): compared as bytes, as the tool does
+        docs = _doc_array(docs.tolist(), True)
     width = max(len(judg.doc_ids), 1)
     code = _codes(judg, docs)
     key = np.where(code >= 0, t * width + code, -1)
