@@ -322,13 +322,14 @@ def found(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, din: bo
         raw = _din_gains(judg, lists, cutoff)
     else:
         raw = np.where(lists.judged >= 0, judg.doc_gg[np.maximum(lists.judged, 0)], 0.0)
-    gain = printed(raw)
+    candidates = np.flatnonzero((rank <= cutoff) & (raw > 0))  # only these are written %.4f
+    gain = printed(raw[candidates])
+    keep = candidates[gain > 0]
+    g = gain[gain > 0]
     topic = segment_ids(lists.offsets)
-    keep = (rank <= cutoff) & (gain > 0)
     topics = len(judg.topics)
     counts = np.bincount(topic[keep], minlength=topics)
     offsets = offsets_from_counts(counts)
-    g = gain[keep]
     label = _dense(g) if len(g) else np.zeros(0, np.int64)
     syslen = np.minimum(lists.lengths, cutoff).astype(np.int64)
     rel = JudgedList(np.arange(topics), syslen, offsets, rank[keep].astype(np.int64), label)
