@@ -63,18 +63,33 @@ class IntentProbs:
 
 @dataclass(frozen=True)
 class DiversityQrels:
-    """One ``.Dqrels`` file, a row per line in file order."""
+    """One ``.Dqrels`` file, a row per line in file order, as columns: the topic and intent of
+    each line as a code into ``topic_names`` / ``intent_names`` (``str``), the document ids as
+    raw bytes (a numpy ``'S'`` array, as the runs' readers give them), the level and the line
+    number."""
 
     source: str
-    topic: List[str]
-    intent: List[str]
-    doc: List[str]
+    topic_names: List[str]
+    topic_code: np.ndarray
+    intent_names: List[str]
+    intent_code: np.ndarray
+    doc: np.ndarray
     level: np.ndarray
-    line: List[int]
+    line: np.ndarray
+
+    @property
+    def topic(self) -> List[str]:
+        """The topic of every line."""
+        return [self.topic_names[c] for c in self.topic_code.tolist()]
+
+    @property
+    def intent(self) -> List[str]:
+        """The intent of every line."""
+        return [self.intent_names[c] for c in self.intent_code.tolist()]
 
 
-def _lines(source: Source) -> Tuple[str, List[Tuple[int, List[str]]]]:
-    """(display name, [(line number, fields)]) of the non-blank lines."""
+def _read_bytes(source: Source) -> Tuple[str, bytes]:
+    """(display name, the file's bytes without a UTF-8 byte order mark)."""
     stream, name, to_close = _open(source)
     try:
         data = stream.read()
@@ -83,11 +98,51 @@ def _lines(source: Source) -> Tuple[str, List[Tuple[int, List[str]]]]:
     finally:
         for f in to_close:
             f.close()
-    text = data.decode("utf-8", "surrogateescape")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    rows = [(i, line.split()) for i, line in enumerate(text.split("\n"), start=1)]
+    return name, data[3:] if data.startswith(b"\xef\xbb\xbf") else data
+
+
+def _text(raw: bytes) -> str:
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _lines(source: Source) -> Tuple[str, List[Tuple[int, List[str]]]]:
+    """(display name, [(line number, fields)]) of the non-blank lines."""
+    name, data = _read_bytes(source)
+    rows = [(i, line.split()) for i, line in enumerate(_text(data).split("\n"), start=1)]
     return name, [(i, fields) for i, fields in rows if fields]
+
+
+#: ASCII whitespace, what separates columns (as in the TREC readers)
+_SPACE = np.zeros(256, dtype=bool)
+_SPACE[[9, 10, 11, 12, 13, 32]] = True
+_LEVELS = np.array([f"L{n}".encode() for n in range(10)])
+
+
+def _table(name: str, data: bytes, width: int, columns: str) -> Tuple[np.ndarray, np.ndarray]:
+    """(the columns of every non-blank line, a row per line, as a bytes array; their line
+    numbers), every line ``width`` columns: counted with numpy over the bytes, split by
+    ``bytes.split`` (no Python code per line)."""
+    raw = np.frombuffer(data, dtype=np.uint8)
+    space = _SPACE[raw]
+    starts = ~space & np.concatenate(([True], space[:-1]))
+    newline = raw == 10
+    line_of = (np.cumsum(newline) - newline)[starts]  # 0-based line of each column's first byte
+    counts = np.bincount(line_of) if len(line_of) else np.zeros(0, dtype=np.int64)
+    lines = np.flatnonzero(counts)
+    wrong = lines[counts[lines] != width]
+    if len(wrong):
+        k = int(wrong[0])
+        fields = _text(data.split(b"\n")[k]).split()
+        raise TrecFormatError(
+            name, k + 1, f"{width} columns ({columns})", f"{len(fields)}: {' '.join(fields)!r}"
+        )
+    return np.array(data.split(), dtype=bytes).reshape(-1, width), lines + 1
+
+
+def _codes(column: np.ndarray) -> Tuple[List[str], np.ndarray]:
+    """(the distinct values as ``str``, each row's code into them)."""
+    names, code = np.unique(column, return_inverse=True)
+    return [_text(v) for v in names.tolist()], code.reshape(-1).astype(np.int64)
 
 
 def _probability(name: str, line: int, text: str) -> float:
@@ -161,56 +216,71 @@ def read_intent_probs(source: Source, din: Optional[bool] = None) -> IntentProbs
 
 
 def read_dqrels(source: Source) -> DiversityQrels:
-    """Read a ``.Dqrels`` file (``topic intent docno Ln``)."""
-    name, rows = _lines(source)
-    if not rows:
+    """Read a ``.Dqrels`` file (``topic intent docno Ln``), vectorised over its lines."""
+    name, data = _read_bytes(source)
+    table, lines = _table(name, data, 4, _DQRELS)
+    if not len(table):
         raise TrecFormatError(name, None, f"diversity qrels lines ({_DQRELS})", "an empty file")
-    topic: List[str] = []
-    intent: List[str] = []
-    doc: List[str] = []
-    level: List[int] = []
-    lines: List[int] = []
-    seen: Dict[Tuple[str, str, str], int] = {}
-    for i, fields in rows:
-        if len(fields) != 4:
-            raise TrecFormatError(name, i, f"4 columns ({_DQRELS})", f"{len(fields)}: {' '.join(fields)!r}")
-        lv = fields[3]
-        if len(lv) != 2 or lv[0] != "L" or not ("0" <= lv[1] <= "9"):
-            raise TrecFormatError(name, i, "a relevance level L0 .. L9 in column 4", repr(lv))
-        key = (fields[0], fields[1], fields[2])
-        if key in seen:
-            raise TrecFormatError(
-                name,
-                i,
-                "each (topic, intent, docno) once",
-                f"topic {key[0]!r} intent {key[1]!r} document {key[2]!r} again (line {seen[key]})",
-            )
-        seen[key] = i
-        topic.append(fields[0])
-        intent.append(fields[1])
-        doc.append(fields[2])
-        level.append(int(lv[1]))
-        lines.append(i)
-    return DiversityQrels(name, topic, intent, doc, np.array(level, dtype=np.int64), lines)
+    level_at = np.searchsorted(_LEVELS, table[:, 3])
+    ok = (level_at < len(_LEVELS)) & (_LEVELS[np.minimum(level_at, len(_LEVELS) - 1)] == table[:, 3])
+    if not ok.all():
+        k = int(np.flatnonzero(~ok)[0])
+        raise TrecFormatError(
+            name, int(lines[k]), "a relevance level L0 .. L9 in column 4", repr(_text(table[k, 3]))
+        )
+    topic_names, topic = _codes(table[:, 0])
+    intent_names, intent = _codes(table[:, 1])
+    doc = np.unique(table[:, 2], return_inverse=True)[1].reshape(-1).astype(np.int64)
+    key = (topic * max(len(intent_names), 1) + intent) * (int(doc.max()) + 1) + doc
+    order = np.argsort(key, kind="stable")
+    again = order[1:][key[order][1:] == key[order][:-1]]
+    if len(again):
+        k = int(again.min())
+        first = int(np.flatnonzero(key == key[k])[0])
+        raise TrecFormatError(
+            name,
+            int(lines[k]),
+            "each (topic, intent, docno) once",
+            f"topic {topic_names[topic[k]]!r} intent {intent_names[intent[k]]!r} document "
+            f"{_text(table[k, 2])!r} again (line {int(lines[first])})",
+        )
+    return DiversityQrels(
+        name, topic_names, topic, intent_names, intent, table[:, 2].copy(), level_at.astype(np.int64), lines
+    )
 
 
 def check_against(probs: IntentProbs, qrels: DiversityQrels) -> None:
     """Every topic of the qrels has probabilities; every intent with a relevant (L1+) line has a
     probability for its topic. (L0 lines, whatever their intent, are dropped by the tool.)"""
     topics = set(probs.topic)
+    known = np.array([t in topics for t in qrels.topic_names], dtype=bool)
+    missing_topic = np.flatnonzero(~known[qrels.topic_code]) if len(known) else np.zeros(0, np.int64)
     pairs = set(zip(probs.topic, probs.intent))
-    for k, (t, i) in enumerate(zip(qrels.topic, qrels.intent)):
-        if t not in topics:
-            raise TrecFormatError(
-                qrels.source,
-                qrels.line[k],
-                f"a topic of the probabilities {probs.source}",
-                f"topic {t!r}, which has no intent probability there",
-            )
-        if qrels.level[k] > 0 and (t, i) not in pairs:
-            raise TrecFormatError(
-                qrels.source,
-                qrels.line[k],
-                f"an intent of topic {t!r} with a probability in {probs.source}",
-                f"intent {i!r}, which has none",
-            )
+    width = max(len(qrels.intent_names), 1)
+    pair = qrels.topic_code * width + qrels.intent_code
+    relevant = np.flatnonzero(qrels.level > 0)
+    distinct, inverse = np.unique(pair[relevant], return_inverse=True)
+    has = np.array(
+        [(qrels.topic_names[p // width], qrels.intent_names[p % width]) in pairs for p in distinct.tolist()],
+        dtype=bool,
+    )  # one test per distinct (topic, intent), not per line
+    missing_intent = relevant[~has[inverse.reshape(-1)]] if len(relevant) else relevant
+    first_topic = int(missing_topic[0]) if len(missing_topic) else None
+    first_intent = int(missing_intent[0]) if len(missing_intent) else None
+    if first_topic is not None and (first_intent is None or first_topic <= first_intent):
+        t = qrels.topic_names[qrels.topic_code[first_topic]]
+        raise TrecFormatError(
+            qrels.source,
+            int(qrels.line[first_topic]),
+            f"a topic of the probabilities {probs.source}",
+            f"topic {t!r}, which has no intent probability there",
+        )
+    if first_intent is not None:
+        t = qrels.topic_names[qrels.topic_code[first_intent]]
+        i = qrels.intent_names[qrels.intent_code[first_intent]]
+        raise TrecFormatError(
+            qrels.source,
+            int(qrels.line[first_intent]),
+            f"an intent of topic {t!r} with a probability in {probs.source}",
+            f"intent {i!r}, which has none",
+        )

@@ -171,9 +171,22 @@ def judgements(
     t_index = {t: k for k, t in enumerate(topics)}
     row_of = {(t, i): k for k, (t, i) in enumerate(zip(probs.topic, probs.intent))}
     rel = np.flatnonzero(qrels.level > 0)
-    line_topic = np.array([t_index[qrels.topic[k]] for k in rel.tolist()], dtype=np.int64)
-    line_intent = np.array([row_of[(qrels.topic[k], qrels.intent[k])] for k in rel.tolist()], dtype=np.int64)
-    docs = _doc_array([qrels.doc[k] for k in rel.tolist()], doc_bytes)
+    # topic and intent of each relevant line: one look-up per distinct value, not per line
+    topic_index = np.array([t_index[t] for t in qrels.topic_names], dtype=np.int64)
+    line_topic = topic_index[qrels.topic_code[rel]] if len(rel) else np.zeros(0, np.int64)
+    width = max(len(qrels.intent_names), 1)
+    pair = qrels.topic_code[rel] * width + qrels.intent_code[rel]
+    distinct, inverse = np.unique(pair, return_inverse=True)
+    rows = np.array(
+        [row_of[(qrels.topic_names[p // width], qrels.intent_names[p % width])] for p in distinct.tolist()],
+        dtype=np.int64,
+    )
+    line_intent = rows[inverse.reshape(-1)] if len(rel) else np.zeros(0, np.int64)
+    docs = qrels.doc[rel]
+    if not doc_bytes:
+        from ..data.arrays import ids_as_str
+
+        docs = ids_as_str(docs)
     level = qrels.level[rel].astype(np.float64)
     g = level if gains == "linear" else np.power(2.0, level) - 1
     weight = awk_number(probs.prob[line_intent] * g) if len(rel) else np.zeros(0)
