@@ -108,7 +108,7 @@ def _text(raw: bytes) -> str:
 def _lines(source: Source) -> Tuple[str, List[Tuple[int, List[str]]]]:
     """(display name, [(line number, fields)]) of the non-blank lines."""
     name, data = _read_bytes(source)
-    rows = [(i, line.split()) for i, line in enumerate(_text(data).split("\n"), start=1)]
+    rows = [(i, [_text(t) for t in line.split()]) for i, line in enumerate(data.split(b"\n"), start=1)]
     return name, [(i, fields) for i, fields in rows if fields]
 
 
