@@ -73,6 +73,9 @@ SCRIPT_FILES = [
     ("DIN-NTCIR-eval", 20, "p20", "DINnev", "div"),
     ("D-NTCIR-IAeval2", 10, "pia10", "nevIA", "div"),
     ("D-NTCIR-IAeval2", 20, "pia20", "nevIA", "div"),
+    # the post-processing script that turns a run's .Dnev and .nevPQ into P+Q and P+Q#
+    ("NEVIAPQ2sharpnev", 10, "PplusQ#@0010", "nev", "div"),
+    ("NEVIAPQ2sharpnev", 20, "PplusQ#@0020", "nev", "div"),
 ]
 #: the probability file each script was given (the IA scripts: the .Iprob, as README.diversity)
 PROB_OF = {"D-NTCIR-IAeval": "setA.Iprob", "D-NTCIR-IAeval2": "setA.Iprob"}
@@ -80,6 +83,9 @@ PROB_OF = {"D-NTCIR-IAeval": "setA.Iprob", "D-NTCIR-IAeval2": "setA.Iprob"}
 
 def _tool_command(script: str, tid: str, prob: str, rel: str, cutoff: int, name: str) -> str:
     """The script's command line (README.diversity; the shared data's README)."""
+    if script == "NEVIAPQ2sharpnev":  # after D-NTCIR-eval and DIN-NTCIR-PQeval at that cutoff
+        at = f"@{cutoff:04d}"
+        return f"NEVIAPQ2sharpnev {tid} l{cutoff}.Dnev I-rec{at} l{cutoff}.nevPQ PplusQ{at} PplusQ#{at}"
     if script in ("D-NTCIR-IAeval", "D-NTCIR-IAeval2", "DIN-NTCIR-PQeval"):
         return f"{script} {tid} {prob} {rel}.Irelv {cutoff} {name}"
     return f"{script} {tid} {rel} {cutoff} {name}"
@@ -151,7 +157,9 @@ UPSTREAM_CASES = {
         ("D-NTCIR-eval2", "Dtest.DINprob", "p10.Dnev", "17"),
         ("DIN-NTCIR-eval", "Dtest.DINprob", "p10.DINnev", "17"),
         ("D-NTCIR-IAeval2", "Dtest.Iprob", "pia10.nevIA", "17"),
+        ("NEVIAPQ2sharpnev", "Dtest.DINprob", "PplusQ#@0010.nev", "4"),
     )
+    if script != "NEVIAPQ2sharpnev" or run == "TRECRUN"  # README.diversity ran it on TRECRUN only
 }
 
 

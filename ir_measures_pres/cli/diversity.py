@@ -10,9 +10,11 @@ SCRIPT is the script's name: ``D-NTCIR-eval`` (``<run>.<name>.Dnev``: D-measures
 D#-Q, D#-nDCG), ``D-NTCIR-eval2`` (its ``.Dnev``: RBP with p = 0.99 and D#-ERR, D#-EBR,
 D#-RBP), ``DIN-NTCIR-eval`` (``.DINnev``: DIN-measures and DIN#-measures), ``D-NTCIR-IAeval``
 (``.nevIA``: per-intent blocks, IA-ERR, IA-nERR, IA-MSnDCG), ``D-NTCIR-IAeval2`` (``.nevIA``:
-IA-MSnDCG, IA-Q, IA-ERR, IA-EBR, IA-RBP) or ``DIN-NTCIR-PQeval`` (``.nevPQ``: P+Q). The
-post-processing scripts (NEV2mean ...) are not reproduced. PROB is the ``.Iprob`` or ``.DINprob`` file
-(the topics evaluated are its topics), DQRELS the ``.Dqrels`` file, RUN a TREC run whose lines
+IA-MSnDCG, IA-Q, IA-ERR, IA-EBR, IA-RBP), ``DIN-NTCIR-PQeval`` (``.nevPQ``: P+Q) or
+``NEVIAPQ2sharpnev`` (``<run>.PplusQ#@l.nev``: P+Q and P+Q#, what the script makes of the run's
+``.Dnev`` and ``.nevPQ`` files). NEVIA2nev and Topicsys-matrix are not reproduced. PROB is
+the ``.Iprob`` or ``.DINprob`` file (the topics evaluated are its topics), DQRELS the
+``.Dqrels`` file, RUN a TREC run whose lines
 are the ranking in file order (scores and ranks are ignored, as ``TRECsplitruns`` does; the
 first 1000 lines of a topic). ``--gains exp`` gives level n the gain 2^n - 1 (the script's
 commented-out alternative); ``--digits`` the decimals of the values ``ntcir_eval`` prints
@@ -44,6 +46,7 @@ SCRIPTS = (
     "D-NTCIR-IAeval",
     "D-NTCIR-IAeval2",
     "DIN-NTCIR-PQeval",
+    "NEVIAPQ2sharpnev",
 )
 
 
@@ -53,7 +56,8 @@ def _parser() -> ArgumentParser:
         allow_abbrev=False,
         description="Print, byte for byte, what one of NTCIREVAL's diversity scripts writes into "
         "a run's output file: D-NTCIR-eval (.Dnev), D-NTCIR-eval2 (.Dnev), DIN-NTCIR-eval "
-        "(.DINnev), D-NTCIR-IAeval or D-NTCIR-IAeval2 (.nevIA), DIN-NTCIR-PQeval (.nevPQ).",
+        "(.DINnev), D-NTCIR-IAeval or D-NTCIR-IAeval2 (.nevIA), DIN-NTCIR-PQeval (.nevPQ), "
+        "NEVIAPQ2sharpnev (PplusQ#@L.nev).",
         epilog="PROB: topic intent P(i|q) [inf|nav]; DQRELS: topic intent docno L0..L9; RUN: TREC "
         "format, ranked in file order. docs/diversity.md has the formulas and the differences.",
     )

@@ -49,6 +49,7 @@ SCRIPTS = (
     "D-NTCIR-IAeval",
     "D-NTCIR-IAeval2",
     "DIN-NTCIR-PQeval",
+    "NEVIAPQ2sharpnev",
 )
 #: the scripts whose files are reproduced (docs/diversity.md's status table): all of them
 SUPPORTED = SCRIPTS
@@ -96,6 +97,8 @@ def diversity_text(
         raise ValueError(f"{script} is not reproduced yet (supported: {', '.join(SUPPORTED)})")
     if script in INTENT_AWARE:
         return _intent_aware_text(script, judg, lists, cutoff, digits)
+    if script == "NEVIAPQ2sharpnev":
+        return _pq_sharp_text(judg, lists, cutoff, digits)
     din = script == "DIN-NTCIR-eval"
     rbp = 0.99 if script == "D-NTCIR-eval2" else 0.95
     f = found(judg, lists, cutoff, din=din)
@@ -158,6 +161,28 @@ def mean_lines(text: str, topics: int, digits: int = 4) -> str:
         f"ALL {_field(name)}{fmt % (sum_in_order(values) / topics if topics else 0.0)}\n"
         for name, values in sums.items()
     )
+
+
+def _pq_sharp_text(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int) -> str:
+    """``NEVIAPQ2sharpnev``'s ``<run>.PplusQ#@l.nev``: per topic ``TID PplusQ@l=<TAB>v`` (v as
+    the ``.nevPQ`` file prints it) and ``TID PplusQ#@l=<TAB>%.4f(0.5 I-rec@l + 0.5 v)``, I-rec@l
+    as the ``.Dnev`` file prints it (0 for a topic without a relevant document, whose block has
+    no I-rec line)."""
+    at = f"@{cutoff:04d}"
+    pq = {}
+    for line in _intent_aware_text("DIN-NTCIR-PQeval", judg, lists, cutoff, digits).splitlines():
+        tokens = line.split()
+        if len(tokens) == 5 and tokens[1] == "SUMp=":
+            pq[tokens[0]] = tokens[4]
+    irec = intent_recall(judg, lists, np.full(len(judg.topics), cutoff))
+    fmt = f"%.{digits}f"
+    out = []
+    for k, tid in enumerate(judg.topics):
+        shown = float(fmt % irec[k]) if judg.n_rel[k] else 0.0
+        value = pq[tid]
+        out.append(f"{tid} PplusQ{at}=\t{value}\n")
+        out.append(f"{tid} PplusQ#{at}=\t{AWK % (GAMMA * shown + (1 - GAMMA) * float(value))}\n")
+    return "".join(out)
 
 
 def _intent_aware_text(
