@@ -163,7 +163,8 @@ def judgements(
 ) -> DiversityJudgements:
     """:class:`DiversityJudgements` of the two files (checked together first). ``gains``:
     ``"linear"`` (level n gives n, the stock script) or ``"exp"`` (2^n - 1, the script's
-    commented-out alternative)."""
+    commented-out alternative); ``doc_bytes`` False keeps the document ids as ``str`` (for runs
+    read with ``str`` ids; :func:`run_lists` matches either way)."""
     if gains not in ("linear", "exp"):
         raise ValueError(f"gains must be 'linear' or 'exp', not {gains!r}")
     check_against(probs, qrels)
