@@ -45,6 +45,10 @@ NOT_COPIED = {
     ("ntcireval", "upstream"): (
         "NTCIREVAL 190111 sample files: no licence stated, not copied into the repository"
     ),
+    ("ntcireval-diversity", "upstream"): (
+        "NTCIREVAL 190111's diversity test files (ClueWeb09 docids): no licence stated, not "
+        "copied into the repository"
+    ),
 }
 
 

@@ -58,7 +58,10 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, str]:
     (tmp / "qrels.sampled").write_text("".join(f"{q} {i} {d} s1 {r}\n" for q, i, d, r in rows))
     (tmp / "prels").write_text("".join(f"{q} {d} {r} 1 1.0\n" for q, _, d, r in rows))
     (tmp / "empty.txt").write_text("")
-    return {name: str(tmp / name) for name in ("qrels.sampled", "prels", "empty.txt")}
+    # NTCIREVAL's diversity files: one intent per topic, P = 1, the level as Ln
+    (tmp / "iprob").write_text("".join(f"{q} 1 1\n" for q in dict.fromkeys(q for q, *_ in rows)))
+    (tmp / "dqrels").write_text("".join(f"{q} 1 {d} L{r}\n" for q, i, d, r in rows))
+    return {name: str(tmp / name) for name in ("qrels.sampled", "prels", "empty.txt", "iprob", "dqrels")}
 
 
 # --------------------------------------------------------------------------------------------
@@ -168,6 +171,44 @@ ORDERINGS: Dict[str, List[List[str]]] = {
         ["trec_eval", QRELS, "-q", RUN, "-m", "map", "-m", "P.5"],
         ["trec_eval", QRELS, RUN, "-m", "map", "-q", "-m", "P.5"],
     ],
+    "diversity": [
+        [
+            "diversity",
+            "D-NTCIR-eval",
+            "{iprob}",
+            "{dqrels}",
+            RUN,
+            "--cutoff",
+            "10",
+            "--digits",
+            "5",
+            "--mean",
+        ],
+        [
+            "diversity",
+            "D-NTCIR-eval",
+            "{iprob}",
+            "--cutoff",
+            "10",
+            "{dqrels}",
+            RUN,
+            "--mean",
+            "--digits",
+            "5",
+        ],
+        [
+            "diversity",
+            "--mean",
+            "--digits",
+            "5",
+            "--cutoff",
+            "10",
+            "D-NTCIR-eval",
+            "{iprob}",
+            "{dqrels}",
+            RUN,
+        ],
+    ],
     "sampled statap": [
         ["sampled", "--tool", "statap", "{prels}", RUN, "-q"],
         ["sampled", "{prels}", "--tool", "statap", RUN, "-q"],
@@ -177,7 +218,12 @@ ORDERINGS: Dict[str, List[List[str]]] = {
 
 
 def _filled(argv: Sequence[str], files: Dict[str, str]) -> List[str]:
-    named = {"{sampled}": files["qrels.sampled"], "{prels}": files["prels"]}
+    named = {
+        "{sampled}": files["qrels.sampled"],
+        "{prels}": files["prels"],
+        "{iprob}": files["iprob"],
+        "{dqrels}": files["dqrels"],
+    }
     return [named.get(a, a) for a in argv]
 
 

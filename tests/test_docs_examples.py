@@ -163,13 +163,13 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
     "README.md:127": README_TAR,
     "README.md:135": README_TAR,
     # the sampled-judgements section: the reference draw from TREC Robust 2003, one of its runs
-    "README.md:170": {
+    "README.md:174": {
         "qrels.sampled": shared_path("sampled-judgements", "qrels.sampled"),
         "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
     },
     "docs/trec_eval.md": {"qrels.test": TREC_EVAL / "qrels.test", "results.test": TREC_EVAL / "results.test"},
     # sampled --tool statap: the reference draw's prels and one of the Robust runs
-    "README.md:180": {
+    "README.md:184": {
         "prels": shared_path("sampled-judgements", "prels"),
         "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
     },
@@ -210,6 +210,11 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
     "docs/ntcir.md": {
         "qrels.txt": TAR / "qrels" / "test.clef2017.qrels",
         "amc.run.gz": TAR / "runs" / "amc.run.gz",
+    },
+    # NTCIREVAL's diversity scripts: set A (tests/data/ntcireval-diversity)
+    "docs/diversity.md": {
+        name: DATA / "ntcireval-diversity" / "setA" / name
+        for name in ("setA.DINprob", "setA.Dqrels.gz", "setA-divgood.gz")
     },
     # the meta-evaluation pages' Python examples: the CLEF TAR 2017 runs (tests/data)
     "docs/meta/agreement.md": {"qrels.txt": TAR_QRELS, "runs": TAR / "runs"},
@@ -262,7 +267,7 @@ CONTINUES: Dict[str, List[str]] = {
 #: the blocks that are not run, and why
 SKIP: Dict[str, str] = {
     "README.md:24": "installs the test extra and runs the whole test suite, this file included",
-    "README.md:192": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
+    "README.md:196": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
     "and a T5 model from the network; docs/pyterrier.md runs the same pt.Experiment call on result frames",
     "docs/pyterrier.md:8": "installs the pyterrier extra (pip): no command of the package",
 }

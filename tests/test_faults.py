@@ -508,6 +508,7 @@ STARTS = {
     "tar": ["tar", "QRELS", "run.txt"],
     "curves": ["curves", "QRELS", "run.txt"],
     "ntcir": ["ntcir", "QRELS", "run.txt"],
+    "diversity": ["diversity", "D-NTCIR-eval", "QRELS", "QRELS", "run.txt", "--cutoff", "10"],
     "sampled": ["sampled", "QRELS", "run.txt"],
     "robustness": ["robustness", "-m", "AP", "--", "QRELS", "run.txt", "run2.txt"],
     "agreement": ["agreement", "-m", "AP", "P@10", "--", "QRELS", "run.txt", "run2.txt"],

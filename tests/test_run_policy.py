@@ -35,12 +35,22 @@ CASES: Dict[str, Tuple[str, str, List[str]]] = {
     "curves": ("3 0 a 1\n3 0 c 1\n4 0 d 1\n", RUN, ["curves", "QRELS", "RUNS", "--format", "csv"]),
     "ntcir": ("3 0 a 1\n3 0 c 2\n4 0 d 1\n", RUN, ["ntcir", "QRELS", "RUNS"]),
     "trec_eval": ("3 0 a 1\n3 0 c 1\n4 0 d 1\n", RUN, ["trec_eval", "-q", "QRELS", "RUNS"]),
+    # NTCIREVAL's diversity scripts: PROB is written beside QRELS (:data:`PROBS`)
+    "diversity": (
+        "3 1 a L1\n3 2 c L2\n4 1 d L1\n",
+        RUN,
+        ["diversity", "D-NTCIR-eval", "PROB", "QRELS", "RUNS", "--cutoff", "2"],
+    ),
 }
 #: trec_eval keeps its own exit statuses (2: a file with a malformed line) and names itself
 STATUS = {"trec_eval": 2}
 SAYS = {"trec_eval": "trec_eval: "}
-#: the commands that take several runs (ntcir_eval, and so ``ntcir``, takes one)
-SEVERAL = [c for c in CASES if c != "ntcir"]
+#: the intent probabilities of the commands that take them
+PROBS = {"diversity": "3 1 0.5\n3 2 0.5\n4 1 1\n"}
+#: the commands that take one run (ntcir_eval's and the diversity scripts' one file per run)
+ONE_RUN = ("ntcir", "diversity")
+#: the commands that take several runs
+SEVERAL = [c for c in CASES if c not in ONE_RUN]
 #: commands that read runs one after another into one result: stopped, they print nothing either
 CASES["compare"] = (CASES["main"][0], RUN, ["compare", "QRELS", "RUNS", "-m", "AP"])
 CASES["agreement"] = (CASES["main"][0], RUN, ["agreement", "QRELS", "RUNS", "-m", "AP", "P@2", "--quiet"])
@@ -49,13 +59,19 @@ CASES["agreement"] = (CASES["main"][0], RUN, ["agreement", "QRELS", "RUNS", "-m"
 def command(name: str, qrels: Path, runs: List[Path]) -> List[str]:
     args: List[str] = []
     for a in CASES[name][2]:
-        args += [str(r) for r in runs] if a == "RUNS" else [str(qrels)] if a == "QRELS" else [a]
+        if a == "RUNS":
+            args += [str(r) for r in runs]
+        elif a in ("QRELS", "PROB"):
+            args.append(str(qrels.with_name(a.lower())))
+        else:
+            args.append(a)
     return [sys.executable, "-m", "ir_measures_pres", *args]
 
 
 def files(tmp_path: Path, name: str) -> Tuple[Path, Path, Path]:
     judgements, run, _ = CASES[name]
     (tmp_path / "qrels").write_text(judgements)
+    (tmp_path / "prob").write_text(PROBS.get(name, ""))
     (tmp_path / "good1").write_text(run)
     (tmp_path / "good2").write_text(run.replace("c 3 1", "c 3 5"))
     (tmp_path / "bad").write_text(run.replace("b 2 2", "b 2 not-a-score"))  # line 2
@@ -107,7 +123,7 @@ def test_a_stopped_command_prints_nothing(tmp_path: Path, name: str) -> None:
     qrels, good1, good2 = files(tmp_path, name)
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    runs = [fifo] if name == "ntcir" else [good1, good2, fifo]
+    runs = [fifo] if name in ONE_RUN else [good1, good2, fifo]
     process = subprocess.Popen(
         command(name, qrels, runs), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )

@@ -1,7 +1,8 @@
 """The command line: one module per command and the shared error path (:mod:`._command`).
 
 ``ir_measures_pres`` (:mod:`.evaluate`), ``compare`` (:mod:`.compare`), ``tar`` (:mod:`.tar`),
-``curves`` (:mod:`.curves`), ``ntcir`` (:mod:`.ntcir`), ``sampled`` (:mod:`.sampled`) and the
+``curves`` (:mod:`.curves`), ``ntcir`` (:mod:`.ntcir`), ``diversity`` (:mod:`.diversity`),
+``sampled`` (:mod:`.sampled`) and the
 meta-evaluation commands (:mod:`.meta`). Every module that parses arguments lives here.
 """
 

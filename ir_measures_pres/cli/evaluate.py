@@ -91,8 +91,8 @@ TSV_COLUMNS = ("[run]", "[query_id]", "measure", "value", "[ci_low ci_high]", "[
 #: subcommands: the meta-evaluation's (:mod:`ir_measures_pres.cli.meta`), ``compare``
 #: (:mod:`ir_measures_pres.cli.compare`), ``tar`` (:mod:`ir_measures_pres.cli.tar`), ``curves``
 #: (:mod:`ir_measures_pres.cli.curves`), ``ntcir`` (:mod:`ir_measures_pres.cli.ntcir`),
-#: ``sampled`` (:mod:`ir_measures_pres.cli.sampled`) and ``trec_eval``
-#: (:mod:`ir_measures_pres.cli.trec_eval`)
+#: ``sampled`` (:mod:`ir_measures_pres.cli.sampled`), ``trec_eval``
+#: (:mod:`ir_measures_pres.cli.trec_eval`) and ``diversity`` (:mod:`ir_measures_pres.cli.diversity`)
 SUBCOMMANDS = (
     "robustness",
     "agreement",
@@ -104,6 +104,7 @@ SUBCOMMANDS = (
     "ntcir",
     "sampled",
     "trec_eval",
+    "diversity",
 )
 
 
@@ -136,6 +137,7 @@ def _parser() -> ArgumentParser:
             "  ntcir                 NTCIREVAL's ntcir_eval compute lines, every measure\n"
             "  sampled               sampled judgements: sample_eval.pl's or statAP_MQ_eval_v3.pl's lines\n"
             "  trec_eval             trec_eval 10.0: its options, its lines, byte for byte\n"
+            "  diversity             NTCIREVAL's diversity scripts: D-, D#-, DIN-measures, I-rec\n"
             "  robustness            how measures change when judgements are removed\n"
             "  agreement             how measures rank a set of runs alike\n"
             "  discriminative-power  how often measures separate pairs of runs\n"
@@ -572,6 +574,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         from .trec_eval import trec_eval_cli
 
         return guarded(lambda: trec_eval_cli(argv[1:]), debug)
+    if argv and argv[0] == "diversity":
+        from .diversity import diversity_cli
+
+        return guarded(lambda: diversity_cli(argv[1:]), debug)
     if argv and argv[0] == "compare":
         from .compare import main as compare_main
 

@@ -84,6 +84,7 @@ from .inputs import Columns, input_file_error, object_array
 __all__ = [
     "read_qrels",
     "read_run",
+    "read_run_lines",
     "ids_as_str",
     "FileOrderColumns",
     "TrecFormatError",
@@ -315,7 +316,17 @@ def _first_width(chunks: Iterator[bytes]) -> Tuple[Optional[int], List[bytes]]:
     return None, seen
 
 
-def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = False) -> Columns:
+def read_run_lines(source: Union[str, "os.PathLike[str]", IO[bytes]]) -> Columns:
+    """Every line of a TREC run file, in file order, as :class:`Columns` (bytes doc ids): the
+    reading of a tool that takes the lines as its ranking and counts each one (NTCIREVAL's
+    ``TRECsplitruns``, :mod:`.diversity`). A repeated ``(query, doc)`` line is kept (no warning,
+    ``unique_pairs`` False); the lines are checked as :func:`read_run` checks them."""
+    return _read(source, _RUN, True, every_line=True)
+
+
+def _read(
+    source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = False, every_line: bool = False
+) -> Columns:
     stream, name, to_close = _open(source)
     blocks: List[Block] = []
     try:
@@ -361,7 +372,7 @@ def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = Fa
     text = _join(blocks, "text") if kind.text_col is not None else None
     if file_order:
         return _file_order(codes, docs, _join(blocks, "col2"), reader, name, line_map)
-    keep = _last_wins(codes, docs, reader.qnames, kind, name, line_map)
+    keep = None if every_line else _last_wins(codes, docs, reader.qnames, kind, name, line_map)
     dropped = None
     if keep is not None:
         dropped = np.bincount(codes[~keep], minlength=len(reader.qnames))
@@ -371,7 +382,7 @@ def _read(source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = Fa
         object_array(reader.qnames)[codes],
         docs,
         values,
-        unique_pairs=True,
+        unique_pairs=not every_line,
         query_codes=codes,
         query_names=list(reader.qnames),
         kind=kind.label,

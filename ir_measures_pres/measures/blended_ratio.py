@@ -22,7 +22,7 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import cumsum_within, offsets_from_counts
+from ..data.arrays import cumsum_within, offsets_from_counts, running_sums_in_order
 from ..data.qrels import Qrels
 from ..data.ranking import JudgedList, RankedRun
 from .base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
@@ -206,14 +206,32 @@ def blended_ratio(
     """BR(r) = (beta cg(r) + count(r)) / (beta cgI(r) + r) at the retrieved relevant documents;
     only they enter any of the four measures, so nothing else is computed."""
     ioffsets, icum = ideal_cumulative_gain(qrels, gains, measure, rel)
-    n_rel = np.diff(ioffsets)[judged.qpos]
     rel_docs = judged.subset(judged.label >= rel)
     gain = gain_of(rel_docs.label, gains, measure, rel)
-    cg = rel_docs.cumsum(gain)
+    return blended_from(
+        rel_docs, gain, ioffsets[:-1][judged.qpos], np.diff(ioffsets)[judged.qpos], icum, beta
+    )
+
+
+def blended_from(
+    rel_docs: JudgedList,
+    gain: np.ndarray,
+    istart: np.ndarray,
+    n_rel: np.ndarray,
+    icum: np.ndarray,
+    beta: float,
+    in_order: bool = False,
+) -> _Blended:
+    """BR(r) at the retrieved relevant documents ``rel_docs`` (their gains ``gain``), against
+    ideal lists whose cumulative gains are ``icum``: ranked query k's starts at ``istart[k]``
+    and has ``n_rel[k]`` entries (cgI held at cgI(R) beyond R). ``in_order``: cg(r) added rank
+    by rank from 0, as a tool's loop adds (real-valued gains; integral gains are exact either
+    way)."""
+    cg = running_sums_in_order(gain, rel_docs.offsets) if in_order else rel_docs.cumsum(gain)
     count = rel_docs.cumsum(np.ones(len(gain)))
     qidx = rel_docs.qidx
     if len(icum):
-        ideal_at = ioffsets[:-1][judged.qpos][qidx] + np.minimum(rel_docs.rank, n_rel[qidx]) - 1
+        ideal_at = istart[qidx] + np.minimum(rel_docs.rank, n_rel[qidx]) - 1
         cgi = icum[ideal_at]
     else:
         cgi = np.zeros(len(gain))

@@ -13,6 +13,7 @@ every measure's value on an empty list.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, Optional, Tuple
 
@@ -91,7 +92,9 @@ def max_gain(qrels: Qrels, gains: Gains) -> float:
 @dataclass
 class Found:
     """The retrieved relevant documents of one list: per entry its topic row, rank, level,
-    gain and count(r); per ranked topic the list length, R and N; the qrels' g_max."""
+    gain and count(r); per ranked topic the list length, R and N; g_max: the qrels' one value
+    (a float) or one per ranked topic (an array: the diversity measures' H, the largest global
+    gain of each topic, :mod:`..diversity`)."""
 
     rel: JudgedList
     q: np.ndarray
@@ -102,8 +105,12 @@ class Found:
     syslen: np.ndarray
     n_rel: np.ndarray
     n_nonrel: np.ndarray
-    gmax: float
+    gmax: Any
     judged: JudgedList
+
+    def gmax_at(self) -> Any:
+        """g_max at every entry (a float, or one value per entry)."""
+        return self.gmax[self.q] if isinstance(self.gmax, np.ndarray) else self.gmax
 
 
 def found(ranked: RankedRun, judged_only: bool, cutoff: Optional[int], gains: Gains, name: str) -> Found:
@@ -141,6 +148,12 @@ class Ideal:
     offsets: np.ndarray
     level: np.ndarray
     gain: np.ndarray
+
+    def ranks(self) -> np.ndarray:
+        """The 1-based rank of every entry in its topic's ideal list."""
+        return (np.arange(len(self.gain)) - self.offsets[:-1][segment_ids(self.offsets)] + 1).astype(
+            np.float64
+        )
 
     def at(self, qpos: np.ndarray, k: np.ndarray, running: np.ndarray) -> np.ndarray:
         """``running`` (one value per ideal entry) at rank k of each topic's ideal list (0 at
@@ -187,47 +200,56 @@ def _depth(f: Found, cutoff: Optional[int]) -> np.ndarray:
 
 def _stopping_probability(f: Found) -> Tuple[np.ndarray, np.ndarray]:
     """(pi(r), prod_{j<r} (1 - pi(j))) at every retrieved relevant document, pi = g / (g_max + 1)."""
-    pi = f.gain / (f.gmax + 1)
+    pi = f.gain / (f.gmax_at() + 1)
     return pi, _running(1 - pi, f.rel.offsets, np.multiply, exclusive=True)
 
 
 def err_kernel(f: Found) -> np.ndarray:
     """ERR = sum_r (dsat(r-1) / r) * g(r) / (g_max + 1)."""
     _, dsat = _stopping_probability(f)
-    return np.bincount(f.q, weights=(dsat / f.rank) * (f.gain / (f.gmax + 1)), minlength=f.rel.num_queries)
+    return np.bincount(
+        f.q, weights=(dsat / f.rank) * (f.gain / (f.gmax_at() + 1)), minlength=f.rel.num_queries
+    )
+
+
+def ideal_err_running(ide: Ideal, gmax: Any) -> np.ndarray:
+    """ERR of the ideal list at every rank (running), per topic of ``ide``; ``gmax`` a float
+    or one value per ideal entry."""
+    pi = ide.gain / (gmax + 1)
+    dsat = _running(1 - pi, ide.offsets, np.multiply, exclusive=True)
+    return _running((dsat / ide.ranks()) * pi, ide.offsets)
 
 
 def ideal_err(qrels: Qrels, gains: Gains, name: str, gmax: float) -> np.ndarray:
     """ERR of the ideal list at every rank (running), per qrels topic."""
     ide = ideal(qrels, gains, name)
+    return qrels.cached(  # type: ignore[no-any-return]
+        ("ntcir-ideal-err", _gains_key(gains), gmax), lambda: ideal_err_running(ide, gmax)
+    )
 
-    def make() -> np.ndarray:
-        pi = ide.gain / (gmax + 1)
-        dsat = _running(1 - pi, ide.offsets, np.multiply, exclusive=True)
-        rank = (np.arange(len(pi)) - ide.offsets[:-1][segment_ids(ide.offsets)] + 1).astype(np.float64)
-        return _running((dsat / rank) * pi, ide.offsets)
 
-    return qrels.cached(("ntcir-ideal-err", _gains_key(gains), gmax), make)  # type: ignore[no-any-return]
+def nerr_from(f: Found, ide: Ideal, running_ideal_err: np.ndarray, cutoff: Optional[int]) -> np.ndarray:
+    """nERR@l = ERR@l / ERR_ideal@min(l, R), the ideal list ``ide`` (its ERR ``running_ideal_err``)."""
+    best = ide.at(f.rel.qpos, _depth(f, cutoff), running_ideal_err)
+    return _ratio(err_kernel(f), best)
 
 
 def nerr_kernel(f: Found, qrels: Qrels, gains: Gains, name: str, cutoff: Optional[int]) -> np.ndarray:
     """nERR@l = ERR@l / ERR_ideal@min(l, R)."""
-    ide = ideal(qrels, gains, name)
-    best = ide.at(f.rel.qpos, _depth(f, cutoff), ideal_err(qrels, gains, name, f.gmax))
-    return _ratio(err_kernel(f), best)
+    return nerr_from(f, ideal(qrels, gains, name), ideal_err(qrels, gains, name, f.gmax), cutoff)
 
 
 def ebr_kernel(f: Found, br: np.ndarray) -> np.ndarray:
     """EBR = sum_r BR(r) * dsat(r-1) * g(r) / (g_max + 1)."""
     _, dsat = _stopping_probability(f)
-    return np.bincount(f.q, weights=br * dsat * f.gain / (f.gmax + 1), minlength=f.rel.num_queries)
+    return np.bincount(f.q, weights=br * dsat * f.gain / (f.gmax_at() + 1), minlength=f.rel.num_queries)
 
 
 def irbu_kernel(f: Found, p: float) -> np.ndarray:
     """iRBU = sum_r p^r * dsat(r-1) * g(r) / (g_max + 1)."""
     _, dsat = _stopping_probability(f)
     return np.bincount(
-        f.q, weights=np.power(p, f.rank) * dsat * f.gain / (f.gmax + 1), minlength=f.rel.num_queries
+        f.q, weights=np.power(p, f.rank) * dsat * f.gain / (f.gmax_at() + 1), minlength=f.rel.num_queries
     )
 
 
@@ -239,12 +261,15 @@ def _powers(p: float, upto: int) -> np.ndarray:
 
 
 def rbp_kernel(f: Found, p: float) -> np.ndarray:
-    """RBP = (1 - p) * sum_r g(r) p^(r-1) / g_max."""
-    if f.gmax == 0:
+    """RBP = (1 - p) * sum_r g(r) p^(r-1) / g_max (0 where g_max is 0)."""
+    per_topic = isinstance(f.gmax, np.ndarray)
+    if not per_topic and f.gmax == 0:
         return np.zeros(f.rel.num_queries)
     upto = int(f.rank.max()) if len(f.rank) else 1
     power = _powers(p, upto)[f.rank.astype(np.int64) - 1]
     total = np.bincount(f.q, weights=f.gain * power, minlength=f.rel.num_queries)
+    if per_topic:
+        return _ratio((1 - p) * total, f.gmax)
     return (1 - p) * total / f.gmax  # type: ignore[no-any-return]
 
 
@@ -262,18 +287,27 @@ def ndcg_kernel(
     f: Found, qrels: Qrels, gains: Gains, name: str, cutoff: Optional[int], logb: Optional[float]
 ) -> np.ndarray:
     """DCG@l / DCG_ideal@min(l, R); ``logb`` None: the MS form (log(r + 1) at every rank)."""
+    running = _ideal_running(qrels, gains, name, f"dcg-{logb}", lambda ide: ideal_dcg_terms(ide, logb))
+    return ndcg_from(f, ideal(qrels, gains, name), running, cutoff, logb)
 
-    def discount(rank: np.ndarray) -> np.ndarray:
-        return np.log(rank + 1) if logb is None else orig_dcg_discount(rank, logb)
 
-    dcg = np.bincount(f.q, weights=f.gain / discount(f.rank), minlength=f.rel.num_queries)
+def dcg_discount(rank: np.ndarray, logb: Optional[float]) -> np.ndarray:
+    """The discount at ``rank``: log(r + 1) (``logb`` None: the MS form) or
+    :func:`orig_dcg_discount`."""
+    return np.log(rank + 1) if logb is None else orig_dcg_discount(rank, logb)
 
-    def ideal_values(ide: Ideal) -> np.ndarray:
-        rank = (np.arange(len(ide.gain)) - ide.offsets[:-1][segment_ids(ide.offsets)] + 1).astype(np.float64)
-        return ide.gain / discount(rank)
 
-    running = _ideal_running(qrels, gains, name, f"dcg-{logb}", ideal_values)
-    best = ideal(qrels, gains, name).at(f.rel.qpos, _depth(f, cutoff), running)
+def ideal_dcg_terms(ide: Ideal, logb: Optional[float]) -> np.ndarray:
+    """g / discount at every entry of the ideal list (run through :func:`_running` for DCG_ideal)."""
+    return ide.gain / dcg_discount(ide.ranks(), logb)  # type: ignore[no-any-return]
+
+
+def ndcg_from(
+    f: Found, ide: Ideal, running_ideal_dcg: np.ndarray, cutoff: Optional[int], logb: Optional[float]
+) -> np.ndarray:
+    """DCG@l / DCG_ideal@min(l, R) against the ideal list ``ide`` (its running DCG given)."""
+    dcg = np.bincount(f.q, weights=f.gain / dcg_discount(f.rank, logb), minlength=f.rel.num_queries)
+    best = ide.at(f.rel.qpos, _depth(f, cutoff), running_ideal_dcg)
     return _ratio(dcg, best)
 
 
@@ -309,10 +343,20 @@ def ncu_kernel(
             for level, value in zip(levels.tolist(), values.tolist()):
                 denom = denom + qrels.count(lo=level, hi=level + 1)[f.rel.qpos] * value
         return _ratio(numerator, denom)
-    numerator = np.bincount(f.q, weights=br * np.power(gamma, f.count - 1), minlength=f.rel.num_queries)
-    upto = int(f.n_rel.max()) if len(f.n_rel) else 0
-    sums = np.concatenate([[0.0], np.cumsum(np.power(gamma, np.arange(upto, dtype=np.float64)))])
+    upto = max(int(f.n_rel.max()) if len(f.n_rel) else 0, int(f.count.max()) if len(f.count) else 0)
+    power = _pow_table(gamma, upto)
+    numerator = np.bincount(
+        f.q, weights=br * power[f.count.astype(np.int64) - 1], minlength=f.rel.num_queries
+    )
+    sums = np.concatenate([[0.0], np.cumsum(power)])
     return _ratio(numerator, sums[f.n_rel])
+
+
+def _pow_table(base: float, upto: int) -> np.ndarray:
+    """[base^0, ..., base^(upto-1)], each by C's ``pow`` (the tool's): numpy's ``power`` can
+    differ from it in the last bit, which moves 17-decimal values (one entry per rank, not per
+    document)."""
+    return np.array([math.pow(base, k) for k in range(upto)], dtype=np.float64)
 
 
 def bpref_kernel(f: Found, variant: str) -> np.ndarray:

@@ -1,0 +1,230 @@
+"""The per-run output files of NTCIREVAL 190111's diversity scripts, byte for byte (spec
+diversity.md §6, §7, §9): the lines ``D-NTCIR-eval`` writes into ``<run>.<name>.Dnev``,
+``D-NTCIR-eval2`` into its ``.Dnev``, ``DIN-NTCIR-eval`` into ``.DINnev``, ``D-NTCIR-IAeval``
+and ``D-NTCIR-IAeval2`` into ``.nevIA`` and ``DIN-NTCIR-PQeval`` into ``.nevPQ``, from the
+values of :mod:`ir_measures_pres.measures.diversity`.
+
+Per topic of the tid list (the probability file's topics, sorted): ``# syslen= jrel= jnonrel=0``,
+``# r1= rp=``, the ``gcompute`` lines, ``#intent_num=n``, the two I-rec lines (``I-rec@n``
+first only when the list reaches rank n and n < l, as ``irec`` prints them when it reaches the
+rank) and the D# (DIN#) lines, which the scripts compute in awk from the printed strings. A
+topic without a relevant document makes ``ntcir_eval`` fail: only the D# lines are written, 0.
+
+Every value line is ``TID`` + space + ``name=`` left-aligned in 21 characters + ``%.4f``.
+
+The intent-aware files (Agrawal et al. WSDM 2009; P+Q: Sakai WWW 2012) hold, per topic, one
+``gcompute`` block per intent that has a relevant document, in probability-file order (prefix
+``TID i P(i|q)``, in ``.nevPQ`` ``TID i inf|nav P(i|q)``), then per metric
+``TID SUMp= s IA-X@l= v``: s = sum P(i|q) and v = sum P(i|q) X_i@l over those intents, X_i@l
+as printed (P+Q weighs Q@l for an informational intent, P-plus for a navigational one).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Tuple
+
+import numpy as np
+
+from ..data.arrays import sum_in_order
+from ..measures.diversity import (
+    GAMMA,
+    DiversityJudgements,
+    DiversityLists,
+    first_ranks,
+    found,
+    gcompute,
+    intent_aware,
+    intent_found,
+    intent_recall,
+    intent_segments,
+)
+
+__all__ = ["SCRIPTS", "SUPPORTED", "diversity_text", "mean_lines"]
+
+#: the scripts of the diversity suite, in the order of README.diversity
+SCRIPTS = (
+    "D-NTCIR-eval",
+    "D-NTCIR-eval2",
+    "DIN-NTCIR-eval",
+    "D-NTCIR-IAeval",
+    "D-NTCIR-IAeval2",
+    "DIN-NTCIR-PQeval",
+    "NEVIAPQ2sharpnev",
+)
+#: the scripts whose files are reproduced (docs/diversity.md's status table): all of them
+SUPPORTED = SCRIPTS
+#: the per-topic lines of the intent-aware scripts: (printed name, the per-intent line it
+#: weighs; PplusQ: Q@l for an informational intent, P-plus for a navigational one)
+INTENT_AWARE = {
+    "D-NTCIR-IAeval": [("IA-ERR", "ERR@l"), ("IA-nERR", "nERR@l"), ("IA-MSnDCG", "MSnDCG@l")],
+    "D-NTCIR-IAeval2": [
+        ("IA-MSnDCG", "MSnDCG@l"),
+        ("IA-Q", "Q@l"),
+        ("IA-ERR", "ERR@l"),
+        ("IA-EBR", "EBR@l"),
+        ("IA-RBP", "RBP@l"),
+    ],
+    "DIN-NTCIR-PQeval": [("PplusQ", "")],
+}
+
+#: the tool's name field
+NAME_WIDTH = 21
+#: the format of the lines the scripts compute in awk (D#, DIN#, SUMp): ``%.4f`` whatever the
+#: digits of the values they read (the 17-decimal build's D# lines are 4-decimal too)
+AWK = "%.4f"
+
+
+def _field(name: str) -> str:
+    return f"{name}=".ljust(NAME_WIDTH)
+
+
+def _sharp_lines(script: str, at: str) -> List[Tuple[str, str]]:
+    """(printed name, the gcompute name it mixes with I-rec@l) of the script's D# lines."""
+    prefix = "DIN#" if script == "DIN-NTCIR-eval" else "D#"
+    lines = [(f"{prefix}-Q{at}", f"Q{at}"), (f"{prefix}-nDCG{at}", f"MSnDCG{at}")]
+    if script == "D-NTCIR-eval2":
+        lines += [(f"D#-{m}{at}", f"{m}{at}") for m in ("ERR", "EBR", "RBP")]
+    return lines
+
+
+def diversity_text(
+    script: str, judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int = 4
+) -> str:
+    """What ``script`` writes into a run's output file at cutoff ``cutoff`` (``digits``: the
+    decimals of the values ``ntcir_eval`` prints, 4 in the stock tool; the lines the scripts
+    compute in awk from those printed values keep 4)."""
+    if script not in SUPPORTED:
+        raise ValueError(f"{script} is not reproduced yet (supported: {', '.join(SUPPORTED)})")
+    if script in INTENT_AWARE:
+        return _intent_aware_text(script, judg, lists, cutoff, digits)
+    if script == "NEVIAPQ2sharpnev":
+        return _pq_sharp_text(judg, lists, cutoff, digits)
+    din = script == "DIN-NTCIR-eval"
+    rbp = 0.99 if script == "D-NTCIR-eval2" else 0.95
+    f = found(judg, lists, cutoff, din=din)
+    values = gcompute(f, judg.ideal, cutoff, rbp)
+    heads = first_ranks(f)
+    n = judg.n_intents
+    irec_l = intent_recall(judg, lists, np.full(len(judg.topics), cutoff))
+    irec_n = intent_recall(judg, lists, n)
+    at = f"@{cutoff:04d}"
+    fmt = f"%.{digits}f"
+    names = [(name, _field(name)) for name in values]
+    texts: Dict[str, List[str]] = {
+        name: (np.char.mod(fmt, v).tolist() if len(v) else []) for name, v in values.items()
+    }
+    irec_l_text = [fmt % v for v in irec_l.tolist()]
+    irec_n_text = [fmt % v for v in irec_n.tolist()]
+    sharp = _sharp_lines(script, at)
+    lengths = lists.lengths.tolist()
+    out: List[str] = []
+    write = out.append
+    for k, tid in enumerate(judg.topics):
+        if judg.n_rel[k] == 0:  # ntcir_eval fails; awk reads the missing values as 0
+            for printed_name, _ in sharp:
+                write(f"{tid} {_field(printed_name)}{AWK % 0.0}\n")
+            continue
+        write(f"{tid} # syslen={f.syslen[k]} jrel={judg.n_rel[k]} jnonrel=0\n")
+        write(f"{tid} # r1={heads['r1'][k]} rp={heads['rp'][k]}\n")
+        for name, field in names:
+            write(f"{tid} {field}{texts[name][k]}\n")
+        write(f"{tid} #intent_num={n[k]}\n")
+        l_line = f"{tid} {_field(f'I-rec{at}')}{irec_l_text[k]}\n"
+        n_line = f"{tid} {_field('I-rec@n')}{irec_n_text[k]}\n"
+        n_first = lengths[k] >= n[k] and n[k] < cutoff
+        write(n_line + l_line if n_first else l_line + n_line)
+        irec = float(irec_l_text[k])
+        for printed_name, source in sharp:
+            value = GAMMA * irec + (1 - GAMMA) * float(texts[source][k])
+            write(f"{tid} {_field(printed_name)}{AWK % value}\n")
+    return "".join(out)
+
+
+def mean_lines(text: str, topics: int, digits: int = 4) -> str:
+    """``ALL`` lines after a script's output ``text``: per value line name (``Q@0010``,
+    ``D#-nDCG@0010``, ``IA-ERR@0010`` of the ``SUMp`` lines ...), in the order the names first
+    appear, the sum of the printed values divided by ``topics`` (the tid list's length), as
+    ``NEV2mean`` computes its ``run mean`` line: a topic without the line counts 0. The
+    per-intent lines of the intent-aware files and the ``#`` lines have no mean."""
+    sums: Dict[str, List[float]] = {}
+    for line in text.splitlines():
+        tokens = line.split()
+        if len(tokens) == 3 and tokens[1].endswith("=") and not tokens[1].startswith("#"):
+            name, value = tokens[1][:-1], tokens[2]
+        elif len(tokens) == 5 and tokens[1] == "SUMp=":
+            name, value = tokens[3][:-1], tokens[4]
+        else:
+            continue
+        sums.setdefault(name, []).append(float(value))
+    fmt = f"%.{digits}f"
+    return "".join(
+        f"ALL {_field(name)}{fmt % (sum_in_order(values) / topics if topics else 0.0)}\n"
+        for name, values in sums.items()
+    )
+
+
+def _pq_sharp_text(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int) -> str:
+    """``NEVIAPQ2sharpnev``'s ``<run>.PplusQ#@l.nev``: per topic ``TID PplusQ@l=<TAB>v`` (v as
+    the ``.nevPQ`` file prints it) and ``TID PplusQ#@l=<TAB>%.4f(0.5 I-rec@l + 0.5 v)``, I-rec@l
+    as the ``.Dnev`` file prints it (0 for a topic without a relevant document, whose block has
+    no I-rec line)."""
+    at = f"@{cutoff:04d}"
+    pq = {}
+    for line in _intent_aware_text("DIN-NTCIR-PQeval", judg, lists, cutoff, digits).splitlines():
+        tokens = line.split()
+        if len(tokens) == 5 and tokens[1] == "SUMp=":
+            pq[tokens[0]] = tokens[4]
+    irec = intent_recall(judg, lists, np.full(len(judg.topics), cutoff))
+    fmt = f"%.{digits}f"
+    out = []
+    for k, tid in enumerate(judg.topics):
+        shown = float(fmt % irec[k]) if judg.n_rel[k] else 0.0
+        value = pq[tid]
+        out.append(f"{tid} PplusQ{at}=\t{value}\n")
+        out.append(f"{tid} PplusQ#{at}=\t{AWK % (GAMMA * shown + (1 - GAMMA) * float(value))}\n")
+    return "".join(out)
+
+
+def _intent_aware_text(
+    script: str, judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int
+) -> str:
+    """D-NTCIR-IAeval(2)'s ``.nevIA`` or DIN-NTCIR-PQeval's ``.nevPQ``: per topic, a
+    ``gcompute`` block per intent with a relevant document (prefix ``TID i P``, PQ:
+    ``TID i inf|nav P``), then ``TID SUMp= s X@l= v`` per metric, s = sum P(i|q) and
+    v = sum P(i|q) X_i@l over those intents, X_i@l as printed (the scripts' awk)."""
+    segs = intent_segments(judg)
+    f = intent_found(judg, segs, lists, cutoff)
+    values = gcompute(f, segs.ideal, cutoff)
+    heads = first_ranks(f)
+    at = f"@{cutoff:04d}"
+    fmt = f"%.{digits}f"
+    texts = {name: (np.char.mod(fmt, v).tolist() if len(v) else []) for name, v in values.items()}
+    names = [(name, _field(name)) for name in values]
+    probs = judg.probs
+    p_text = [probs.prob_text[r] for r in segs.row.tolist()]
+    p = np.array([float(t) for t in p_text])
+    pq = script == "DIN-NTCIR-PQeval"
+    nav = probs.nav[segs.row]
+    sums = intent_aware(p, np.ones(len(p)), segs.offsets)
+    weighed = []
+    for name, source in INTENT_AWARE[script]:
+        if pq:
+            q_at, pplus = texts[f"Q{at}"], texts["P-plus"]
+            shown = [float(pplus[k] if nav[k] else q_at[k]) for k in range(len(p))]
+        else:
+            shown = [float(t) for t in texts[source.replace("@l", at)]]
+        weighed.append((f"{name}{at}=", intent_aware(p, np.array(shown), segs.offsets)))
+    out: List[str] = []
+    write = out.append
+    for k, tid in enumerate(judg.topics):
+        for j in range(int(segs.offsets[k]), int(segs.offsets[k + 1])):
+            row = int(segs.row[j])
+            kind = f" {'nav' if probs.nav[row] else 'inf'}" if pq else ""
+            prefix = f"{tid} {probs.intent[row]}{kind} {p_text[j]} "
+            write(f"{prefix}# syslen={f.syslen[j]} jrel={segs.n_rel[j]} jnonrel=0\n")
+            write(f"{prefix}# r1={heads['r1'][j]} rp={heads['rp'][j]}\n")
+            for name, field in names:
+                write(f"{prefix}{field}{texts[name][j]}\n")
+        for label, ia in weighed:
+            write(f"{tid} SUMp= {AWK % sums[k]} {label} {AWK % ia[k]}\n")
+    return "".join(out)
