@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from ir_measures_pres.data.arrays import sum_in_order, sums_in_order
+from ir_measures_pres.data.arrays import ranks_within, sum_in_order, sums_in_order
 from ir_measures_pres.data.inputs import Columns, object_array
 from ir_measures_pres.data.perl import numeric_key, perl_number
 from ir_measures_pres.data.qrels import ABSENT, Qrels
@@ -73,3 +73,9 @@ def test_with_labels_keeps_topics_and_documents(as_bytes: bool) -> None:
     ranked = rank_run(run, entries)
     assert ranked.labels.tolist() == [1, ABSENT, 2]  # each document's qrels entry
     assert ranked.cached("k", lambda: [1]) is ranked.cached("k", lambda: [2])  # made once
+
+
+def test_ranks_within_counts_from_one_in_each_segment() -> None:
+    # segments [0, 1), [1, 1) (empty), [1, 4), [4, 6)
+    offsets = np.array([0, 1, 1, 4, 6])
+    assert ranks_within(offsets).tolist() == [1, 1, 2, 3, 1, 2]

@@ -42,6 +42,13 @@ def segment_ids(offsets: np.ndarray, values: Optional[np.ndarray] = None) -> np.
     return np.repeat(np.arange(len(counts)) if values is None else values, counts)
 
 
+def ranks_within(offsets: np.ndarray, qidx: Optional[np.ndarray] = None) -> np.ndarray:
+    """The 1-based rank of every position within its segment of CSR ``offsets``:
+    ``[1, 1, 1, 2, 3]`` for offsets ``[0, 1, 2, 5]`` (``qidx``: :func:`segment_ids`, if at hand)."""
+    qidx = segment_ids(offsets) if qidx is None else qidx
+    return np.arange(1, len(qidx) + 1) - offsets[:-1][qidx]
+
+
 def segment_of(positions: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """The segment index of the given positions (any subset of them, in any order)."""
     return np.searchsorted(offsets, positions, side="right") - 1

@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from .arrays import cumsum_within, ids_as_str, offsets_from_counts, segment_ids, segment_of
+from .arrays import cumsum_within, ids_as_str, offsets_from_counts, ranks_within, segment_ids, segment_of
 from .column2 import attach_column2
 from .duplicates import find_duplicates
 from .inputs import (
@@ -114,16 +114,12 @@ class RankedRun:
     @property
     def qidx(self) -> np.ndarray:
         """Ranked-query index of every position."""
-        if "qidx" not in self._cache:
-            self._cache["qidx"] = segment_ids(self.offsets)
-        return self._cache["qidx"]
+        return self.cached("qidx", lambda: segment_ids(self.offsets))  # type: ignore[no-any-return]
 
     @property
     def rank(self) -> np.ndarray:
         """1-based rank of every position within its query."""
-        if "rank" not in self._cache:
-            self._cache["rank"] = np.arange(1, len(self.labels) + 1) - self.offsets[:-1][self.qidx]
-        return self._cache["rank"]
+        return self.cached("rank", lambda: ranks_within(self.offsets, self.qidx))  # type: ignore[no-any-return]
 
     @property
     def judged(self) -> np.ndarray:

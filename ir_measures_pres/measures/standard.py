@@ -32,7 +32,7 @@ from typing import Any, Callable, Dict, Mapping, Optional
 
 import numpy as np
 
-from ..data.arrays import offsets_from_counts, segment_ids
+from ..data.arrays import offsets_from_counts, ranks_within, segment_ids
 from ..data.qrels import Qrels
 from ..data.ranking import JudgedList, RankedRun
 from .bounds_spec import COMPLETIONS, EXTREMES, SKIPS, BoundSpec
@@ -181,7 +181,7 @@ def ideal_dcg(qrels: Qrels, gains: Gains, cutoff: Optional[int]) -> np.ndarray:
         order = np.lexsort((-g, qidx))
         offsets = offsets_from_counts(np.bincount(qidx, minlength=len(qrels.query_ids)))
         query = segment_ids(offsets)  # = qidx[order]
-        rank = np.arange(1, len(order) + 1) - offsets[:-1][query]
+        rank = ranks_within(offsets, query)
         g = g[order]
         if cutoff is not None:
             inside = rank <= cutoff

@@ -43,7 +43,14 @@ from typing import Any, List, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sum_in_order, sums_in_order
+from ..data.arrays import (
+    offsets_from_counts,
+    ranks_within,
+    running_sums_in_order,
+    segment_ids,
+    sum_in_order,
+    sums_in_order,
+)
 from ..data.inputs import InputError
 from ..data.perl import perl_number
 from ..data.prels import Prels, prels_rows
@@ -206,7 +213,7 @@ def stat_lists(prels: Prels, topic: np.ndarray, offsets: np.ndarray, rows: np.nd
     pos = np.flatnonzero(sampled)
     sampled_in_list = np.bincount(qidx[pos], minlength=nq)
     pos = pos[prels.rel[rows[pos]] >= 1]
-    rank = np.arange(1, len(rows) + 1) - offsets[:-1][qidx]
+    rank = ranks_within(offsets, qidx)
     return StatLists(
         offsets_from_counts(np.bincount(qidx[pos], minlength=nq)),
         rank[pos],

@@ -22,7 +22,7 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 from ir_measures.measures.base import MeanAgg, ParamInfo
 
-from ..data.arrays import offsets_from_counts, segment_ids
+from ..data.arrays import offsets_from_counts, ranks_within, segment_ids
 from ..data.known import known_relevant
 from ..data.qrels import Qrels
 from ..data.ranking import JudgedList, RankedRun, document_labels
@@ -370,7 +370,7 @@ def ideal_gains(
     order = np.lexsort((-g, qidx))
     qidx, g = qidx[order], g[order]
     offsets = offsets_from_counts(np.bincount(qidx, minlength=len(qrels.query_ids)))
-    rank = np.arange(1, len(g) + 1) - offsets[:-1][qidx]
+    rank = ranks_within(offsets, qidx)
     return qidx, rank, g
 
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 import numpy as np
 
-from ...data.arrays import offsets_from_counts, segment_ids, sums_in_order
+from ...data.arrays import offsets_from_counts, ranks_within, segment_ids, sums_in_order
 from ...data.qrels import ABSENT, Qrels
 from ...data.ranking import JudgedList, RankedRun, rank_run
 
@@ -96,16 +96,12 @@ class ToolLists:
 
     @property
     def qidx(self) -> np.ndarray:
-        if "qidx" not in self._cache:
-            self._cache["qidx"] = segment_ids(self.offsets)
-        return self._cache["qidx"]
+        return self.cached("qidx", lambda: segment_ids(self.offsets))  # type: ignore[no-any-return]
 
     @property
     def rank(self) -> np.ndarray:
         """1-based rank of every position."""
-        if "rank" not in self._cache:
-            self._cache["rank"] = np.arange(1, len(self.rel) + 1) - self.offsets[:-1][self.qidx]
-        return self._cache["rank"]
+        return self.cached("rank", lambda: ranks_within(self.offsets, self.qidx))  # type: ignore[no-any-return]
 
     @property
     def is_rel(self) -> np.ndarray:
