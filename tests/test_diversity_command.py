@@ -454,3 +454,12 @@ def test_long_document_ids(tmp_path: Path) -> None:
     (tmp_path / "run").write_text(f"1 Q0 x 1 2 r\n1 Q0 {long} 2 1 r\n")
     text = _ours(["D-NTCIR-eval", "--cutoff", "10"], tmp_path / "prob", tmp_path / "dqrels", tmp_path / "run")
     assert "1 # r1=2 rp=2\n" in text and "1 I-rec@0010=          1.0000\n" in text
+
+
+def test_the_command_names_the_printers_scripts() -> None:
+    """The command keeps its own copy of the script names (so that ``--help`` loads no numpy):
+    it must be the printer's list, in its order."""
+    from ir_measures_pres.cli.diversity import SCRIPTS as COMMAND_SCRIPTS
+    from ir_measures_pres.printers.ntcireval_diversity import SCRIPTS as PRINTER_SCRIPTS
+
+    assert COMMAND_SCRIPTS == PRINTER_SCRIPTS

@@ -38,7 +38,7 @@ from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, spl
 from ._runs import evaluate_runs, run_paths
 
 #: the per-run evaluation scripts of the suite (the printer's SCRIPTS, named here so that
-#: ``--help`` does not load numpy)
+#: ``--help`` does not load numpy; tests/test_diversity_command.py checks that the two are equal)
 SCRIPTS = (
     "D-NTCIR-eval",
     "D-NTCIR-eval2",
