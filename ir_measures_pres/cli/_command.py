@@ -323,9 +323,9 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
     _stopping.clear()  # the command begins: no stop asked yet
-    previous_handlers = _catch_stops()
     previous_hook = sys.unraisablehook
     previous_check = set_stop_check(check_stop)
+    previous_handlers: Dict[int, Any] = {}
 
     def quiet_stops(unraisable: Any) -> None:  # a stop a finaliser dropped: kept, not printed
         if unraisable.exc_type not in _stopping:
@@ -333,6 +333,8 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
 
     sys.unraisablehook = quiet_stops
     try:
+        # inside the try: a stop the moment a handler is set is this command's, caught below
+        _catch_stops(previous_handlers)
         status = run()
         check_stop()  # a stop a finaliser dropped ends the command as any stop does
         return status
@@ -376,20 +378,21 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
             signal.signal(number, handler)
 
 
-def _catch_stops() -> Dict[int, Any]:
+def _catch_stops(replaced: Dict[int, Any]) -> None:
     """While a command runs, SIGTERM raises :class:`Terminated` and SIGINT KeyboardInterrupt in
     the main thread, each noted so that a finaliser cannot drop it (:func:`_stop`); an ignored
     SIGINT (a background job, ``nohup``) stays ignored, and so does a caller's own handler.
-    Returns the handlers replaced, to put back after; none where signals cannot be caught (not
-    the main thread)."""
+    Each handler replaced goes into ``replaced`` the moment it is, to be put back after; none
+    where signals cannot be caught (not the main thread)."""
     from .._start import leave
 
     if threading.current_thread() is not threading.main_thread():
-        return {}
-    replaced: Dict[int, Any] = {signal.SIGTERM: signal.signal(signal.SIGTERM, _on_sigterm)}
+        return
+    replaced[signal.SIGTERM] = signal.getsignal(signal.SIGTERM)
+    signal.signal(signal.SIGTERM, _on_sigterm)
     if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, leave):
-        replaced[signal.SIGINT] = signal.signal(signal.SIGINT, _on_sigint)
-    return replaced
+        replaced[signal.SIGINT] = signal.getsignal(signal.SIGINT)
+        signal.signal(signal.SIGINT, _on_sigint)
 
 
 def report_input_error(error: BaseException) -> int:
