@@ -1,0 +1,361 @@
+"""The registered diversity measures (docs/diversity.md, "Registered measures"): NTCIREVAL's
+D-measures, D#-measures, DIN-measures and I-rec as ir_measures measures, computed by the
+kernels of :mod:`.diversity` (the ``diversity`` command's), on the package's ranking.
+
+Each takes ``probs=FILE`` (the ``.Iprob`` or ``.DINprob`` file: ``topic intent P(i|q)
+[inf|nav]``) and ``dqrels=FILE`` (the per-intent judgements, NTCIREVAL's ``.Dqrels``:
+``topic intent docno L0..L9``), both required and read once while unchanged (as statAP reads its
+``prels=``); ``gains='linear'`` (level n gives n, the stock scripts) or ``'exp'`` (2^n - 1, the
+command's ``--gains exp``); ``@l`` (default: the scripts' run depth, 1000); the D# and DIN#
+measures ``gamma`` (the weight of I-rec, default 0.5, the scripts' ``GAMMA``).
+
+The package's qrels keep no iteration column, so the per-intent judgements come from the
+``dqrels=`` file: the evaluation's qrels decide, as for every measure, which topics are scored
+(each must have intent probabilities, else a one-line error). The list of a topic is the run
+ranked by the package's one rule (:mod:`..data.ranking`: score descending, then document id
+descending), its first 1000 documents; the command keeps the run's file order. On a run written
+in that order the values are the command's, unrounded (the command prints 4 decimals and
+computes its D# lines from the printed values).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from types import SimpleNamespace
+from typing import Any, Tuple
+
+import numpy as np
+from ir_measures.measures.base import ParamInfo
+
+from ..data.arrays import segment_ids
+from ..data.diversity import read_dqrels, read_intent_probs
+from ..data.inputs import InputError
+from ..data.qrels import Qrels
+from ..data.ranking import RankedRun
+from .base import MeasureParameterError, PluginMeasure
+from .diversity import (
+    GAMMA,
+    RUN_DEPTH,
+    DiversityJudgements,
+    DiversityLists,
+    d_ndcg_kernel,
+    d_q_kernel,
+    d_sharp,
+    found,
+    intent_recall,
+    judgements,
+    run_lists,
+)
+
+__all__ = [
+    "D_nDCG",
+    "D_Q",
+    "Dsharp_nDCG",
+    "Dsharp_Q",
+    "DIN_nDCG",
+    "DIN_Q",
+    "DINsharp_nDCG",
+    "DINsharp_Q",
+    "I_rec",
+    "check_diversity",
+    "compute_diversity",
+]
+
+_CITE_D = """
+    T. Sakai and R. Song. Evaluating diversified search results using per-intent graded
+    relevance. SIGIR 2011. (NTCIREVAL 190111, T. Sakai: D-NTCIR-eval.)
+"""
+_CITE_DIN = """
+    T. Sakai. Evaluation with informational and navigational intents. WWW 2012. (NTCIREVAL
+    190111, T. Sakai: DIN-NTCIR-eval.)
+"""
+_CITE_IREC = """
+    C. Zhai, W. Cohen and J. Lafferty. Beyond independent relevance: methods and evaluation
+    metrics for subtopic retrieval. SIGIR 2003. (I-rec of NTCIREVAL 190111's D-NTCIR-eval, T.
+    Sakai and R. Song, SIGIR 2011.)
+"""
+
+_PROBS = ParamInfo(
+    dtype=str,
+    required=True,
+    desc="intent probabilities file (.Iprob: topic intent P(i|q); .DINprob: and inf|nav)",
+)
+_DQRELS = ParamInfo(
+    dtype=str,
+    required=True,
+    desc="per-intent judgements file (NTCIREVAL's .Dqrels: topic intent docno L0..L9)",
+)
+_DGAINS = ParamInfo(
+    dtype=str,
+    default="linear",
+    choices=["linear", "exp"],
+    desc="gain of level n: n ('linear', the scripts') or 2^n - 1 ('exp')",
+)
+_CUTOFF = ParamInfo(
+    dtype=int,
+    required=False,
+    desc="evaluate the top l documents only (@l; default 1000, the scripts' run depth)",
+)
+_GAMMA = ParamInfo(
+    dtype=float, default=GAMMA, desc="weight of I-rec in D# (0 to 1; default 0.5, the scripts')"
+)
+
+
+class _Diversity(PluginMeasure):
+    """A diversity measure: its files, gains and cutoff; the compute dispatch reads ``KIND``."""
+
+    #: (DIN gains?, the D-measure: "nDCG", "Q" or None for I-rec, D# mix with I-rec?)
+    KIND: Tuple[bool, Any, bool] = (False, None, False)
+
+    def _check_one(self, param: str, value: Any, info: ParamInfo) -> None:
+        if param == "gains":  # a name here, not the {level: gain} dict of the other families
+            if value not in ("linear", "exp"):
+                raise MeasureParameterError(
+                    f"{self.__name__}: parameter 'gains' must be one of ['linear', 'exp'], got {value!r}"
+                )
+            return
+        super()._check_one(param, value, info)
+        if param == "gamma" and not 0 <= value <= 1:
+            raise MeasureParameterError(
+                f"{self.__name__}: parameter 'gamma' must be from 0 to 1, got {value!r}"
+            )
+
+    def _example(self, param: str) -> str:
+        return f"{self.__name__}(probs='x.Iprob',dqrels='x.Dqrels')@10"
+
+
+def _measure(name: str, pretty: str, short: str, doc: str, kind: Tuple[bool, Any, bool]) -> _Diversity:
+    params = {"probs": _PROBS, "dqrels": _DQRELS, "gains": _DGAINS, "cutoff": _CUTOFF}
+    if kind[2]:
+        params["gamma"] = _GAMMA
+    cls = type(
+        f"_{name}",
+        (_Diversity,),
+        {
+            "__doc__": doc,
+            "__name__": name,
+            "NAME": name,
+            "PRETTY_NAME": pretty,
+            "SHORT_DESC": short,
+            "SUPPORTED_PARAMS": params,
+            "KIND": kind,
+            "__module__": __name__,
+            "__qualname__": f"_{name}",
+        },
+    )
+    globals()[f"_{name}"] = cls  # a module attribute, so that a worker's measures pickle
+    return cls()  # type: ignore[no-any-return]
+
+
+_GG = """
+    The global gain of a document is GG(d) = sum_i P(i|q) g_i(d) over the topic's intents
+    (probabilities from ``probs=``, per-intent levels from ``dqrels=``, g_i(d) = n or 2^n - 1),
+    with the tool's roundings (each P(i|q) g_i(d) and GG(d) with 6 significant digits, a
+    retrieved document's gain to 4 decimals); the ideal list is every document with GG > 0 by GG
+    descending.
+"""
+
+D_nDCG = _measure(
+    "D_nDCG",
+    "D-nDCG",
+    "nDCG over the global gain of per-intent graded relevance (Sakai & Song).",
+    """
+    D-nDCG@l: NTCIREVAL's MSnDCG@l (gain / log2(r + 1) at every rank) computed with the global
+    gain GG of each document (the ``MSnDCG@l`` line of D-NTCIR-eval's ``.Dnev``).
+"""
+    + _GG
+    + _CITE_D,
+    (False, "nDCG", False),
+)
+D_Q = _measure(
+    "D_Q",
+    "D-Q",
+    "Q-measure over the global gain of per-intent graded relevance (Sakai & Song).",
+    """
+    D-Q@l: the Q-measure at l (beta = 1) computed with the global gain GG of each document,
+    (1 / min(l, R)) sum over ranks r <= l with GG(r) > 0 of (CG(r) + c(r)) / (CG*(r) + r)
+    (the ``Q@l`` line of D-NTCIR-eval's ``.Dnev``).
+"""
+    + _GG
+    + _CITE_D,
+    (False, "Q", False),
+)
+Dsharp_nDCG = _measure(
+    "Dsharp_nDCG",
+    "D#-nDCG",
+    "gamma I-rec + (1 - gamma) D-nDCG: diversity and relevance (Sakai & Song).",
+    """
+    D#-nDCG@l = gamma I-rec@l + (1 - gamma) D-nDCG@l (gamma = 0.5 by default, the scripts';
+    the ``D#-nDCG@l`` line of D-NTCIR-eval's ``.Dnev``, which the script computes from the
+    4-decimal printed values; here from the values themselves).
+"""
+    + _GG
+    + _CITE_D,
+    (False, "nDCG", True),
+)
+Dsharp_Q = _measure(
+    "Dsharp_Q",
+    "D#-Q",
+    "gamma I-rec + (1 - gamma) D-Q: diversity and relevance (Sakai & Song).",
+    """
+    D#-Q@l = gamma I-rec@l + (1 - gamma) D-Q@l (gamma = 0.5 by default; the ``D#-Q@l`` line
+    of D-NTCIR-eval's ``.Dnev``).
+"""
+    + _GG
+    + _CITE_D,
+    (False, "Q", True),
+)
+_DIN = """
+    DIN gains: for a navigational intent (``nav`` in the ``.DINprob``) only its first relevant
+    document in the list adds P(i|q) g_i(d); informational intents always add. The ideal list
+    stays the D-measures' one.
+"""
+DIN_nDCG = _measure(
+    "DIN_nDCG",
+    "DIN-nDCG",
+    "D-nDCG where a navigational intent counts its first relevant document only (Sakai).",
+    """
+    DIN-nDCG@l: D-nDCG@l with DIN gains (the ``MSnDCG@l`` line of DIN-NTCIR-eval's ``.DINnev``).
+"""
+    + _DIN
+    + _GG
+    + _CITE_DIN,
+    (True, "nDCG", False),
+)
+DIN_Q = _measure(
+    "DIN_Q",
+    "DIN-Q",
+    "D-Q where a navigational intent counts its first relevant document only (Sakai).",
+    """
+    DIN-Q@l: D-Q@l with DIN gains (the ``Q@l`` line of DIN-NTCIR-eval's ``.DINnev``).
+"""
+    + _DIN
+    + _GG
+    + _CITE_DIN,
+    (True, "Q", False),
+)
+DINsharp_nDCG = _measure(
+    "DINsharp_nDCG",
+    "DIN#-nDCG",
+    "gamma I-rec + (1 - gamma) DIN-nDCG (Sakai).",
+    """
+    DIN#-nDCG@l = gamma I-rec@l + (1 - gamma) DIN-nDCG@l (the ``DIN#-nDCG@l`` line of
+    DIN-NTCIR-eval's ``.DINnev``).
+"""
+    + _DIN
+    + _GG
+    + _CITE_DIN,
+    (True, "nDCG", True),
+)
+DINsharp_Q = _measure(
+    "DINsharp_Q",
+    "DIN#-Q",
+    "gamma I-rec + (1 - gamma) DIN-Q (Sakai).",
+    """
+    DIN#-Q@l = gamma I-rec@l + (1 - gamma) DIN-Q@l (the ``DIN#-Q@l`` line of DIN-NTCIR-eval's
+    ``.DINnev``).
+"""
+    + _DIN
+    + _GG
+    + _CITE_DIN,
+    (True, "Q", True),
+)
+I_rec = _measure(
+    "I_rec",
+    "I-rec",
+    "Intent recall: the share of the topic's intents with a relevant document in the top l (Zhai et al.).",
+    """
+    I-rec@l (intent recall, subtopic recall): the topic's intents that have a relevant (L1+)
+    document in the top l, over the topic's intents that have a relevant document at all (0
+    for a topic without any; the ``I-rec@l`` line of D-NTCIR-eval's ``.Dnev``).
+"""
+    + _CITE_IREC,
+    (False, None, False),
+)
+
+MEASURES = (D_nDCG, D_Q, Dsharp_nDCG, Dsharp_Q, DIN_nDCG, DIN_Q, DINsharp_nDCG, DINsharp_Q, I_rec)
+
+
+# --------------------------------------------------------------------------------------------
+# the judgements: read once per pair of file versions and gains
+# --------------------------------------------------------------------------------------------
+
+
+def _stamp(path: str) -> Tuple[int, int]:
+    try:
+        info = os.stat(path)
+        return (info.st_mtime_ns, info.st_size)
+    except OSError:
+        return (0, 0)  # the reader says what is wrong with it
+
+
+@functools.lru_cache(maxsize=8)
+def _judgements_cached(probs: str, dqrels: str, gains: str, stamps: Tuple[Any, ...]) -> DiversityJudgements:
+    return judgements(read_intent_probs(probs), read_dqrels(dqrels), gains)
+
+
+def judgements_of(measure: PluginMeasure) -> DiversityJudgements:
+    """The measure's judgements (``probs=``, ``dqrels=``, ``gains=``), read once while the two
+    files are unchanged (their mtime and size)."""
+    probs, dqrels = measure["probs"], measure["dqrels"]
+    gains = measure.params.get("gains", "linear")
+    return _judgements_cached(probs, dqrels, gains, (_stamp(probs), _stamp(dqrels)))
+
+
+def check_diversity(measure: PluginMeasure, qrels: Qrels) -> None:
+    """Read the two files before any run is scored (an unreadable or bad file fails at once,
+    with the readers' one-line errors), and refuse qrels with a topic that has no intent
+    probabilities."""
+    judg = judgements_of(measure)
+    known = set(judg.topics)
+    missing = [q for q in qrels.query_ids if q not in known]
+    if missing:
+        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
+        raise InputError(
+            f"{measure}: {len(missing)} topic(s) of the qrels have no intent probabilities in "
+            f"{measure['probs']}: {shown}"
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# from a ranked run to the kernels' inputs, and the dispatch
+# --------------------------------------------------------------------------------------------
+
+
+def _lists(judg: DiversityJudgements, ranked: RankedRun) -> Tuple[np.ndarray, DiversityLists]:
+    """Per ranked query its topic in ``judg.topics`` (-1 when it has none), and the lists of
+    the ranked run in its order, the first :data:`RUN_DEPTH` of each (the kernels' input)."""
+    docs = ranked.docs
+    if docs is None:
+        raise ValueError("this ranked run keeps no document ids, which the diversity judgements need")
+    names = [ranked.qrels.query_ids[i] for i in ranked.qpos.tolist()]
+    index = {t: k for k, t in enumerate(judg.topics)}
+    topic = np.array([index.get(n, -1) for n in names], dtype=np.int64)
+    # the ranked lists, read as the command reads a run's lines: ranked order is file order
+    run = SimpleNamespace(
+        query_names=names, query_codes=segment_ids(ranked.offsets), query_ids=None, doc_ids=docs
+    )
+    return topic, run_lists(judg, run, RUN_DEPTH)
+
+
+def compute_diversity(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
+    """The measure's value per ranked query (its topic's value in the judgements' order)."""
+    judg = judgements_of(measure)
+    key = ("diversity", id(judg))
+    topic, lists = ranked.cached(key, lambda: (judg, *_lists(judg, ranked)))[1:]
+    din, family, sharp = measure.KIND  # type: ignore[attr-defined]
+    cutoff = int(measure.params.get("cutoff", RUN_DEPTH))
+    k = np.full(len(judg.topics), cutoff, dtype=np.int64)
+    if family is None:
+        values = intent_recall(judg, lists, k)
+    else:
+        f = found(judg, lists, cutoff, din=din)
+        kernel = d_ndcg_kernel if family == "nDCG" else d_q_kernel
+        values = kernel(f, judg.ideal, cutoff)
+        if sharp:
+            values = d_sharp(intent_recall(judg, lists, k), values, float(measure.params.get("gamma", GAMMA)))
+    out = np.zeros(len(topic))
+    has = topic >= 0
+    out[has] = values[topic[has]]
+    return out
