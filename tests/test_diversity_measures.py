@@ -44,6 +44,20 @@ LINES = {
     "Dnev": {"MSnDCG": "D_nDCG", "Q": "D_Q", "I-rec": "I_rec", "D#-nDCG": "Dsharp_nDCG", "D#-Q": "Dsharp_Q"},
     "DINnev": {"MSnDCG": "DIN_nDCG", "Q": "DIN_Q", "DIN#-nDCG": "DINsharp_nDCG", "DIN#-Q": "DINsharp_Q"},
 }
+#: the intent-aware files' lines ``TID SUMp= s NAME@l= v``: printed name -> registered name
+IA_LINES = {
+    "nevIA": {"IA-MSnDCG": "IA_nDCG", "IA-Q": "IA_Q", "IA-ERR": "IA_ERR", "IA-nERR": "IA_nERR"},
+    "nevPQ": {"PplusQ": "PplusQ"},
+}
+IA_FILES = [
+    ("l10", 10, "nevIA", "setA.Iprob", "linear"),
+    ("l20", 20, "nevIA", "setA.Iprob", "linear"),
+    ("ia2l10", 10, "nevIA", "setA.Iprob", "linear"),
+    ("ia2l20", 20, "nevIA", "setA.Iprob", "linear"),
+    ("xia2l10", 10, "nevIA", "setA.Iprob", "exp"),
+    ("l10", 10, "nevPQ", "setA.DINprob", "linear"),
+    ("l20", 20, "nevPQ", "setA.DINprob", "linear"),
+]
 FILES = [
     ("l10", 10, "Dnev", "linear"),
     ("l20", 20, "Dnev", "linear"),
@@ -135,6 +149,64 @@ def test_registered_values_are_the_reference_files(
     assert checked >= 30 * (len(measures) - 2)
 
 
+def _reference_ia(name: str) -> Dict[Tuple[str, str], float]:
+    values = {}
+    for line in gzip.open(SET_A / "out" / f"{name}.gz").read().decode().splitlines():
+        tokens = line.split()
+        if len(tokens) == 5 and tokens[1] == "SUMp=":
+            values[(tokens[0], tokens[3][:-1])] = float(tokens[4])
+    return values
+
+
+@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("evalname,cutoff,suffix,prob,gains", IA_FILES)
+def test_intent_aware_values_are_the_reference_files(
+    files: Dict[str, Path], run: str, evalname: str, cutoff: int, suffix: str, prob: str, gains: str
+) -> None:
+    """Per topic, IA_* and PplusQ are the ``SUMp=`` lines of the ``.nevIA`` / ``.nevPQ`` files
+    (which the scripts add from 4-decimal printed per-intent values: within 1e-4)."""
+    expected = _reference_ia(f"{run}.{evalname}.{suffix}")
+    scored = _in_file_order(run, files["dir"] / f"{run}.run")
+    qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
+    at = f"@{cutoff:04d}"
+    measures = {
+        printed: ir_measures.parse_measure(_measure(name, files, prob, gains=gains, cutoff=cutoff))
+        for printed, name in IA_LINES[suffix].items()
+    }
+    ours = {
+        (r.query_id, r.measure): r.value
+        for r in ir_measures.iter_calc(list(measures.values()), qrels, scored)
+    }
+    checked = 0
+    for (tid, line), value in expected.items():
+        printed = line[: -len(at)]
+        if not line.endswith(at) or printed not in measures:
+            continue
+        got = ours.get((tid, measures[printed]), 0.0)
+        assert abs(got - value) <= 1e-4 + 1e-9, (tid, printed, got, value)
+        checked += 1
+    assert checked >= 30
+
+
+@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("cutoff", [10, 20])
+def test_pplusq_sharp_is_the_reference_file(files: Dict[str, Path], run: str, cutoff: int) -> None:
+    """PplusQsharp is NEVIAPQ2sharpnev's ``PplusQ#@l`` line (from printed values: within 1e-4)."""
+    at = f"@{cutoff:04d}"
+    expected = {}
+    for line in gzip.open(SET_A / "out" / f"{run}.PplusQ#{at}.nev.gz").read().decode().splitlines():
+        tid, name, value = line.split()
+        if name == f"PplusQ#{at}=":
+            expected[tid] = float(value)
+    scored = _in_file_order(run, files["dir"] / f"{run}.run")
+    qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
+    m = ir_measures.parse_measure(_measure("PplusQsharp", files, cutoff=cutoff))
+    ours = {r.query_id: r.value for r in ir_measures.iter_calc([m], qrels, scored)}
+    assert len(expected) == 30
+    for tid, value in expected.items():
+        assert abs(ours.get(tid, 0.0) - value) <= 1e-4 + 1e-9, (tid, ours.get(tid), value)
+
+
 def test_the_main_command_prints_nev2means_values(files: Dict[str, Path]) -> None:
     """``ir_measures_pres QRELS RUN MEASURE``: the mean over the topics is the one NEV2mean
     wrote (set A, every run, D#-nDCG@10 and I-rec@10)."""
@@ -179,6 +251,10 @@ def test_registered_values_match_the_naive_loop(tmp_path: Path, seed: int, cutof
         "I_rec": "I-rec@l",
         "DIN_nDCG": "DIN-nDCG@l",
         "DIN_Q": "DIN-Q@l",
+        "IA_nDCG": "IA-nDCG@l",
+        "IA_Q": "IA-Q@l",
+        "IA_ERR": "IA-ERR",
+        "PplusQ": "P+Q@l",
     }
     measures = {ir_measures.parse_measure(f"{n}({base})@{cutoff}"): key for n, key in names.items()}
     gamma = ir_measures.parse_measure(f"DINsharp_Q({base},gamma=0.25)@{cutoff}")

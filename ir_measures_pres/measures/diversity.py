@@ -84,6 +84,8 @@ __all__ = [
     "gcompute",
     "d_ndcg_kernel",
     "d_q_kernel",
+    "d_nerr_kernel",
+    "d_pplus_kernel",
     "intent_recall",
     "d_sharp",
     "IntentSegments",
@@ -383,6 +385,18 @@ def d_q_kernel(f: Found, ide: Ideal, cutoff: int) -> np.ndarray:
     return q_kernel(_blended(f, ide, 1.0), cutoff)  # type: ignore[no-any-return]
 
 
+def d_nerr_kernel(f: Found, ide: Ideal, cutoff: int) -> np.ndarray:
+    """nERR@l per list: ERR@l over the ideal list's (stopping probability g / (H + 1), H the
+    list's g_max; the ``nERR@l`` line of :func:`gcompute`)."""
+    ierr = ideal_err_running(ide, f.gmax[segment_ids(ide.offsets)] if len(ide.gain) else 0.0)
+    return nerr_from(f, ide, ierr, cutoff)  # type: ignore[no-any-return]
+
+
+def d_pplus_kernel(f: Found, ide: Ideal) -> np.ndarray:
+    """P+ per list (of the list as cut; the ``P-plus`` line of :func:`gcompute`)."""
+    return pplus_kernel(_blended(f, ide, 1.0))  # type: ignore[no-any-return]
+
+
 def gcompute(f: Found, ide: Ideal, cutoff: int, rbp: float = RBP_P) -> Dict[str, np.ndarray]:
     """``ntcir_eval gcompute -cutoffs l`` on every topic: its values by printed name, in its
     order (spec §3), from the kernels of ``ntcir_eval compute``."""
@@ -394,7 +408,6 @@ def gcompute(f: Found, ide: Ideal, cutoff: int, rbp: float = RBP_P) -> Dict[str,
     ebr = ebr_kernel(f, b1.br)
     found_count = f.rel.sum(np.ones(len(f.gain)))
     dcg2 = _running(ideal_dcg_terms(ide, 2.0), ide.offsets)
-    ierr = ideal_err_running(ide, f.gmax[segment_ids(ide.offsets)] if len(ide.gain) else 0.0)
     return {
         "RR": o_kernel(b0),
         "O-measure": o_kernel(b1),
@@ -414,7 +427,7 @@ def gcompute(f: Found, ide: Ideal, cutoff: int, rbp: float = RBP_P) -> Dict[str,
         f"P{at}": found_count / cutoff,
         f"RBP{at}": rbp_value,
         f"ERR{at}": err,
-        f"nERR{at}": nerr_from(f, ide, ierr, cutoff),
+        f"nERR{at}": d_nerr_kernel(f, ide, cutoff),
         f"EBR{at}": ebr,
         f"Hit{at}": (found_count > 0).astype(np.float64),
     }

@@ -40,13 +40,19 @@ from .diversity import (
     DiversityJudgements,
     DiversityLists,
     d_ndcg_kernel,
+    d_nerr_kernel,
+    d_pplus_kernel,
     d_q_kernel,
     d_sharp,
     found,
+    intent_aware,
+    intent_found,
     intent_recall,
+    intent_segments,
     judgements,
     run_lists,
 )
+from .ntcir.kernels import err_kernel
 
 __all__ = [
     "D_nDCG",
@@ -58,6 +64,12 @@ __all__ = [
     "DINsharp_nDCG",
     "DINsharp_Q",
     "I_rec",
+    "IA_nDCG",
+    "IA_Q",
+    "IA_ERR",
+    "IA_nERR",
+    "PplusQ",
+    "PplusQsharp",
     "check_diversity",
     "compute_diversity",
 ]
@@ -274,7 +286,108 @@ I_rec = _measure(
     (False, None, False),
 )
 
-MEASURES = (D_nDCG, D_Q, Dsharp_nDCG, Dsharp_Q, DIN_nDCG, DIN_Q, DINsharp_nDCG, DINsharp_Q, I_rec)
+_CITE_IA = """
+    R. Agrawal, S. Gollapudi, A. Halverson and S. Ieong. Diversifying search results. WSDM 2009.
+    (NTCIREVAL 190111, T. Sakai: D-NTCIR-IAeval, D-NTCIR-IAeval2.)
+"""
+_IA = """
+    An intent-aware measure IA-X@l = sum_i P(i|q) X_i@l over the topic's intents with a relevant
+    document, X_i@l computed with the intent's own gains g_i (n or 2^n - 1, written with 4
+    decimals as the tool's ``glabel`` writes them) against the intent's own ideal list (H: the
+    intent's highest gain); nothing is renormalised (the tool's SUMp may be < 1). The tool adds
+    the 4-decimal printed X_i@l; here the values themselves.
+"""
+IA_nDCG = _measure(
+    "IA_nDCG",
+    "IA-MSnDCG",
+    "Intent-aware nDCG: per-intent MSnDCG weighted by P(i|q) (Agrawal et al.).",
+    """
+    IA-nDCG@l: the intents' MSnDCG@l weighted by P(i|q) (the ``IA-MSnDCG@l`` line of
+    D-NTCIR-IAeval's ``.nevIA``).
+"""
+    + _IA
+    + _CITE_IA,
+    (False, "IA_nDCG", False),
+)
+IA_Q = _measure(
+    "IA_Q",
+    "IA-Q",
+    "Intent-aware Q-measure: per-intent Q@l weighted by P(i|q) (Agrawal et al.).",
+    """
+    IA-Q@l: the intents' Q@l weighted by P(i|q) (the ``IA-Q@l`` line of D-NTCIR-IAeval2's
+    ``.nevIA``).
+"""
+    + _IA
+    + _CITE_IA,
+    (False, "IA_Q", False),
+)
+IA_ERR = _measure(
+    "IA_ERR",
+    "IA-ERR",
+    "Intent-aware ERR: per-intent ERR@l weighted by P(i|q) (Agrawal et al.).",
+    """
+    IA-ERR@l: the intents' ERR@l (stopping probability g_i / (H_i + 1)) weighted by P(i|q) (the
+    ``IA-ERR@l`` line of D-NTCIR-IAeval's ``.nevIA``).
+"""
+    + _IA
+    + _CITE_IA,
+    (False, "IA_ERR", False),
+)
+IA_nERR = _measure(
+    "IA_nERR",
+    "IA-nERR",
+    "Intent-aware nERR: per-intent nERR@l weighted by P(i|q) (Agrawal et al.).",
+    """
+    IA-nERR@l: the intents' nERR@l weighted by P(i|q) (the ``IA-nERR@l`` line of
+    D-NTCIR-IAeval's ``.nevIA``).
+"""
+    + _IA
+    + _CITE_IA,
+    (False, "IA_nERR", False),
+)
+_PQ = """
+    P+Q@l = sum over informational intents of P(i|q) Q_i@l + sum over navigational intents
+    (``nav`` in the ``.DINprob``) of P(i|q) P+_i@l, each intent against its own gains and ideal
+    list (the ``PplusQ@l`` line of DIN-NTCIR-PQeval's ``.nevPQ``, which adds the 4-decimal
+    printed values; here the values themselves).
+"""
+PplusQ = _measure(
+    "PplusQ",
+    "P+Q",
+    "P+ for navigational and Q for informational intents, weighted by P(i|q) (Sakai).",
+    _PQ + _CITE_DIN,
+    (False, "PplusQ", False),
+)
+PplusQsharp = _measure(
+    "PplusQsharp",
+    "P+Q#",
+    "gamma I-rec + (1 - gamma) P+Q (Sakai).",
+    """
+    P+Q#@l = gamma I-rec@l + (1 - gamma) P+Q@l (gamma = 0.5 by default; the ``PplusQ#@l`` line
+    NEVIAPQ2sharpnev writes from a run's ``.Dnev`` and ``.nevPQ``).
+"""
+    + _PQ
+    + _CITE_DIN,
+    (False, "PplusQ", True),
+)
+
+MEASURES = (
+    D_nDCG,
+    D_Q,
+    Dsharp_nDCG,
+    Dsharp_Q,
+    DIN_nDCG,
+    DIN_Q,
+    DINsharp_nDCG,
+    DINsharp_Q,
+    I_rec,
+    IA_nDCG,
+    IA_Q,
+    IA_ERR,
+    IA_nERR,
+    PplusQ,
+    PplusQsharp,
+)
 
 
 # --------------------------------------------------------------------------------------------
@@ -349,13 +462,33 @@ def compute_diversity(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
     k = np.full(len(judg.topics), cutoff, dtype=np.int64)
     if family is None:
         values = intent_recall(judg, lists, k)
-    else:
+    elif family in ("nDCG", "Q"):
         f = found(judg, lists, cutoff, din=din)
         kernel = d_ndcg_kernel if family == "nDCG" else d_q_kernel
         values = kernel(f, judg.ideal, cutoff)
-        if sharp:
-            values = d_sharp(intent_recall(judg, lists, k), values, float(measure.params.get("gamma", GAMMA)))
+    else:
+        values = _intent_aware(judg, lists, family, cutoff)
+    if sharp:
+        values = d_sharp(intent_recall(judg, lists, k), values, float(measure.params.get("gamma", GAMMA)))
     out = np.zeros(len(topic))
     has = topic >= 0
     out[has] = values[topic[has]]
     return out
+
+
+def _intent_aware(judg: DiversityJudgements, lists: DiversityLists, family: str, cutoff: int) -> np.ndarray:
+    """IA-X@l (or P+Q@l) per topic: the per-intent kernel on each intent's list, weighted."""
+    segs = intent_segments(judg)
+    f = intent_found(judg, segs, lists, cutoff)
+    ide = segs.ideal
+    if family == "IA_nDCG":
+        per = d_ndcg_kernel(f, ide, cutoff)
+    elif family == "IA_Q":
+        per = d_q_kernel(f, ide, cutoff)
+    elif family == "IA_ERR":
+        per = err_kernel(f)
+    elif family == "IA_nERR":
+        per = d_nerr_kernel(f, ide, cutoff)
+    else:  # P+Q: P+ for a navigational intent, Q@l for an informational one
+        per = np.where(judg.probs.nav[segs.row], d_pplus_kernel(f, ide), d_q_kernel(f, ide, cutoff))
+    return intent_aware(judg.probs.prob[segs.row], per, segs.offsets)
