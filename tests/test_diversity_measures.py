@@ -300,3 +300,23 @@ def test_bad_parameters_and_inputs_are_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(InputError, match=r"1 topic\(s\) of the qrels have no intent probabilities") as info:
         ir_measures.calc_aggregate([m], stranger, run)
     assert "\n" not in str(info.value)
+
+
+def test_compare_reads_the_registered_measures(files: Dict[str, Path]) -> None:
+    """``ir_measures_pres compare`` with a registered diversity measure: each run's mean is the
+    one NEV2mean wrote (set A, D#-Q@10)."""
+    means = dict(
+        row.split()
+        for row in (SET_A / "means" / "runl.setA.DINprob.l10.Dnev.D#-Q@0010").read_text().splitlines()
+    )
+    paths = []
+    for run in ("setA-divgood", "setA-short"):
+        paths.append(str(files["dir"] / f"{run}.run"))
+        _in_file_order(run, Path(paths[-1]))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["compare", str(files["qrels"]), *paths, "-m", _measure("Dsharp_Q", files, cutoff=10)])
+    assert status == 0
+    for run in ("setA-divgood", "setA-short"):
+        row = next(line for line in out.getvalue().splitlines() if f" {run}.run " in f" {line} ")
+        assert means[run] in row, (run, row)
