@@ -46,7 +46,14 @@ LINES = {
 }
 #: the intent-aware files' lines ``TID SUMp= s NAME@l= v``: printed name -> registered name
 IA_LINES = {
-    "nevIA": {"IA-MSnDCG": "IA_nDCG", "IA-Q": "IA_Q", "IA-ERR": "IA_ERR", "IA-nERR": "IA_nERR"},
+    "nevIA": {
+        "IA-MSnDCG": "IA_nDCG",
+        "IA-Q": "IA_Q",
+        "IA-ERR": "IA_ERR",
+        "IA-nERR": "IA_nERR",
+        "IA-EBR": "IA_EBR",
+        "IA-RBP": "IA_RBP",
+    },
     "nevPQ": {"PplusQ": "PplusQ"},
 }
 IA_FILES = [
@@ -177,7 +184,7 @@ def test_intent_aware_values_are_the_reference_files(
         (r.query_id, r.measure): r.value
         for r in ir_measures.iter_calc(list(measures.values()), qrels, scored)
     }
-    checked = 0
+    checked, seen = 0, set()
     for (tid, line), value in expected.items():
         printed = line[: -len(at)]
         if not line.endswith(at) or printed not in measures:
@@ -185,7 +192,9 @@ def test_intent_aware_values_are_the_reference_files(
         got = ours.get((tid, measures[printed]), 0.0)
         assert abs(got - value) <= 1e-4 + 1e-9, (tid, printed, got, value)
         checked += 1
-    assert checked >= 30
+        seen.add(printed)
+    assert checked >= 30 * len(seen)
+    assert seen == {p for p in measures if any(line == f"{p}{at}" for _, line in expected)}
 
 
 @pytest.mark.parametrize("run", RUNS)

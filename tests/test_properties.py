@@ -802,6 +802,8 @@ CITED = {
     "IA_Q": "Agrawal",
     "IA_ERR": "Agrawal",
     "IA_nERR": "Agrawal",
+    "IA_EBR": "Agrawal",
+    "IA_RBP": "Agrawal",
     "PplusQ": "Sakai",
     "PplusQsharp": "Sakai",
     "statAP": "Aslam",

@@ -86,6 +86,7 @@ __all__ = [
     "d_q_kernel",
     "d_nerr_kernel",
     "d_pplus_kernel",
+    "d_ebr_kernel",
     "intent_recall",
     "d_sharp",
     "IntentSegments",
@@ -395,6 +396,11 @@ def d_nerr_kernel(f: Found, ide: Ideal, cutoff: int) -> np.ndarray:
 def d_pplus_kernel(f: Found, ide: Ideal) -> np.ndarray:
     """P+ per list (of the list as cut; the ``P-plus`` line of :func:`gcompute`)."""
     return pplus_kernel(_blended(f, ide, 1.0))  # type: ignore[no-any-return]
+
+
+def d_ebr_kernel(f: Found, ide: Ideal) -> np.ndarray:
+    """EBR per list (of the list as cut; the ``EBR`` line of :func:`gcompute`)."""
+    return ebr_kernel(f, _blended(f, ide, 1.0).br)  # type: ignore[no-any-return]
 
 
 def gcompute(f: Found, ide: Ideal, cutoff: int, rbp: float = RBP_P) -> Dict[str, np.ndarray]:

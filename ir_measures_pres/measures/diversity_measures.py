@@ -36,9 +36,11 @@ from ..data.ranking import RankedRun
 from .base import MeasureParameterError, PluginMeasure
 from .diversity import (
     GAMMA,
+    RBP_P,
     RUN_DEPTH,
     DiversityJudgements,
     DiversityLists,
+    d_ebr_kernel,
     d_ndcg_kernel,
     d_nerr_kernel,
     d_pplus_kernel,
@@ -52,7 +54,7 @@ from .diversity import (
     judgements,
     run_lists,
 )
-from .ntcir.kernels import err_kernel
+from .ntcir.kernels import err_kernel, rbp_kernel
 
 __all__ = [
     "D_nDCG",
@@ -68,6 +70,8 @@ __all__ = [
     "IA_Q",
     "IA_ERR",
     "IA_nERR",
+    "IA_EBR",
+    "IA_RBP",
     "PplusQ",
     "PplusQsharp",
     "check_diversity",
@@ -345,6 +349,31 @@ IA_nERR = _measure(
     + _CITE_IA,
     (False, "IA_nERR", False),
 )
+IA_EBR = _measure(
+    "IA_EBR",
+    "IA-EBR",
+    "Intent-aware EBR: per-intent expected blended ratio weighted by P(i|q) (Agrawal et al.).",
+    """
+    IA-EBR@l: the intents' EBR (expected blended ratio, Sakai 2018, of the list cut at l)
+    weighted by P(i|q) (the ``IA-EBR@l`` line of D-NTCIR-IAeval2's ``.nevIA``).
+"""
+    + _IA
+    + _CITE_IA,
+    (False, "IA_EBR", False),
+)
+IA_RBP = _measure(
+    "IA_RBP",
+    "IA-RBP",
+    "Intent-aware RBP: per-intent rank-biased precision weighted by P(i|q) (Agrawal et al.).",
+    """
+    IA-RBP@l: the intents' graded RBP (persistence 0.95, gains over H_i; Moffat and Zobel 2008)
+    of the list cut at l, weighted by P(i|q) (the ``IA-RBP@l`` line of D-NTCIR-IAeval2's
+    ``.nevIA``).
+"""
+    + _IA
+    + _CITE_IA,
+    (False, "IA_RBP", False),
+)
 _PQ = """
     P+Q@l = sum over informational intents of P(i|q) Q_i@l + sum over navigational intents
     (``nav`` in the ``.DINprob``) of P(i|q) P+_i@l, each intent against its own gains and ideal
@@ -385,6 +414,8 @@ MEASURES = (
     IA_Q,
     IA_ERR,
     IA_nERR,
+    IA_EBR,
+    IA_RBP,
     PplusQ,
     PplusQsharp,
 )
@@ -489,6 +520,10 @@ def _intent_aware(judg: DiversityJudgements, lists: DiversityLists, family: str,
         per = err_kernel(f)
     elif family == "IA_nERR":
         per = d_nerr_kernel(f, ide, cutoff)
+    elif family == "IA_EBR":
+        per = d_ebr_kernel(f, ide)
+    elif family == "IA_RBP":
+        per = rbp_kernel(f, RBP_P)
     else:  # P+Q: P+ for a navigational intent, Q@l for an informational one
         per = np.where(judg.probs.nav[segs.row], d_pplus_kernel(f, ide), d_q_kernel(f, ide, cutoff))
     return intent_aware(judg.probs.prob[segs.row], per, segs.offsets)
