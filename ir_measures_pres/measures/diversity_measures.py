@@ -1,13 +1,14 @@
 """The registered diversity measures (docs/diversity.md, "Registered measures"): NTCIREVAL's
-D-measures, D#-measures, DIN-measures and I-rec as ir_measures measures, computed by the
-kernels of :mod:`.diversity` (the ``diversity`` command's), on the package's ranking.
+D-measures, D#-measures, DIN-measures, I-rec, intent-aware measures (IA-nDCG, IA-Q, IA-ERR,
+IA-nERR, IA-EBR, IA-RBP), P+Q and P+Q# as ir_measures measures, computed by the kernels of
+:mod:`.diversity` (the ``diversity`` command's), on the package's ranking.
 
 Each takes ``probs=FILE`` (the ``.Iprob`` or ``.DINprob`` file: ``topic intent P(i|q)
 [inf|nav]``) and ``dqrels=FILE`` (the per-intent judgements, NTCIREVAL's ``.Dqrels``:
 ``topic intent docno L0..L9``), both required and read once while unchanged (as statAP reads its
 ``prels=``); ``gains='linear'`` (level n gives n, the stock scripts) or ``'exp'`` (2^n - 1, the
-command's ``--gains exp``); ``@l`` (default: the scripts' run depth, 1000); the D# and DIN#
-measures ``gamma`` (the weight of I-rec, default 0.5, the scripts' ``GAMMA``).
+command's ``--gains exp``); ``@l`` (default: the scripts' run depth, 1000); the D#, DIN# and
+P+Q# measures ``gamma`` (the weight of I-rec, default 0.5, the scripts' ``GAMMA``).
 
 The package's qrels keep no iteration column, so the per-intent judgements come from the
 ``dqrels=`` file: the evaluation's qrels decide, as for every measure, which topics are scored
