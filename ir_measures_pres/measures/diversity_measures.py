@@ -30,7 +30,7 @@ import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ..data.arrays import segment_ids
-from ..data.diversity import read_dqrels, read_intent_probs
+from ..data.diversity import DiversityQrels, IntentProbs, check_against, read_dqrels, read_intent_probs
 from ..data.inputs import InputError
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
@@ -436,24 +436,38 @@ def _stamp(path: str) -> Tuple[int, int]:
 
 
 @functools.lru_cache(maxsize=8)
-def _judgements_cached(probs: str, dqrels: str, gains: str, stamps: Tuple[Any, ...]) -> DiversityJudgements:
-    return judgements(read_intent_probs(probs), read_dqrels(dqrels), gains)
+def _files(probs: str, dqrels: str, stamps: Tuple[Any, ...]) -> Tuple[IntentProbs, DiversityQrels]:
+    return read_intent_probs(probs), read_dqrels(dqrels)
 
 
-def judgements_of(measure: PluginMeasure) -> DiversityJudgements:
-    """The measure's judgements (``probs=``, ``dqrels=``, ``gains=``), read once while the two
-    files are unchanged (their mtime and size)."""
+@functools.lru_cache(maxsize=8)
+def _judgements_cached(
+    probs: str, dqrels: str, gains: str, doc_bytes: bool, stamps: Tuple[Any, ...]
+) -> DiversityJudgements:
+    return judgements(*_files(probs, dqrels, stamps), gains, doc_bytes)
+
+
+def _paths(measure: PluginMeasure) -> Tuple[str, str, Tuple[Any, ...]]:
     probs, dqrels = measure["probs"], measure["dqrels"]
-    gains = measure.params.get("gains", "linear")
-    return _judgements_cached(probs, dqrels, gains, (_stamp(probs), _stamp(dqrels)))
+    return probs, dqrels, (_stamp(probs), _stamp(dqrels))
+
+
+def judgements_of(measure: PluginMeasure, doc_bytes: bool = True) -> DiversityJudgements:
+    """The measure's judgements (``probs=``, ``dqrels=``, ``gains=``), the files read once
+    while they are unchanged (their mtime and size); ``doc_bytes``: the document ids as bytes
+    (for runs read as bytes) or ``str`` (runs given as Python objects), so that a run's ids are
+    matched without converting them one by one."""
+    probs, dqrels, stamps = _paths(measure)
+    return _judgements_cached(probs, dqrels, measure.params.get("gains", "linear"), doc_bytes, stamps)
 
 
 def check_diversity(measure: PluginMeasure, qrels: Qrels) -> None:
     """Read the two files before any run is scored (an unreadable or bad file fails at once,
-    with the readers' one-line errors), and refuse qrels with a topic that has no intent
-    probabilities."""
-    judg = judgements_of(measure)
-    known = set(judg.topics)
+    with the readers' one-line errors, as does a Dqrels topic or intent without probabilities),
+    and refuse qrels with a topic that has no intent probabilities."""
+    probs, dqrels = _files(*_paths(measure))
+    check_against(probs, dqrels)
+    known = set(probs.topic)
     missing = [q for q in qrels.query_ids if q not in known]
     if missing:
         shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
@@ -486,7 +500,8 @@ def _lists(judg: DiversityJudgements, ranked: RankedRun) -> Tuple[np.ndarray, Di
 
 def compute_diversity(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
     """The measure's value per ranked query (its topic's value in the judgements' order)."""
-    judg = judgements_of(measure)
+    docs = ranked.docs
+    judg = judgements_of(measure, docs is None or docs.dtype.kind == "S")
     key = ("diversity", id(judg))
     topic, lists = ranked.cached(key, lambda: (judg, *_lists(judg, ranked)))[1:]
     din, family, sharp = measure.KIND  # type: ignore[attr-defined]
