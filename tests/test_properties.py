@@ -29,6 +29,7 @@ from ir_measures import AP, RR, Qrel, ScoredDoc
 
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
 from ir_measures_pres.measures import catalogue
+from ir_measures_pres.measures.diversity_measures import MEASURES as DIVERSITY
 from ir_measures_pres.measures.ntcir import (
     EBR,
     GAP,
@@ -340,6 +341,13 @@ CASES: list[Case] = [
     *(
         Case(m, generic=False)
         for m in (statAP(prels="prels.txt"), statRprec(prels="prels.txt"), statP(prels="prels.txt") @ 5)
+    ),
+    # NTCIREVAL's diversity measures: they need intent probabilities and per-intent judgements
+    # files, which the generated collections lack; tests/test_diversity_measures.py
+    *(
+        Case(m(probs="x.DINprob", dqrels="x.Dqrels", gains=gains) @ 10, generic=False)
+        for m in DIVERSITY
+        for gains in ("linear", "exp")
     ),
     # sampled judgements (sample_eval.pl): they need the qrels' strata, which the generated
     # dict qrels lack; tests/test_sampled_command.py and tests/test_sampled_measures.py
@@ -781,6 +789,23 @@ CITED = {
     "rbp": "Moffat",
     "rbp_resid": "Moffat",
     "yaap": "Robertson",
+    "D_nDCG": "Sakai",
+    "D_Q": "Sakai",
+    "Dsharp_nDCG": "Sakai",
+    "Dsharp_Q": "Sakai",
+    "DIN_nDCG": "Sakai",
+    "DIN_Q": "Sakai",
+    "DINsharp_nDCG": "Sakai",
+    "DINsharp_Q": "Sakai",
+    "I_rec": "Zhai",
+    "IA_nDCG": "Agrawal",
+    "IA_Q": "Agrawal",
+    "IA_ERR": "Agrawal",
+    "IA_nERR": "Agrawal",
+    "IA_EBR": "Agrawal",
+    "IA_RBP": "Agrawal",
+    "PplusQ": "Sakai",
+    "PplusQsharp": "Sakai",
     "statAP": "Aslam",
     "statRprec": "Aslam",
     "statP": "Aslam",

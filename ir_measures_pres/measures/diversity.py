@@ -82,6 +82,11 @@ __all__ = [
     "run_lists",
     "found",
     "gcompute",
+    "d_ndcg_kernel",
+    "d_q_kernel",
+    "d_nerr_kernel",
+    "d_pplus_kernel",
+    "d_ebr_kernel",
     "intent_recall",
     "d_sharp",
     "IntentSegments",
@@ -363,21 +368,52 @@ def found(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, din: bo
     )
 
 
+def d_ndcg_kernel(f: Found, ide: Ideal, cutoff: int) -> np.ndarray:
+    """D-nDCG@l per topic: ``ntcir_eval``'s MSnDCG@l (gain / log2(r + 1) at every rank) of the
+    found gains against the ideal list (the ``MSnDCG@l`` line of :func:`gcompute`)."""
+    dcg_ms = _running(ideal_dcg_terms(ide, None), ide.offsets)
+    return ndcg_from(f, ide, dcg_ms, cutoff, None)  # type: ignore[no-any-return]
+
+
+def _blended(f: Found, ide: Ideal, beta: float) -> Any:
+    icum = running_sums_in_order(ide.gain, ide.offsets)
+    return blended_from(f.rel, f.gain, ide.offsets[:-1], f.n_rel, icum, beta, in_order=True)
+
+
+def d_q_kernel(f: Found, ide: Ideal, cutoff: int) -> np.ndarray:
+    """D-Q@l per topic: the Q-measure at l (beta = 1) of the found gains against the ideal list
+    (the ``Q@l`` line of :func:`gcompute`)."""
+    return q_kernel(_blended(f, ide, 1.0), cutoff)  # type: ignore[no-any-return]
+
+
+def d_nerr_kernel(f: Found, ide: Ideal, cutoff: int) -> np.ndarray:
+    """nERR@l per list: ERR@l over the ideal list's (stopping probability g / (H + 1), H the
+    list's g_max; the ``nERR@l`` line of :func:`gcompute`)."""
+    ierr = ideal_err_running(ide, f.gmax[segment_ids(ide.offsets)] if len(ide.gain) else 0.0)
+    return nerr_from(f, ide, ierr, cutoff)  # type: ignore[no-any-return]
+
+
+def d_pplus_kernel(f: Found, ide: Ideal) -> np.ndarray:
+    """P+ per list (of the list as cut; the ``P-plus`` line of :func:`gcompute`)."""
+    return pplus_kernel(_blended(f, ide, 1.0))  # type: ignore[no-any-return]
+
+
+def d_ebr_kernel(f: Found, ide: Ideal) -> np.ndarray:
+    """EBR per list (of the list as cut; the ``EBR`` line of :func:`gcompute`)."""
+    return ebr_kernel(f, _blended(f, ide, 1.0).br)  # type: ignore[no-any-return]
+
+
 def gcompute(f: Found, ide: Ideal, cutoff: int, rbp: float = RBP_P) -> Dict[str, np.ndarray]:
     """``ntcir_eval gcompute -cutoffs l`` on every topic: its values by printed name, in its
     order (spec §3), from the kernels of ``ntcir_eval compute``."""
     at = f"@{cutoff:04d}"
-    icum = running_sums_in_order(ide.gain, ide.offsets)
-    start = ide.offsets[:-1]
-    b0 = blended_from(f.rel, f.gain, start, f.n_rel, icum, 0.0, in_order=True)
-    b1 = blended_from(f.rel, f.gain, start, f.n_rel, icum, 1.0, in_order=True)
+    b0 = _blended(f, ide, 0.0)
+    b1 = _blended(f, ide, 1.0)
     err = err_kernel(f)
     rbp_value = rbp_kernel(f, rbp)
     ebr = ebr_kernel(f, b1.br)
     found_count = f.rel.sum(np.ones(len(f.gain)))
     dcg2 = _running(ideal_dcg_terms(ide, 2.0), ide.offsets)
-    dcg_ms = _running(ideal_dcg_terms(ide, None), ide.offsets)
-    ierr = ideal_err_running(ide, f.gmax[segment_ids(ide.offsets)] if len(ide.gain) else 0.0)
     return {
         "RR": o_kernel(b0),
         "O-measure": o_kernel(b1),
@@ -393,11 +429,11 @@ def gcompute(f: Found, ide: Ideal, cutoff: int, rbp: float = RBP_P) -> Dict[str,
         f"AP{at}": q_kernel(b0, cutoff),
         f"Q{at}": q_kernel(b1, cutoff),
         f"nDCG{at}": ndcg_from(f, ide, dcg2, cutoff, 2.0),
-        f"MSnDCG{at}": ndcg_from(f, ide, dcg_ms, cutoff, None),
+        f"MSnDCG{at}": d_ndcg_kernel(f, ide, cutoff),
         f"P{at}": found_count / cutoff,
         f"RBP{at}": rbp_value,
         f"ERR{at}": err,
-        f"nERR{at}": nerr_from(f, ide, ierr, cutoff),
+        f"nERR{at}": d_nerr_kernel(f, ide, cutoff),
         f"EBR{at}": ebr,
         f"Hit{at}": (found_count > 0).astype(np.float64),
     }

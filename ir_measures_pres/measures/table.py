@@ -13,6 +13,7 @@ from typing import Any, Dict, Iterable, Optional, Tuple
 
 import numpy as np
 
+from . import diversity_measures as dv
 from . import ntcir as nt
 from . import sampled as sm
 from . import statap as sa
@@ -454,6 +455,20 @@ MEASURES: Tuple[Entry, ...] = (
         TrecStyle.named("statP", at="value"),
         needs_docs=True,
         direction=HIGHER,
+    ),
+    # NTCIREVAL's diversity measures from intent probabilities and per-intent judgements
+    # (docs/diversity.md, "Registered measures")
+    *(
+        Entry(
+            m,
+            (),
+            dv.compute_diversity,
+            dv.check_diversity,
+            TrecStyle.named(m.NAME),
+            needs_docs=True,
+            direction=HIGHER,
+        )
+        for m in dv.MEASURES
     ),
     # trec_eval 10's judgement-aware measures (docs/judgements.md)
     Entry(

@@ -1,0 +1,331 @@
+"""The registered diversity measures (docs/diversity.md, "Registered measures"): ``D_nDCG``,
+``D_Q``, ``Dsharp_nDCG``, ``Dsharp_Q``, ``DIN_nDCG``, ``DIN_Q``, ``DINsharp_nDCG``,
+``DINsharp_Q`` and ``I_rec`` with ``probs=``, ``dqrels=``, ``gains=``, ``gamma`` and ``@l``.
+
+Expected values: the reference files NTCIREVAL's scripts wrote for set A (tests/data/
+ntcireval-diversity, per topic and NEV2mean's means), on the set A runs rewritten with scores
+that put each topic's lines in their file order (the scripts ignore the scores, the registered
+measures rank by them: trec_eval's order), and the naive loop written from the spec's formulas
+(tests/_naive_diversity.py) on seeded random collections.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import io
+from collections import defaultdict
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import ir_measures
+import pytest
+from _naive_diversity import naive_topic
+from conftest import DATA
+from test_diversity_command import _random_collection
+
+import ir_measures_pres  # noqa: F401  (registers the measures)
+from ir_measures_pres.cli.evaluate import main
+from ir_measures_pres.data.inputs import InputError
+from ir_measures_pres.measures.base import MeasureParameterError
+
+SET_A = DATA / "ntcireval-diversity" / "setA"
+RUNS = [
+    "setA-divgood",
+    "setA-adhoc",
+    "setA-short",
+    "setA-missing",
+    "setA-unjudged",
+    "setA-navdup",
+    "setA-navdup-tieasc",
+]
+#: reference file (evalname, suffix, gains) -> {printed name at l: registered name}
+LINES = {
+    "Dnev": {"MSnDCG": "D_nDCG", "Q": "D_Q", "I-rec": "I_rec", "D#-nDCG": "Dsharp_nDCG", "D#-Q": "Dsharp_Q"},
+    "DINnev": {"MSnDCG": "DIN_nDCG", "Q": "DIN_Q", "DIN#-nDCG": "DINsharp_nDCG", "DIN#-Q": "DINsharp_Q"},
+}
+#: the intent-aware files' lines ``TID SUMp= s NAME@l= v``: printed name -> registered name
+IA_LINES = {
+    "nevIA": {
+        "IA-MSnDCG": "IA_nDCG",
+        "IA-Q": "IA_Q",
+        "IA-ERR": "IA_ERR",
+        "IA-nERR": "IA_nERR",
+        "IA-EBR": "IA_EBR",
+        "IA-RBP": "IA_RBP",
+    },
+    "nevPQ": {"PplusQ": "PplusQ"},
+}
+IA_FILES = [
+    ("l10", 10, "nevIA", "setA.Iprob", "linear"),
+    ("l20", 20, "nevIA", "setA.Iprob", "linear"),
+    ("ia2l10", 10, "nevIA", "setA.Iprob", "linear"),
+    ("ia2l20", 20, "nevIA", "setA.Iprob", "linear"),
+    ("xia2l10", 10, "nevIA", "setA.Iprob", "exp"),
+    ("l10", 10, "nevPQ", "setA.DINprob", "linear"),
+    ("l20", 20, "nevPQ", "setA.DINprob", "linear"),
+]
+FILES = [
+    ("l10", 10, "Dnev", "linear"),
+    ("l20", 20, "Dnev", "linear"),
+    ("l1000", 1000, "Dnev", "linear"),
+    ("l10", 10, "DINnev", "linear"),
+    ("l20", 20, "DINnev", "linear"),
+    ("x10", 10, "Dnev", "exp"),
+    ("x10", 10, "DINnev", "exp"),
+]
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Path]:
+    """The set A judgements as files (the Dqrels unpacked; TREC qrels of every topic of the
+    probabilities: the Dqrels' documents, their highest level, and a judged non-relevant
+    placeholder so that a topic without relevant documents is scored)."""
+    d = tmp_path_factory.mktemp("diversity")
+    dqrels = gzip.open(SET_A / "setA.Dqrels.gz").read()
+    (d / "setA.Dqrels").write_bytes(dqrels)
+    best: Dict[Tuple[str, str], int] = {}
+    for line in dqrels.decode().splitlines():
+        t, _, doc, level = line.split()
+        best[(t, doc)] = max(best.get((t, doc), 0), int(level[1:]))
+    topics = sorted({line.split()[0] for line in (SET_A / "setA.DINprob").read_text().splitlines()})
+    lines = [f"{t} 0 {doc} {v}\n" for (t, doc), v in best.items()]
+    lines += [f"{t} 0 placeholder-not-retrieved 0\n" for t in topics]
+    (d / "setA.qrels").write_text("".join(lines))
+    return {"dir": d, "dqrels": d / "setA.Dqrels", "qrels": d / "setA.qrels"}
+
+
+def _in_file_order(run: str, out: Path) -> List[ir_measures.ScoredDoc]:
+    """The run with distinct scores descending in file order, written to ``out`` too (so that
+    trec_eval's order, score descending, is the scripts' file order)."""
+    seen: Dict[str, int] = defaultdict(int)
+    docs, lines = [], []
+    for line in gzip.open(SET_A / f"{run}.gz").read().decode().splitlines():
+        t, _, doc, *_ = line.split()
+        seen[t] += 1
+        score = 100000 - seen[t]
+        docs.append(ir_measures.ScoredDoc(t, doc, float(score)))
+        lines.append(f"{t} Q0 {doc} {seen[t]} {score} r\n")
+    out.write_text("".join(lines))
+    return docs
+
+
+def _reference(name: str) -> Dict[Tuple[str, str], float]:
+    values = {}
+    for line in gzip.open(SET_A / "out" / f"{name}.gz").read().decode().splitlines():
+        tokens = line.split()
+        if len(tokens) == 3 and tokens[1].endswith("="):
+            values[(tokens[0], tokens[1][:-1])] = float(tokens[2])
+    return values
+
+
+def _measure(name: str, files: Dict[str, Path], prob: str = "setA.DINprob", **params: object) -> str:
+    extra = "".join(f",{k}={v!r}" for k, v in params.items() if k != "cutoff")
+    at = f"@{params['cutoff']}" if "cutoff" in params else ""
+    return f"{name}(probs='{SET_A / prob}',dqrels='{files['dqrels']}'{extra}){at}"
+
+
+@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("evalname,cutoff,suffix,gains", FILES)
+def test_registered_values_are_the_reference_files(
+    files: Dict[str, Path], run: str, evalname: str, cutoff: int, suffix: str, gains: str
+) -> None:
+    """Per topic, each registered measure is the line the script wrote, to its 4 decimals (the
+    D# lines, which the script computes from two printed values and prints again, within 1e-4)."""
+    expected = _reference(f"{run}.{evalname}.{suffix}")
+    scored = _in_file_order(run, files["dir"] / f"{run}.run")
+    qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
+    at = f"@{cutoff:04d}"
+    measures = {
+        printed: ir_measures.parse_measure(_measure(name, files, gains=gains, cutoff=cutoff))
+        for printed, name in LINES[suffix].items()
+    }
+    ours = {
+        (r.query_id, r.measure): r.value
+        for r in ir_measures.iter_calc(list(measures.values()), qrels, scored)
+    }
+    checked = 0
+    for (tid, line), value in expected.items():
+        if not line.endswith(at) or line[: -len(at)] not in measures:
+            continue
+        printed = line[: -len(at)]
+        got = ours.get((tid, measures[printed]), 0.0)  # a topic the run lacks: the DEFAULT 0
+        tolerance = 1e-4 if "#" in printed else 5e-5
+        assert abs(got - value) <= tolerance + 1e-9, (tid, printed, got, value)
+        checked += 1
+    assert checked >= 30 * (len(measures) - 2)
+
+
+def _reference_ia(name: str) -> Dict[Tuple[str, str], float]:
+    values = {}
+    for line in gzip.open(SET_A / "out" / f"{name}.gz").read().decode().splitlines():
+        tokens = line.split()
+        if len(tokens) == 5 and tokens[1] == "SUMp=":
+            values[(tokens[0], tokens[3][:-1])] = float(tokens[4])
+    return values
+
+
+@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("evalname,cutoff,suffix,prob,gains", IA_FILES)
+def test_intent_aware_values_are_the_reference_files(
+    files: Dict[str, Path], run: str, evalname: str, cutoff: int, suffix: str, prob: str, gains: str
+) -> None:
+    """Per topic, IA_* and PplusQ are the ``SUMp=`` lines of the ``.nevIA`` / ``.nevPQ`` files
+    (which the scripts add from 4-decimal printed per-intent values: within 1e-4)."""
+    expected = _reference_ia(f"{run}.{evalname}.{suffix}")
+    scored = _in_file_order(run, files["dir"] / f"{run}.run")
+    qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
+    at = f"@{cutoff:04d}"
+    measures = {
+        printed: ir_measures.parse_measure(_measure(name, files, prob, gains=gains, cutoff=cutoff))
+        for printed, name in IA_LINES[suffix].items()
+    }
+    ours = {
+        (r.query_id, r.measure): r.value
+        for r in ir_measures.iter_calc(list(measures.values()), qrels, scored)
+    }
+    checked, seen = 0, set()
+    for (tid, line), value in expected.items():
+        printed = line[: -len(at)]
+        if not line.endswith(at) or printed not in measures:
+            continue
+        got = ours.get((tid, measures[printed]), 0.0)
+        assert abs(got - value) <= 1e-4 + 1e-9, (tid, printed, got, value)
+        checked += 1
+        seen.add(printed)
+    assert checked >= 30 * len(seen)
+    assert seen == {p for p in measures if any(line == f"{p}{at}" for _, line in expected)}
+
+
+@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("cutoff", [10, 20])
+def test_pplusq_sharp_is_the_reference_file(files: Dict[str, Path], run: str, cutoff: int) -> None:
+    """PplusQsharp is NEVIAPQ2sharpnev's ``PplusQ#@l`` line (from printed values: within 1e-4)."""
+    at = f"@{cutoff:04d}"
+    expected = {}
+    for line in gzip.open(SET_A / "out" / f"{run}.PplusQ#{at}.nev.gz").read().decode().splitlines():
+        tid, name, value = line.split()
+        if name == f"PplusQ#{at}=":
+            expected[tid] = float(value)
+    scored = _in_file_order(run, files["dir"] / f"{run}.run")
+    qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
+    m = ir_measures.parse_measure(_measure("PplusQsharp", files, cutoff=cutoff))
+    ours = {r.query_id: r.value for r in ir_measures.iter_calc([m], qrels, scored)}
+    assert len(expected) == 30
+    for tid, value in expected.items():
+        assert abs(ours.get(tid, 0.0) - value) <= 1e-4 + 1e-9, (tid, ours.get(tid), value)
+
+
+def test_the_main_command_prints_nev2means_values(files: Dict[str, Path]) -> None:
+    """``ir_measures_pres QRELS RUN MEASURE``: the mean over the topics is the one NEV2mean
+    wrote (set A, every run, D#-nDCG@10 and I-rec@10)."""
+    for line, name in (("D#-nDCG@0010", "Dsharp_nDCG"), ("I-rec@0010", "I_rec")):
+        means = dict(
+            row.split()
+            for row in (SET_A / "means" / f"runl.setA.DINprob.l10.Dnev.{line}").read_text().splitlines()
+        )
+        for run in RUNS:
+            path = files["dir"] / f"{run}.run"
+            _in_file_order(run, path)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                assert main([str(files["qrels"]), str(path), _measure(name, files, cutoff=10)]) == 0
+            value = float(out.getvalue().split()[-1])
+            assert abs(value - float(means[run])) <= 1e-4 + 1e-9, (run, name, out.getvalue())
+
+
+def _random_files(seed: int, d: Path) -> Tuple[Path, Path, List, List, Dict]:
+    prob, dqrels, _, topics = _random_collection(seed)
+    (d / "p.DINprob").write_text(prob)
+    (d / "q.Dqrels").write_text(dqrels)
+    qrels, run = [], []
+    for tid, (_, lines, ranking) in topics.items():
+        qrels.append(ir_measures.Qrel(tid, "placeholder-not-retrieved", 0))
+        first = list(dict.fromkeys(ranking))  # a registered ranking has each document once
+        run += [ir_measures.ScoredDoc(tid, doc, float(100 - k)) for k, doc in enumerate(first)]
+        topics[tid] = (topics[tid][0], lines, first)
+    return d / "p.DINprob", d / "q.Dqrels", qrels, run, topics
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("cutoff", [1, 3, 10])
+def test_registered_values_match_the_naive_loop(tmp_path: Path, seed: int, cutoff: int) -> None:
+    prob, dqrels, qrels, run, topics = _random_files(seed, tmp_path)
+    base = f"probs='{prob}',dqrels='{dqrels}'"
+    names = {
+        "D_nDCG": "D-nDCG@l",
+        "D_Q": "D-Q@l",
+        "Dsharp_nDCG": "D#-nDCG@l",
+        "Dsharp_Q": "D#-Q@l",
+        "I_rec": "I-rec@l",
+        "DIN_nDCG": "DIN-nDCG@l",
+        "DIN_Q": "DIN-Q@l",
+        "IA_nDCG": "IA-nDCG@l",
+        "IA_Q": "IA-Q@l",
+        "IA_ERR": "IA-ERR",
+        "PplusQ": "P+Q@l",
+    }
+    measures = {ir_measures.parse_measure(f"{n}({base})@{cutoff}"): key for n, key in names.items()}
+    gamma = ir_measures.parse_measure(f"DINsharp_Q({base},gamma=0.25)@{cutoff}")
+    ours = {(r.query_id, r.measure): r.value for r in ir_measures.iter_calc([*measures, gamma], qrels, run)}
+    for tid, (probs, lines, ranking) in topics.items():
+        expected = naive_topic(probs, lines, ranking, cutoff)
+        for m, key in measures.items():
+            got = ours.get((tid, m), 0.0)
+            assert got == pytest.approx(expected[key], abs=1e-12), (seed, tid, key)
+        want = 0.25 * expected["I-rec@l"] + 0.75 * expected["DIN-Q@l"]
+        assert ours.get((tid, gamma), 0.0) == pytest.approx(want, abs=1e-12), (seed, tid)
+
+
+def test_exponential_gains_match_the_naive_loop(tmp_path: Path) -> None:
+    prob, dqrels, qrels, run, topics = _random_files(3, tmp_path)
+    m = ir_measures.parse_measure(f"D_nDCG(probs='{prob}',dqrels='{dqrels}',gains='exp')@5")
+    ours = {r.query_id: r.value for r in ir_measures.iter_calc([m], qrels, run)}
+    for tid, (probs, lines, ranking) in topics.items():
+        expected = naive_topic(probs, lines, ranking, 5, exp=True)["D-nDCG@l"]
+        assert ours.get(tid, 0.0) == pytest.approx(expected, abs=1e-12), tid
+
+
+def test_the_ranking_is_the_packages_not_the_file_order(tmp_path: Path) -> None:
+    """The registered measures rank by score (then document id descending): a run whose lines
+    are in ascending score order scores as its reverse in file order does."""
+    prob, dqrels, qrels, run, topics = _random_files(5, tmp_path)
+    m = ir_measures.parse_measure(f"Dsharp_nDCG(probs='{prob}',dqrels='{dqrels}')@10")
+    forward = {r.query_id: r.value for r in ir_measures.iter_calc([m], qrels, run)}
+    backward = {r.query_id: r.value for r in ir_measures.iter_calc([m], qrels, run[::-1])}
+    assert forward == backward
+
+
+def test_bad_parameters_and_inputs_are_one_line_errors(tmp_path: Path) -> None:
+    prob, dqrels, qrels, run, _ = _random_files(1, tmp_path)
+    with pytest.raises(MeasureParameterError, match="requires the parameter 'probs'"):
+        ir_measures.calc_aggregate([ir_measures.parse_measure(f"D_nDCG(dqrels='{dqrels}')@10")], qrels, run)
+    with pytest.raises(MeasureParameterError, match="'gains' must be one of"):
+        ir_measures.parse_measure(f"D_nDCG(probs='{prob}',dqrels='{dqrels}',gains='log')@10")
+    with pytest.raises(MeasureParameterError, match="'gamma' must be from 0 to 1"):
+        ir_measures.parse_measure(f"Dsharp_Q(probs='{prob}',dqrels='{dqrels}',gamma=1.5)@10")
+    stranger = [*qrels, ir_measures.Qrel("no-such-topic", "d", 1)]
+    m = ir_measures.parse_measure(f"I_rec(probs='{prob}',dqrels='{dqrels}')@10")
+    with pytest.raises(InputError, match=r"1 topic\(s\) of the qrels have no intent probabilities") as info:
+        ir_measures.calc_aggregate([m], stranger, run)
+    assert "\n" not in str(info.value)
+
+
+def test_compare_reads_the_registered_measures(files: Dict[str, Path]) -> None:
+    """``ir_measures_pres compare`` with a registered diversity measure: each run's mean is the
+    one NEV2mean wrote (set A, D#-Q@10)."""
+    means = dict(
+        row.split()
+        for row in (SET_A / "means" / "runl.setA.DINprob.l10.Dnev.D#-Q@0010").read_text().splitlines()
+    )
+    paths = []
+    for run in ("setA-divgood", "setA-short"):
+        paths.append(str(files["dir"] / f"{run}.run"))
+        _in_file_order(run, Path(paths[-1]))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = main(["compare", str(files["qrels"]), *paths, "-m", _measure("Dsharp_Q", files, cutoff=10)])
+    assert status == 0
+    for run in ("setA-divgood", "setA-short"):
+        row = next(line for line in out.getvalue().splitlines() if f" {run}.run " in f" {line} ")
+        assert means[run] in row, (run, row)
