@@ -8,6 +8,7 @@ grouped by query. Relevance values are checked to be integral here, once, for ev
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import dataclass
 from operator import countOf
 from typing import Any, Callable, Dict, Iterable, Iterator, List, NamedTuple, Optional, Set, Tuple, Type
@@ -18,6 +19,7 @@ from .arrays import ids_as_str, offsets_from_counts
 
 __all__ = [
     "Columns",
+    "file_stamp",
     "INPUT_ERRORS",
     "InputError",
     "InputFileError",
@@ -548,3 +550,15 @@ def _nested(qids: np.ndarray, docs: np.ndarray, values: np.ndarray) -> Dict[str,
     for a, b in zip(heads[:-1], heads[1:]):
         out.setdefault(qids[a], {}).update(zip(docs_list[a:b], values_list[a:b]))
     return out
+
+
+def file_stamp(path: str) -> Tuple[int, int]:
+    """(modification time in ns, size) of the file at ``path``, (0, 0) when it cannot be read
+    (its reader then says what is wrong): the key under which a measure's file parameter
+    (statAP's ``prels=``, the diversity measures' ``probs=``/``dqrels=``) is read once while
+    the file stays the same."""
+    try:
+        info = os.stat(path)
+        return (info.st_mtime_ns, info.st_size)
+    except OSError:
+        return (0, 0)

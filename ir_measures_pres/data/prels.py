@@ -42,7 +42,7 @@ import numpy as np
 
 from ._trec_parse import Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import offsets_from_counts, segment_ids, sums_in_order
-from .inputs import RELEVANCE_MAX, RELEVANCE_MIN
+from .inputs import RELEVANCE_MAX, RELEVANCE_MIN, file_stamp
 from .qrels import Qrels
 from .readers import _open, duplicates_message
 
@@ -310,14 +310,6 @@ def _last_wins(
 # --------------------------------------------------------------------------------------------
 
 
-def _stamp(path: str) -> Tuple[int, int]:
-    try:
-        info = os.stat(path)
-        return (info.st_mtime_ns, info.st_size)
-    except OSError:
-        return (0, 0)  # the reader says what is wrong with it
-
-
 @functools.lru_cache(maxsize=8)
 def _read_cached(path: str, stamp: Tuple[int, int]) -> Prels:
     return read_prels(path)
@@ -325,7 +317,7 @@ def _read_cached(path: str, stamp: Tuple[int, int]) -> Prels:
 
 def prels_of(path: str) -> Prels:
     """The prels file at ``path``, read once while it is unchanged (its mtime and size)."""
-    return _read_cached(path, _stamp(path))
+    return _read_cached(path, file_stamp(path))
 
 
 def prels_rows(qrels: Qrels, path: str) -> Tuple[Prels, Qrels]:
@@ -341,4 +333,4 @@ def prels_rows(qrels: Qrels, path: str) -> Tuple[Prels, Qrels]:
         labels = np.fromiter((r for d in lookup for r in d.values()), dtype=np.int64, count=int(sizes.sum()))
         return Qrels(list(qrels.query_ids), offsets_from_counts(sizes), labels, lookup)
 
-    return prels, qrels.cached(("prels", path, _stamp(path)), make)
+    return prels, qrels.cached(("prels", path, file_stamp(path)), make)

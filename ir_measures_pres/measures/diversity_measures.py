@@ -22,7 +22,6 @@ computes its D# lines from the printed values).
 from __future__ import annotations
 
 import functools
-import os
 from types import SimpleNamespace
 from typing import Any, Tuple
 
@@ -31,7 +30,7 @@ from ir_measures.measures.base import ParamInfo
 
 from ..data.arrays import segment_ids
 from ..data.diversity import DiversityQrels, IntentProbs, check_against, read_dqrels, read_intent_probs
-from ..data.inputs import InputError
+from ..data.inputs import InputError, file_stamp
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
 from .base import MeasureParameterError, PluginMeasure
@@ -427,14 +426,6 @@ MEASURES = (
 # --------------------------------------------------------------------------------------------
 
 
-def _stamp(path: str) -> Tuple[int, int]:
-    try:
-        info = os.stat(path)
-        return (info.st_mtime_ns, info.st_size)
-    except OSError:
-        return (0, 0)  # the reader says what is wrong with it
-
-
 @functools.lru_cache(maxsize=8)
 def _files(probs: str, dqrels: str, stamps: Tuple[Any, ...]) -> Tuple[IntentProbs, DiversityQrels]:
     return read_intent_probs(probs), read_dqrels(dqrels)
@@ -449,7 +440,7 @@ def _judgements_cached(
 
 def _paths(measure: PluginMeasure) -> Tuple[str, str, Tuple[Any, ...]]:
     probs, dqrels = measure["probs"], measure["dqrels"]
-    return probs, dqrels, (_stamp(probs), _stamp(dqrels))
+    return probs, dqrels, (file_stamp(probs), file_stamp(dqrels))
 
 
 def judgements_of(measure: PluginMeasure, doc_bytes: bool = True) -> DiversityJudgements:
