@@ -53,7 +53,7 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from ..data.arrays import offsets_from_counts, running_sums_in_order, segment_ids
+from ..data.arrays import offsets_from_counts, ranks_within, running_sums_in_order, segment_ids
 from ..data.diversity import DiversityQrels, IntentProbs, check_against
 from ..data.ranking import JudgedList
 from .blended_ratio import blended_from, o_kernel, p_kernel, pplus_kernel, q_kernel
@@ -352,20 +352,7 @@ def found(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, din: bo
     label = _dense(g) if len(g) else np.zeros(0, np.int64)
     syslen = np.minimum(lists.lengths, cutoff).astype(np.int64)
     rel = JudgedList(np.arange(topics), syslen, offsets, rank[keep].astype(np.int64), label)
-    count = (np.arange(len(g)) - offsets[:-1][rel.qidx] + 1).astype(np.float64)
-    return Found(
-        rel=rel,
-        q=rel.qidx,
-        rank=rel.rank.astype(np.float64),
-        level=label,
-        gain=g,
-        count=count,
-        syslen=syslen,
-        n_rel=judg.n_rel,
-        n_nonrel=np.zeros(topics, dtype=np.int64),
-        gmax=judg.gmax,
-        judged=rel,
-    )
+    return _found_of(rel, g, syslen, judg.n_rel, judg.gmax)
 
 
 def d_ndcg_kernel(f: Found, ide: Ideal, cutoff: int) -> np.ndarray:
@@ -537,18 +524,24 @@ def intent_found(
     offsets = offsets_from_counts(np.bincount(seg, minlength=n))
     syslen = np.minimum(lists.lengths, cutoff).astype(np.int64)[segs.topic]
     rel = JudgedList(np.arange(n), syslen, offsets, rank[entry].astype(np.int64), _dense(g))
-    count = (np.arange(len(g)) - offsets[:-1][rel.qidx] + 1).astype(np.float64)
+    return _found_of(rel, g, syslen, segs.n_rel, segs.gmax)
+
+
+def _found_of(rel: JudgedList, g: np.ndarray, syslen: np.ndarray, n_rel: np.ndarray, gmax: Any) -> Found:
+    """The ntcir kernels' :class:`Found` of the documents with a gain, ``rel`` (one list per
+    topic or per intent, ranks ascending), with their gains ``g``: the i-th of a list is its i-th
+    relevant document; no judged nonrelevant document counts (the tool's lists hold gains only)."""
     return Found(
         rel=rel,
         q=rel.qidx,
         rank=rel.rank.astype(np.float64),
         level=rel.label,
         gain=g,
-        count=count,
+        count=ranks_within(rel.offsets, rel.qidx).astype(np.float64),
         syslen=syslen,
-        n_rel=segs.n_rel,
-        n_nonrel=np.zeros(n, dtype=np.int64),
-        gmax=segs.gmax,
+        n_rel=n_rel,
+        n_nonrel=np.zeros(len(syslen), dtype=np.int64),
+        gmax=gmax,
         judged=rel,
     )
 
