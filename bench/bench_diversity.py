@@ -29,15 +29,8 @@ from typing import Callable, Dict, List, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
 SET_A = REPO / "tests" / "data" / "ntcireval-diversity" / "setA"
-RUNS = [
-    "setA-divgood",
-    "setA-adhoc",
-    "setA-short",
-    "setA-missing",
-    "setA-unjudged",
-    "setA-navdup",
-    "setA-navdup-tieasc",
-]
+#: set A's runs, as its run list (the tool's ``runl``) names them
+RUNS = (SET_A / "runl").read_text().split()
 #: script -> (probability file of set A, the tool's evalname and suffix at cutoff 10)
 SCRIPTS = {
     "D-NTCIR-eval": ("setA.DINprob", "l10.Dnev"),

@@ -37,15 +37,8 @@ from ir_measures_pres.measures.diversity import (
 
 SET_A = DATA / "ntcireval-diversity" / "setA"
 UPSTREAM = shared_path("ntcireval-diversity", "upstream")
-RUNS = [
-    "setA-divgood",
-    "setA-adhoc",
-    "setA-short",
-    "setA-missing",
-    "setA-unjudged",
-    "setA-navdup",
-    "setA-navdup-tieasc",
-]
+#: set A's runs, as its run list (the tool's ``runl``) names them
+RUNS = (SET_A / "runl").read_text().split()
 
 #: (script, cutoff, the tool's evalname, output suffix, relprefix of DIN-splitqrels)
 SCRIPT_FILES = [
@@ -463,3 +456,8 @@ def test_the_command_names_the_printers_scripts() -> None:
     from ir_measures_pres.printers.ntcireval_diversity import SCRIPTS as PRINTER_SCRIPTS
 
     assert COMMAND_SCRIPTS == PRINTER_SCRIPTS
+
+
+def test_set_a_run_list_names_its_seven_runs() -> None:
+    """The tests walk set A's runs through its run list: an empty list must not pass by testing nothing."""
+    assert len(RUNS) == 7 and all((SET_A / f"{run}.gz").exists() for run in RUNS)

@@ -30,15 +30,8 @@ from ir_measures_pres.data.inputs import InputError
 from ir_measures_pres.measures.base import MeasureParameterError
 
 SET_A = DATA / "ntcireval-diversity" / "setA"
-RUNS = [
-    "setA-divgood",
-    "setA-adhoc",
-    "setA-short",
-    "setA-missing",
-    "setA-unjudged",
-    "setA-navdup",
-    "setA-navdup-tieasc",
-]
+#: set A's runs, as its run list (the tool's ``runl``) names them
+RUNS = (SET_A / "runl").read_text().split()
 #: reference file (evalname, suffix, gains) -> {printed name at l: registered name}
 LINES = {
     "Dnev": {"MSnDCG": "D_nDCG", "Q": "D_Q", "I-rec": "I_rec", "D#-nDCG": "Dsharp_nDCG", "D#-Q": "Dsharp_Q"},
