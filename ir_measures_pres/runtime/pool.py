@@ -290,7 +290,10 @@ class _Workers:
     def stop(self, wait: bool = False) -> None:
         """End the workers: done (``wait``), they see their pipe close and leave; otherwise they
         are terminated at once (SIGTERM, then SIGKILL should one still live a second later).
-        SIGINT and SIGTERM are held meanwhile: a stop arriving now is raised once all are ended."""
+        SIGINT and SIGTERM are held meanwhile: a stop arriving now is raised once all are ended.
+        Each ended process is closed here too: its finaliser (multiprocessing's ``close_fds``)
+        would otherwise run whenever the process object is collected, and a stop landing inside
+        it is lost ("Exception ignored"). A second call does nothing."""
         with _StopsHeld():
             for pipe in self.pipes:
                 pipe.close()
@@ -303,6 +306,8 @@ class _Workers:
                 if process.exitcode is None:
                     process.kill()
                     process.join()
+                process.close()
+            self.processes = []
 
 
 def _serve(work: Callable[[Any], Any], pipe: Any, others: List[int], with_parent: bool) -> None:
