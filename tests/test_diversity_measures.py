@@ -322,3 +322,109 @@ def test_compare_reads_the_registered_measures(files: Dict[str, Path]) -> None:
     for run in ("setA-divgood", "setA-short"):
         row = next(line for line in out.getvalue().splitlines() if f" {run}.run " in f" {line} ")
         assert means[run] in row, (run, row)
+
+
+@pytest.fixture(scope="module")
+def trec_diversity_qrels(files: Dict[str, Path]) -> Path:
+    """Set A's Dqrels as a TREC diversity qrels file, ``topic intent docno rel`` (the intent in
+    the iteration column, the level as an integer), lines in the Dqrels' order."""
+    lines = []
+    for line in files["dqrels"].read_text().splitlines():
+        t, intent, doc, level = line.split()
+        lines.append(f"{t} {intent} {doc} {level[1:]}\n")
+    path = files["dir"] / "setA.div-qrels"
+    path.write_text("".join(lines))
+    return path
+
+
+def _without_dqrels(name: str, prob: str = "setA.DINprob", cutoff: int = 10) -> str:
+    return f"{name}(probs='{SET_A / prob}')@{cutoff}"
+
+
+@pytest.mark.parametrize("given", ["tuples", "iterator", "frame", "file"])
+def test_the_intents_of_trec_diversity_qrels_give_the_reference_values(
+    files: Dict[str, Path], trec_diversity_qrels: Path, given: str
+) -> None:
+    """Without ``dqrels=``, the intents are the qrels' iteration column: a TREC diversity qrels
+    file (the main command), ir_measures' Qrel tuples (a list or an iterator), a DataFrame. Per
+    topic, the values are the lines the scripts wrote (set A, setA-divgood, cutoff 10: the
+    ``.Dnev``, ``.DINnev`` and ``.nevIA`` files), as with ``dqrels=``."""
+    run = "setA-divgood"
+    path = files["dir"] / f"{run}.run"
+    scored = _in_file_order(run, path)
+    expected = {
+        "D_nDCG": ("l10.Dnev", "MSnDCG@0010"),
+        "Dsharp_Q": ("l10.Dnev", "D#-Q@0010"),
+        "I_rec": ("l10.Dnev", "I-rec@0010"),
+        "DINsharp_nDCG": ("l10.DINnev", "DIN#-nDCG@0010"),
+    }
+    measures = {ir_measures.parse_measure(_without_dqrels(n)): where for n, where in expected.items()}
+    ia = ir_measures.parse_measure(_without_dqrels("IA_nERR", "setA.Iprob"))
+    if given == "file":
+        ours: Dict[Tuple[str, object], float] = {}
+        for m in [*measures, ia]:
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                assert main([str(trec_diversity_qrels), str(path), str(m), "-q"]) == 0
+            for row in out.getvalue().splitlines():
+                tid, _, value = row.split("\t")
+                if tid != "all":
+                    ours[(tid, m)] = float(value)
+    else:
+        qrels_list = list(ir_measures.read_trec_qrels(str(trec_diversity_qrels)))
+        assert qrels_list[0].iteration == "1"  # the intent rides in the iteration column
+        qrels: object = {"tuples": qrels_list, "iterator": iter(qrels_list)}.get(given)
+        if given == "frame":
+            import pandas as pd
+
+            qrels = pd.DataFrame(qrels_list)
+        ours = {
+            (r.query_id, r.measure): r.value for r in ir_measures.iter_calc([*measures, ia], qrels, scored)
+        }
+    checked = 0
+    for m, (suffix, line) in measures.items():
+        for (tid, printed), value in _reference(f"{run}.{suffix}").items():
+            if printed == line:
+                tolerance = 1e-4 if "#" in printed else 5e-5
+                assert abs(ours.get((tid, m), 0.0) - value) <= tolerance + 1e-9, (given, tid, line)
+                checked += 1
+    for (tid, printed), value in _reference_ia(f"{run}.l10.nevIA").items():
+        if printed == "IA-nERR@0010":
+            assert abs(ours.get((tid, ia), 0.0) - value) <= 1e-4 + 1e-9, (given, tid)
+            checked += 1
+    assert checked >= 4 * 29 + 29
+
+
+def test_qrels_without_intents_are_a_one_line_error(
+    files: Dict[str, Path], trec_diversity_qrels: Path, tmp_path: Path
+) -> None:
+    """Qrels that keep no iteration column (a dict of dicts; the qrels read from standard
+    input, which cannot be read again) and no ``dqrels=``: one line saying what to give."""
+    m = ir_measures.parse_measure(_without_dqrels("D_nDCG"))
+    qrels = {"0101": {"0101-02817": 1}}
+    with pytest.raises(InputError, match=r"the qrels hold no intents: give .* dqrels=FILE") as info:
+        ir_measures.calc_aggregate([m], qrels, [ir_measures.ScoredDoc("0101", "0101-02817", 1.0)])
+    assert "\n" not in str(info.value)
+    run = files["dir"] / "setA-divgood.run"
+    _in_file_order("setA-divgood", run)
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "ir_measures_pres", "-", str(run), str(m)],
+        input=trec_diversity_qrels.read_bytes(),
+        capture_output=True,
+    )
+    assert proc.returncode == 1, proc.stderr
+    errors = [x for x in proc.stderr.decode().splitlines() if "error" in x]
+    assert len(errors) == 1 and "the qrels hold no intents" in errors[0], proc.stderr
+    assert b"Traceback" not in proc.stderr and proc.stdout == b""
+
+
+def test_plain_qrels_name_the_intent_without_a_probability(files: Dict[str, Path]) -> None:
+    """Plain TREC qrels (iteration column 0) given to a measure without ``dqrels=``: the intent
+    '0' has no probability, an error naming the file and line."""
+    m = ir_measures.parse_measure(_without_dqrels("D_nDCG"))
+    qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
+    with pytest.raises(InputError, match=r"qrels:1: expected an intent of topic '0101' .* found intent '0'"):
+        ir_measures.calc_aggregate([m], qrels, [])

@@ -4,9 +4,10 @@
   lines ``topic intent P(i|q) inf|nav`` (4 columns); every line has the width of the first;
   P(i|q) is a number in [0, 1], kept also as written (the tool prints it as written);
   a ``(topic, intent)`` given twice is an error;
-* **diversity qrels** (``.Dqrels``): ``topic intent docno Ln``, the level ``L0`` .. ``L9``; a
-  ``(topic, intent, docno)`` given twice is an error (the tool would add the document's gain
-  twice);
+* **diversity qrels** (``.Dqrels``): ``topic intent docno Ln``, the level ``L0`` .. ``L9``, or
+  TREC diversity qrels ``topic intent docno rel`` (the iteration column is the intent, an
+  integer level; 0 or below: not relevant); a ``(topic, intent, docno)`` given twice is an
+  error (the tool would add the document's gain twice);
 * **runs**: TREC run lines, every line kept in file order (:func:`.readers.read_run_lines`); the
   score and rank columns are read (they must be there and be numbers) but not used.
 
@@ -24,14 +25,21 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import IO, Dict, List, Optional, Tuple, Union
+from typing import IO, Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
 from ._trec_parse import TrecFormatError
 from .readers import _open
 
-__all__ = ["IntentProbs", "DiversityQrels", "read_intent_probs", "read_dqrels", "check_against"]
+__all__ = [
+    "IntentProbs",
+    "DiversityQrels",
+    "read_intent_probs",
+    "read_dqrels",
+    "dqrels_from_records",
+    "check_against",
+]
 
 Source = Union[str, "os.PathLike[str]", IO[bytes]]
 
@@ -216,21 +224,70 @@ def read_intent_probs(source: Source, din: Optional[bool] = None) -> IntentProbs
 
 
 def read_dqrels(source: Source) -> DiversityQrels:
-    """Read a ``.Dqrels`` file (``topic intent docno Ln``), vectorised over its lines."""
+    """Read per-intent judgements, vectorised over the lines: NTCIREVAL's ``.Dqrels``
+    (``topic intent docno Ln``, L0 .. L9) or a TREC diversity qrels file (``topic intent docno
+    rel``: the iteration column is the intent, rel an integer, the level; 0 or below is not
+    relevant, as L0). The first line's column 4 says which (``L`` and a digit, or an integer);
+    every line must then be of that form."""
     name, data = _read_bytes(source)
     table, lines = _table(name, data, 4, _DQRELS)
     if not len(table):
         raise TrecFormatError(name, None, f"diversity qrels lines ({_DQRELS})", "an empty file")
-    level_at = np.searchsorted(_LEVELS, table[:, 3])
-    ok = (level_at < len(_LEVELS)) & (_LEVELS[np.minimum(level_at, len(_LEVELS) - 1)] == table[:, 3])
-    if not ok.all():
-        k = int(np.flatnonzero(~ok)[0])
+    if table[0, 3][:1] == b"L":
+        level_at = np.searchsorted(_LEVELS, table[:, 3])
+        ok = (level_at < len(_LEVELS)) & (_LEVELS[np.minimum(level_at, len(_LEVELS) - 1)] == table[:, 3])
+        if not ok.all():
+            k = int(np.flatnonzero(~ok)[0])
+            raise TrecFormatError(
+                name, int(lines[k]), "a relevance level L0 .. L9 in column 4", repr(_text(table[k, 3]))
+            )
+        level = level_at.astype(np.int64)
+    else:
+        level = np.maximum(_integers(name, table[:, 3], lines), 0)
+    return _dqrels(name, table[:, 0], table[:, 1], table[:, 2].copy(), level, lines)
+
+
+def _integers(name: str, column: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """Column 4 of a TREC diversity qrels file as integers (an error names the first line that
+    is not one)."""
+    unsigned = np.char.lstrip(column, b"-+")
+    digits = np.char.isdigit(unsigned) & (np.char.str_len(column) - np.char.str_len(unsigned) <= 1)
+    if not digits.all():
+        k = int(np.flatnonzero(~digits)[0])
         raise TrecFormatError(
-            name, int(lines[k]), "a relevance level L0 .. L9 in column 4", repr(_text(table[k, 3]))
+            name,
+            int(lines[k]),
+            "an integer relevance in column 4 (a TREC diversity qrels file, as line "
+            f"{int(lines[0])} is; .Dqrels levels are L0 .. L9 on every line)",
+            repr(_text(column[k])),
         )
-    topic_names, topic = _codes(table[:, 0])
-    intent_names, intent = _codes(table[:, 1])
-    doc = np.unique(table[:, 2], return_inverse=True)[1].reshape(-1).astype(np.int64)
+    return column.astype(np.int64)
+
+
+def dqrels_from_records(
+    name: str, topics: List[str], intents: List[str], docs: List[str], rels: List[Any]
+) -> DiversityQrels:
+    """Per-intent judgements from in-memory qrels whose iteration column is the intent (ir_measures
+    ``Qrel`` tuples, a DataFrame): the same record as :func:`read_dqrels` reads from a TREC
+    diversity qrels file; ``line`` is the 1-based position of the record."""
+
+    def as_bytes(texts: List[str]) -> np.ndarray:
+        return np.array([t.encode("utf-8", "surrogateescape") for t in texts], dtype=bytes)
+
+    if not rels:
+        raise TrecFormatError(name, None, "per-intent judgements (query, intent, document, rel)", "none")
+    level = np.maximum(np.asarray(rels, dtype=np.int64).reshape(-1), 0)
+    lines = np.arange(1, len(level) + 1, dtype=np.int64)
+    return _dqrels(name, as_bytes(topics), as_bytes(intents), as_bytes(docs), level, lines)
+
+
+def _dqrels(
+    name: str, topics: np.ndarray, intents: np.ndarray, docs: np.ndarray, level: np.ndarray, lines: np.ndarray
+) -> DiversityQrels:
+    """The record, after refusing a ``(topic, intent, docno)`` given twice."""
+    topic_names, topic = _codes(topics)
+    intent_names, intent = _codes(intents)
+    doc = np.unique(docs, return_inverse=True)[1].reshape(-1).astype(np.int64)
     key = (topic * max(len(intent_names), 1) + intent) * (int(doc.max()) + 1) + doc
     order = np.argsort(key, kind="stable")
     again = order[1:][key[order][1:] == key[order][:-1]]
@@ -242,11 +299,9 @@ def read_dqrels(source: Source) -> DiversityQrels:
             int(lines[k]),
             "each (topic, intent, docno) once",
             f"topic {topic_names[topic[k]]!r} intent {intent_names[intent[k]]!r} document "
-            f"{_text(table[k, 2])!r} again (line {int(lines[first])})",
+            f"{_text(docs[k])!r} again (line {int(lines[first])})",
         )
-    return DiversityQrels(
-        name, topic_names, topic, intent_names, intent, table[:, 2].copy(), level_at.astype(np.int64), lines
-    )
+    return DiversityQrels(name, topic_names, topic, intent_names, intent, docs, level, lines)
 
 
 def check_against(probs: IntentProbs, qrels: DiversityQrels) -> None:

@@ -321,6 +321,10 @@ class Columns:
     #: per query of ``query_names``, the duplicate lines a reader dropped (None: there were none);
     #: what a tool counting every line (sample_eval.pl's ``num_ret``) adds back
     dropped: Optional[np.ndarray] = None
+    #: the file a reader read them from (None: standard input, a stream or objects), where a
+    #: measure that reads more of the file than the columns keep finds it (the intents of TREC
+    #: diversity qrels, :mod:`ir_measures_pres.measures.diversity_measures`)
+    path: Optional[str] = None
 
     def __len__(self) -> int:
         return len(self.values)

@@ -58,6 +58,12 @@ class Qrels:
     #: sampled judgements' stratum of each entry of :attr:`labels` (object array of ``str``), or
     #: None for plain qrels (see :mod:`ir_measures_pres.measures.sampled`)
     strata: Optional[np.ndarray] = None
+    #: the file they were read from (:attr:`.inputs.Columns.path`), or None
+    path: Optional[str] = None
+    #: per-intent judgements of qrels whose iteration column is the intent
+    #: (:class:`.diversity.DiversityQrels`), kept when a diversity measure asked for them and the
+    #: qrels were objects (a file's are read again from :attr:`path`); None otherwise
+    intents: Optional[Any] = None
     index: Dict[str, int] = field(init=False)
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
@@ -155,7 +161,7 @@ class Qrels:
         strata = None if cols.strata is None else take(cols.strata, order)
         if docs.dtype.kind == "S" and cols.unique_pairs:
             # a reader's bytes ids (each pair once): the look-up tables wait until needed
-            qrels = cls(query_ids, offsets, values, None, strata)
+            qrels = cls(query_ids, offsets, values, None, strata, cols.path)
             qrels._cache["doc_bytes"] = docs
             return qrels
         as_bytes = docs if docs.dtype.kind == "S" else None
@@ -178,8 +184,9 @@ class Qrels:
                         )
                     )
                 )
+            deduplicated.path = cols.path
             return deduplicated
-        qrels = cls(query_ids, offsets, values, lookup, strata)
+        qrels = cls(query_ids, offsets, values, lookup, strata, cols.path)
         if as_bytes is not None:  # the ids by line, as the bytes hash index wants them
             qrels._cache["doc_bytes"] = as_bytes
         return qrels

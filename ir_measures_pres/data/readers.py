@@ -391,7 +391,15 @@ def _read(
         last_tag=reader.last_tag,
         strata=None if text is None else _as_text(text),
         dropped=dropped,
+        path=_file_path(source),
     )
+
+
+def _file_path(source: Any) -> Optional[str]:
+    """The path of a file source, None for standard input and streams."""
+    if isinstance(source, (str, os.PathLike)) and os.fspath(source) != "-":
+        return os.fspath(source)
+    return None
 
 
 def _as_text(raw: np.ndarray) -> np.ndarray:

@@ -4,15 +4,17 @@ IA-nERR, IA-EBR, IA-RBP), P+Q and P+Q# as ir_measures measures, computed by the 
 :mod:`.diversity` (the ``diversity`` command's), on the package's ranking.
 
 Each takes ``probs=FILE`` (the ``.Iprob`` or ``.DINprob`` file: ``topic intent P(i|q)
-[inf|nav]``) and ``dqrels=FILE`` (the per-intent judgements, NTCIREVAL's ``.Dqrels``:
-``topic intent docno L0..L9``), both required and read once while unchanged (as statAP reads its
-``prels=``); ``gains='linear'`` (level n gives n, the stock scripts) or ``'exp'`` (2^n - 1, the
-command's ``--gains exp``); ``@l`` (default: the scripts' run depth, 1000); the D#, DIN# and
-P+Q# measures ``gamma`` (the weight of I-rec, default 0.5, the scripts' ``GAMMA``).
+[inf|nav]``, required) and the per-intent judgements: ``dqrels=FILE`` (NTCIREVAL's ``.Dqrels``,
+``topic intent docno L0..L9``, or TREC diversity qrels, ``topic intent docno rel``), or without
+it the evaluation's qrels whose iteration column is the intent (their file read again, or
+ir_measures' ``Qrel`` tuples or a DataFrame with an ``iteration`` column); files are read once
+while unchanged (as statAP reads its ``prels=``). ``gains='linear'`` (level n gives n, the
+stock scripts) or ``'exp'`` (2^n - 1, the command's ``--gains exp``); ``@l`` (default: the
+scripts' run depth, 1000); the D#, DIN# and P+Q# measures ``gamma`` (the weight of I-rec,
+default 0.5, the scripts' ``GAMMA``).
 
-The package's qrels keep no iteration column, so the per-intent judgements come from the
-``dqrels=`` file: the evaluation's qrels decide, as for every measure, which topics are scored
-(each must have intent probabilities, else a one-line error). The list of a topic is the run
+The evaluation's qrels decide, as for every measure, which topics are scored (each must have
+intent probabilities, else a one-line error). The list of a topic is the run
 ranked by the package's one rule (:mod:`..data.ranking`: score descending, then document id
 descending), its first 1000 documents; the command keeps the run's file order. On a run written
 in that order the values are the command's, unrounded (the command prints 4 decimals and
@@ -23,14 +25,21 @@ from __future__ import annotations
 
 import functools
 from types import SimpleNamespace
-from typing import Any, Tuple
+from typing import Any, Iterable, Optional, Tuple
 
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ..data.arrays import segment_ids
-from ..data.diversity import DiversityQrels, IntentProbs, check_against, read_dqrels, read_intent_probs
-from ..data.inputs import InputError, file_stamp
+from ..data.diversity import (
+    DiversityQrels,
+    IntentProbs,
+    check_against,
+    dqrels_from_records,
+    read_dqrels,
+    read_intent_probs,
+)
+from ..data.inputs import Columns, InputError, file_stamp
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
 from .base import MeasureParameterError, PluginMeasure
@@ -99,8 +108,9 @@ _PROBS = ParamInfo(
 )
 _DQRELS = ParamInfo(
     dtype=str,
-    required=True,
-    desc="per-intent judgements file (NTCIREVAL's .Dqrels: topic intent docno L0..L9)",
+    required=False,
+    desc="per-intent judgements file (NTCIREVAL's .Dqrels: topic intent docno L0..L9, or TREC "
+    "diversity qrels: topic intent docno rel); default: the qrels' iteration column is the intent",
 )
 _DGAINS = ParamInfo(
     dtype=str,
@@ -427,37 +437,98 @@ MEASURES = (
 
 
 @functools.lru_cache(maxsize=8)
-def _files(probs: str, dqrels: str, stamps: Tuple[Any, ...]) -> Tuple[IntentProbs, DiversityQrels]:
-    return read_intent_probs(probs), read_dqrels(dqrels)
+def _probs_file(probs: str, stamp: Any) -> IntentProbs:
+    return read_intent_probs(probs)
+
+
+@functools.lru_cache(maxsize=8)
+def _dqrels_file(dqrels: str, stamp: Any) -> DiversityQrels:
+    return read_dqrels(dqrels)
 
 
 @functools.lru_cache(maxsize=8)
 def _judgements_cached(
     probs: str, dqrels: str, gains: str, doc_bytes: bool, stamps: Tuple[Any, ...]
 ) -> DiversityJudgements:
-    return judgements(*_files(probs, dqrels, stamps), gains, doc_bytes)
+    return judgements(_probs_file(probs, stamps[0]), _dqrels_file(dqrels, stamps[1]), gains, doc_bytes)
 
 
-def _paths(measure: PluginMeasure) -> Tuple[str, str, Tuple[Any, ...]]:
-    probs, dqrels = measure["probs"], measure["dqrels"]
-    return probs, dqrels, (file_stamp(probs), file_stamp(dqrels))
+def needs_qrels_intents(measures: Iterable[Any]) -> bool:
+    """Whether a diversity measure among ``measures`` takes its intents from the evaluation's
+    qrels (no ``dqrels=``)."""
+    return any(isinstance(m, _Diversity) and "dqrels" not in m.params for m in measures)
 
 
-def judgements_of(measure: PluginMeasure, doc_bytes: bool = True) -> DiversityJudgements:
-    """The measure's judgements (``probs=``, ``dqrels=``, ``gains=``), the files read once
-    while they are unchanged (their mtime and size); ``doc_bytes``: the document ids as bytes
-    (for runs read as bytes) or ``str`` (runs given as Python objects), so that a run's ids are
-    matched without converting them one by one."""
-    probs, dqrels, stamps = _paths(measure)
-    return _judgements_cached(probs, dqrels, measure.params.get("gains", "linear"), doc_bytes, stamps)
+def intents_of_objects(qrels: Any) -> Optional[DiversityQrels]:
+    """The per-intent judgements of in-memory qrels whose iteration column is the intent: a
+    DataFrame with an ``iteration`` (or ir_datasets' ``subtopic_id``) column, or an iterable of
+    namedtuples with that field (ir_measures' ``Qrel``); None for anything else (a dict, the
+    package's columns, which keep no iteration). ``qrels`` must be iterable again (a list)."""
+    if isinstance(qrels, (dict, Qrels, Columns)):
+        return None
+    if hasattr(qrels, "itertuples") and hasattr(qrels, "columns"):
+        field = next((f for f in _INTENT_FIELDS if f in qrels.columns), None)
+        if field is None:
+            return None
+        topics, intents, docs = (qrels[c].astype(str).tolist() for c in ("query_id", field, "doc_id"))
+        return dqrels_from_records("qrels", topics, intents, docs, qrels["relevance"].tolist())
+    rows = list(qrels)
+    field = next((f for f in _INTENT_FIELDS if rows and hasattr(rows[0], f)), None)
+    if field is None:
+        return None
+    return dqrels_from_records(
+        "qrels",
+        [str(r.query_id) for r in rows],
+        [str(getattr(r, field)) for r in rows],
+        [str(r.doc_id) for r in rows],
+        [r.relevance for r in rows],
+    )
+
+
+#: the fields that hold a diversity qrels line's intent (ir_measures', ir_datasets')
+_INTENT_FIELDS = ("iteration", "subtopic_id")
+
+
+def _intent_qrels(measure: PluginMeasure, qrels: Qrels) -> Tuple[DiversityQrels, Tuple[str, Any]]:
+    """The measure's per-intent judgements and what identifies them: ``dqrels=`` (a file, read
+    once while it is unchanged), else the intents of the evaluation's qrels (their file's
+    iteration column, read again from :attr:`Qrels.path`; or those kept from objects)."""
+    path = measure.params.get("dqrels", qrels.path if qrels.intents is None else None)
+    if path is not None:
+        stamp = file_stamp(path)
+        return _dqrels_file(path, stamp), (path, stamp)
+    if qrels.intents is None:
+        raise InputError(
+            f"{measure}: the qrels hold no intents: give the per-intent judgements as dqrels=FILE, "
+            "or the qrels as a TREC diversity qrels file (topic intent docno rel, the intent in "
+            "the iteration column) or as Qrel tuples or a DataFrame with an iteration column"
+        )
+    return qrels.intents, ("qrels", id(qrels.intents))
+
+
+def judgements_of(measure: PluginMeasure, qrels: Qrels, doc_bytes: bool = True) -> DiversityJudgements:
+    """The measure's judgements (``probs=``, the intents of ``dqrels=`` or of the qrels,
+    ``gains=``), files read once while they are unchanged (their mtime and size); ``doc_bytes``:
+    the document ids as bytes (for runs read as bytes) or ``str`` (runs given as Python objects),
+    so that a run's ids are matched without converting them one by one."""
+    probs = measure["probs"]
+    gains = measure.params.get("gains", "linear")
+    dq, (source, stamp) = _intent_qrels(measure, qrels)
+    if source != "qrels":
+        return _judgements_cached(probs, source, gains, doc_bytes, (file_stamp(probs), stamp))
+    key = ("diversity judgements", probs, file_stamp(probs), gains, doc_bytes)
+    return qrels.cached(  # type: ignore[no-any-return]
+        key, lambda: judgements(_probs_file(probs, key[2]), dq, gains, doc_bytes)
+    )
 
 
 def check_diversity(measure: PluginMeasure, qrels: Qrels) -> None:
-    """Read the two files before any run is scored (an unreadable or bad file fails at once,
-    with the readers' one-line errors, as does a Dqrels topic or intent without probabilities),
-    and refuse qrels with a topic that has no intent probabilities."""
-    probs, dqrels = _files(*_paths(measure))
-    check_against(probs, dqrels)
+    """Read the judgements before any run is scored (an unreadable or bad file fails at once,
+    with the readers' one-line errors, as does a topic or intent of the per-intent judgements
+    without probabilities; so do qrels without intents when there is no ``dqrels=``), and
+    refuse qrels with a topic that has no intent probabilities."""
+    probs = _probs_file(measure["probs"], file_stamp(measure["probs"]))
+    check_against(probs, _intent_qrels(measure, qrels)[0])
     known = set(probs.topic)
     missing = [q for q in qrels.query_ids if q not in known]
     if missing:
@@ -492,7 +563,7 @@ def _lists(judg: DiversityJudgements, ranked: RankedRun) -> Tuple[np.ndarray, Di
 def compute_diversity(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
     """The measure's value per ranked query (its topic's value in the judgements' order)."""
     docs = ranked.docs
-    judg = judgements_of(measure, docs is None or docs.dtype.kind == "S")
+    judg = judgements_of(measure, ranked.qrels, docs is None or docs.dtype.kind == "S")
     key = ("diversity", id(judg))
     topic, lists = ranked.cached(key, lambda: (judg, *_lists(judg, ranked)))[1:]
     din, family, sharp = measure.KIND  # type: ignore[attr-defined]
