@@ -212,7 +212,20 @@ RUN = "1 Q0 d1 1 3 r\n1 Q0 d3 2 2 r\n2 Q0 d1 1 1 r\n"
         ),
         ("1 a 0.6 web\n", DQRELS, "prob:1: expected 'inf' or 'nav' in column 4, found 'web'"),
         ("", DQRELS, "prob: expected probability lines (topic intent P(i|q) [inf|nav]), found an empty file"),
-        (PROB, "1 a d1 2\n", "dqrels:1: expected a relevance level L0 .. L9 in column 4, found '2'"),
+        (
+            PROB, "1 a d1 L1\n1 b d2 2\n",
+            "dqrels:2: expected a relevance level L0 .. L9 in column 4, found '2'",
+        ),
+        (
+            PROB, "1 a d1 1\n1 b d2 L2\n",
+            "dqrels:2: expected an integer relevance in column 4 (a TREC diversity qrels file, as "
+            "line 1 is; .Dqrels levels are L0 .. L9 on every line), found 'L2'",
+        ),
+        (
+            PROB, "1 a d1 1.5\n",
+            "dqrels:1: expected an integer relevance in column 4 (a TREC diversity qrels file, as "
+            "line 1 is; .Dqrels levels are L0 .. L9 on every line), found '1.5'",
+        ),
         (PROB, "1 a d1 L10\n", "dqrels:1: expected a relevance level L0 .. L9 in column 4, found 'L10'"),
         (
             PROB,
@@ -249,6 +262,23 @@ def test_bad_judgements_are_one_line_input_errors(
         (tmp_path / name).write_text(text)
     status, out, err = _cli(["D-NTCIR-eval", "prob", "dqrels", "run", "--cutoff", "10"], capsys)
     assert (status, out, err) == (1, "", f"ir_measures_pres: error: {message}\n")
+
+
+def test_trec_diversity_qrels_are_read_as_the_dqrels(tmp_path: Path) -> None:
+    """TREC diversity qrels (``topic intent docno rel``, the intent in the iteration column, an
+    integer level; 0 or below not relevant) print what the same judgements as a ``.Dqrels``
+    print, for every script."""
+    (tmp_path / "prob").write_text("1 a 0.6 nav\n1 b 0.4 inf\n2 a 1 inf\n")
+    (tmp_path / "dqrels").write_text(DQRELS)
+    (tmp_path / "trec").write_text("1 a d1 2\n1 b d2 1\n1 0 d3 0\n2 a d1 1\n2 a d9 -2\n")
+    (tmp_path / "run").write_text(RUN + "2 Q0 d9 2 0.5 r\n")
+    from ir_measures_pres.cli.diversity import SCRIPTS
+
+    for script in SCRIPTS:
+        args = [script, "--cutoff", "10"]
+        dq = _ours(args, tmp_path / "prob", tmp_path / "dqrels", tmp_path / "run")
+        trec = _ours(args, tmp_path / "prob", tmp_path / "trec", tmp_path / "run")
+        assert trec == dq and dq, script
 
 
 def test_an_intent_with_a_probability_and_no_judgement_is_allowed(tmp_path: Path) -> None:
@@ -461,3 +491,49 @@ def test_the_command_names_the_printers_scripts() -> None:
 def test_set_a_run_list_names_its_seven_runs() -> None:
     """The tests walk set A's runs through its run list: an empty list must not pass by testing nothing."""
     assert len(RUNS) == 7 and all((SET_A / f"{run}.gz").exists() for run in RUNS)
+
+
+@pytest.mark.parametrize(
+    "script, prob, name, cutoff, suffix",
+    [
+        ("D-NTCIR-eval", "setA.DINprob", None, 10, "l10.Dnev"),  # the default name: l<L>
+        ("D-NTCIR-IAeval2", "setA.Iprob", "ia2l20", 20, "ia2l20.nevIA"),
+        ("NEVIAPQ2sharpnev", "setA.DINprob", None, 10, "PplusQ#@0010.nev"),
+    ],
+)
+def test_several_runs_write_the_scripts_files(
+    tmp_path: Path, capsys: pytest.CaptureFixture, script: str, prob: str, name: str, cutoff: int, suffix: str
+) -> None:
+    """Set A's seven runs in one call, ``--output-dir``: each run's file, named as the scripts
+    name it (``<run>.<evalname>.<suffix>``, ``<run>.PplusQ#@LLLL.nev``), byte for byte the file
+    the tool wrote; nothing on standard output."""
+    runs = [str(SET_A / f"{run}.gz") for run in RUNS]
+    named = [] if name is None else ["--name", name]
+    argv = [script, str(SET_A / prob), str(SET_A / "setA.Dqrels.gz"), *runs, "--cutoff", str(cutoff)]
+    status, out, _ = _cli([*argv, "--output-dir", str(tmp_path), *named], capsys)
+    assert (status, out) == (0, "")
+    made = sorted(p.name for p in tmp_path.iterdir())
+    assert made == sorted(f"{run}.{suffix}" for run in RUNS)
+    for file in made:
+        assert (tmp_path / file).read_bytes() == gzip.open(SET_A / "out" / f"{file}.gz").read(), file
+
+
+def test_several_runs_keep_going_past_a_bad_run(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
+    """A run that cannot be read is reported in one line and the others written (exit 1, the
+    commands' run policy); several runs without ``--output-dir`` and ``--name`` alone are usage
+    errors."""
+    (tmp_path / "bad").write_text("0101 Q0 d1 1\n")
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    good = str(SET_A / "setA-divgood.gz")
+    base = ["D-NTCIR-eval", str(SET_A / "setA.DINprob"), str(SET_A / "setA.Dqrels.gz")]
+    status, out, err = _cli(
+        [*base, good, str(tmp_path / "bad"), "--cutoff", "10", "--output-dir", str(out_dir)], capsys
+    )
+    assert (status, out) == (1, "")
+    assert err.count("error:") == 2 and "bad:1: expected at least 6 columns" in err, err
+    assert [p.name for p in out_dir.iterdir()] == ["setA-divgood.l10.Dnev"]
+    status, out, err = _cli([*base, good, good + "x", "--cutoff", "10"], capsys)
+    assert (status, out) == (2, "") and "give --output-dir DIR" in err
+    status, out, err = _cli([*base, good, "--cutoff", "10", "--name", "l10"], capsys)
+    assert (status, out) == (2, "") and "--name names the files of --output-dir" in err
