@@ -537,3 +537,77 @@ def test_several_runs_keep_going_past_a_bad_run(tmp_path: Path, capsys: pytest.C
     assert (status, out) == (2, "") and "give --output-dir DIR" in err
     status, out, err = _cli([*base, good, "--cutoff", "10", "--name", "l10"], capsys)
     assert (status, out) == (2, "") and "--name names the files of --output-dir" in err
+
+
+#: NEVIA2nev's metrics per intent-aware evalname of set A (its README's commands)
+NEV_METRICS = {
+    ("D-NTCIR-IAeval", "l"): ["IA-ERR", "IA-nERR", "IA-MSnDCG"],
+    ("D-NTCIR-IAeval2", "ia2l"): ["IA-MSnDCG", "IA-Q", "IA-ERR", "IA-EBR", "IA-RBP"],
+}
+
+
+@pytest.mark.parametrize("cutoff", [10, 20])
+@pytest.mark.parametrize("script, prefix", list(NEV_METRICS))
+def test_nevia2nev_files_byte_for_byte(
+    tmp_path: Path, capsys: pytest.CaptureFixture, script: str, prefix: str, cutoff: int
+) -> None:
+    """``--nev``: the ``<run>.<name>.nevIA.<metric>.nev`` files NEVIA2nev wrote for set A's
+    seven runs, every metric, byte for byte (112 files over the four cases), beside each run's
+    ``.nevIA`` file."""
+    runs = [str(SET_A / f"{run}.gz") for run in RUNS]
+    metrics = NEV_METRICS[(script, prefix)]
+    nev = [x for m in metrics for x in ("--nev", m)]
+    name = f"{prefix}{cutoff}"
+    argv = [script, str(SET_A / "setA.Iprob"), str(SET_A / "setA.Dqrels.gz"), *runs, "--cutoff", str(cutoff)]
+    status, out, _ = _cli([*argv, "--output-dir", str(tmp_path), "--name", name, *nev], capsys)
+    assert (status, out) == (0, "")
+    at = f"@{cutoff:04d}"
+    expected = [f"{run}.{name}.nevIA" for run in RUNS]
+    expected += [f"{run}.{name}.nevIA.{m}{at}.nev" for run in RUNS for m in metrics]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(expected)
+    for file in expected:
+        assert (tmp_path / file).read_bytes() == gzip.open(SET_A / "out" / f"{file}.gz").read(), file
+    # one run, no --output-dir: the lines of standard output (the metric with or without @L)
+    status, out, _ = _cli([*argv[:3], runs[0], "--cutoff", str(cutoff), "--nev", metrics[0] + at], capsys)
+    assert status == 0
+    assert out == gzip.open(SET_A / "out" / f"{RUNS[0]}.{name}.nevIA.{metrics[0]}{at}.nev.gz").read().decode()
+
+
+def test_matrix_is_topicsys_matrix(capsys: pytest.CaptureFixture) -> None:
+    """``--matrix``: what ``Topicsys-matrix setA.DINprob.tid runl l10.Dnev D#-nDCG@0010`` printed
+    (a row per topic, a column per run of the run list), the line named with or without its
+    cutoff; a line the files lack is a usage error naming theirs."""
+    runs = [str(SET_A / f"{run}.gz") for run in RUNS]
+    argv = [
+        "D-NTCIR-eval",
+        str(SET_A / "setA.DINprob"),
+        str(SET_A / "setA.Dqrels.gz"),
+        *runs,
+        "--cutoff",
+        "10",
+    ]
+    expected = gzip.open(SET_A / "out" / "l10.Dnev.D#-nDCG@0010.tsmatrix.gz").read().decode()
+    for line in ("D#-nDCG", "D#-nDCG@0010"):
+        status, out, _ = _cli([*argv, "--matrix", line], capsys)
+        assert (status, out) == (0, expected)
+    status, out, err = _cli([*argv, "--matrix", "D#-nDCGx"], capsys)
+    assert (status, out) == (2, "") and "no line 'D#-nDCGx' in the script's output; its lines: AP," in err
+
+
+@needs_shared("ntcireval-diversity", "upstream")
+def test_upstream_matrix_and_nevia2nev() -> None:
+    """NTCIREVAL's own test runs: README.diversity's ``NEVIA2nev runl Dtest.DINprob.tid l10.nevIA
+    IA-MSnDCG@0010 IA-nERR@0010`` files and the ``Topicsys-matrix`` of D#-nDCG@0010 (read from
+    ../shared: their licence is not stated, so they are not in the repository)."""
+    up = shared_path("ntcireval-diversity", "upstream")
+    runs = [str(up / run) for run in ("TRECRUN", "TRECRUN2")]
+    out = io.StringIO()
+    argv = ["D-NTCIR-eval", str(up / "Dtest.DINprob"), str(up / "Dtest.Dqrels"), *runs, "--cutoff", "10"]
+    assert diversity_cli([*argv, "--matrix", "D#-nDCG@0010"], out) == 0
+    assert out.getvalue() == (up / "out" / "l10.Dnev.D#-nDCG@0010.tsmatrix").read_text()
+    for run in ("TRECRUN", "TRECRUN2"):
+        for metric in ("IA-MSnDCG@0010", "IA-nERR@0010"):
+            out = io.StringIO()
+            argv = ["D-NTCIR-IAeval", str(up / "Dtest.Iprob"), str(up / "Dtest.Dqrels"), str(up / run)]
+            assert diversity_cli([*argv, "--cutoff", "10", "--nev", metric], out) == 0
+            assert out.getvalue() == (up / "out" / f"{run}.l10.nevIA.{metric}.nev").read_text(), (run, metric)

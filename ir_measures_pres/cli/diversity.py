@@ -12,7 +12,7 @@ D#-RBP), ``DIN-NTCIR-eval`` (``.DINnev``: DIN-measures and DIN#-measures), ``D-N
 (``.nevIA``: per-intent blocks, IA-ERR, IA-nERR, IA-MSnDCG), ``D-NTCIR-IAeval2`` (``.nevIA``:
 IA-MSnDCG, IA-Q, IA-ERR, IA-EBR, IA-RBP), ``DIN-NTCIR-PQeval`` (``.nevPQ``: P+Q) or
 ``NEVIAPQ2sharpnev`` (``<run>.PplusQ#@l.nev``: P+Q and P+Q#, what the script makes of the run's
-``.Dnev`` and ``.nevPQ`` files). NEVIA2nev and Topicsys-matrix are not reproduced. PROB is
+``.Dnev`` and ``.nevPQ`` files). PROB is
 the ``.Iprob`` or ``.DINprob`` file (the topics evaluated are its topics), DQRELS the
 ``.Dqrels`` file (or TREC diversity qrels), RUN a TREC run whose lines
 are the ranking in file order (scores and ranks are ignored, as ``TRECsplitruns`` does; the
@@ -23,7 +23,9 @@ the ``ALL`` lines, each line's mean over the tid list's topics as ``NEV2mean`` c
 One run's file goes to standard output; with ``--output-dir DIR`` (which several runs, or a
 folder of runs, need) each run's file is written as the scripts name it,
 ``DIR/<run>.<name>.<suffix>`` (``<run>.PplusQ#@L.nev`` for NEVIAPQ2sharpnev), ``<name>``
-being ``--name`` (default ``l<L>``).
+being ``--name`` (default ``l<L>``). ``--nev METRIC`` gives what ``NEVIA2nev`` makes of an
+intent-aware file (``TID METRIC= v``; with ``--output-dir`` its ``.<METRIC>.nev`` file),
+``--matrix LINE`` what ``Topicsys-matrix`` prints (a row per topic, a column per run).
 
 The readers, the measures and the printer are :mod:`ir_measures_pres.data.diversity`,
 :mod:`ir_measures_pres.measures.diversity` and :mod:`ir_measures_pres.printers.ntcireval_diversity`;
@@ -41,7 +43,7 @@ import sys
 from typing import Any, Dict, List, Optional, Sequence
 
 from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, split_debug, warn
-from ._runs import evaluate_runs, run_paths
+from ._runs import held_output, in_turn, run_paths, runs_status
 
 #: the per-run evaluation scripts of the suite (the printer's SCRIPTS, named here so that
 #: ``--help`` does not load numpy; tests/test_diversity_command.py checks that the two are equal)
@@ -107,6 +109,20 @@ def _parser() -> ArgumentParser:
         "(needed for several runs)",
     )
     parser.add_argument(
+        "--nev",
+        metavar="METRIC",
+        action="append",
+        default=[],
+        help="an intent-aware metric (IA-nERR, IA-nERR@0010 ...): its lines TID METRIC= v, as NEVIA2nev "
+        "writes them (with --output-dir, into <run>.<name>.<suffix>.<METRIC>.nev); repeatable",
+    )
+    parser.add_argument(
+        "--matrix",
+        metavar="LINE",
+        help="print the topic x run table of one line (D#-nDCG, D#-nDCG@0010 ...) over the runs, as "
+        "Topicsys-matrix prints it",
+    )
+    parser.add_argument(
         "--name",
         metavar="NAME",
         help="the evaluation's name in the file names (the scripts' evalname; default l<L>)",
@@ -148,45 +164,114 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
     if args.name is not None and args.output_dir is None:
         parser.error("--name names the files of --output-dir: give --output-dir DIR")
     runs, labels, several = run_paths(args.runs)
-    if several and args.output_dir is None:
-        parser.error("several runs: each gets its own file, as the scripts write them; give --output-dir DIR")
+    if several and args.output_dir is None and args.matrix is None:
+        parser.error(
+            "several runs: each gets its own file, as the scripts write them; give --output-dir DIR "
+            "(or --matrix LINE for one table of them)"
+        )
     if args.output_dir is not None and not os.path.isdir(args.output_dir):
         parser.error(f"--output-dir: {args.output_dir}: not a folder")
+    args.nev = _nev_metrics(parser, args)
     from ..data.diversity import read_dqrels, read_intent_probs
     from ..measures.diversity import judgements
 
     judg = judgements(read_intent_probs(args.prob), read_dqrels(args.dqrels), args.gains)
-    if args.output_dir is None:
-        return evaluate_runs(
-            runs, lambda k, path, sink: sink.write(_run_text(args, judg, path)), out, several
-        )
-    return _into_files(args, judg, runs, labels, several, out)
-
-
-def _into_files(args: Any, judg: Any, runs: List[str], labels: List[str], several: bool, out: Any) -> int:
-    """Each run's file written into ``--output-dir``: first beside its place under a temporary
-    name, renamed into place once every run is evaluated (a stop or an error leaves nothing)."""
-    name = args.name if args.name is not None else f"l{args.cutoff}"
+    texts: Dict[int, str] = {}
     written: Dict[str, str] = {}  # temporary file -> its place
     try:
-
-        def evaluate_one(k: int, path: str, sink: Any) -> None:
-            place = os.path.join(args.output_dir, output_name(args.script, labels[k], name, args.cutoff))
-            text = _run_text(args, judg, path)
-            temporary = f"{place}.{os.getpid()}.part"
-            written[temporary] = place
-            with open(temporary, "w", newline="") as f:
-                f.write(text)
-
-        status = evaluate_runs(runs, evaluate_one, out, several)
-        for temporary, place in written.items():
+        with held_output(out) as sink:
+            failed = in_turn(runs, lambda k, path: texts.__setitem__(k, _run_text(args, judg, path)), several)
+            if args.output_dir is not None:
+                for place, text in _files(args, labels, texts).items():
+                    temporary = f"{place}.{os.getpid()}.part"
+                    written[temporary] = place
+                    with open(temporary, "w", newline="") as f:
+                        f.write(text)
+            sink.write(_printed(args, judg, texts, failed))
+        for temporary, place in written.items():  # once every run is evaluated and no stop came
             os.replace(temporary, place)
         written.clear()
-        return status
     finally:
         for temporary in written:
             if os.path.exists(temporary):
                 os.remove(temporary)
+    out.flush()
+    return runs_status(failed, len(runs))
+
+
+def _nev_metrics(parser: Any, args: Any) -> List[str]:
+    """``--nev``'s metrics as ``NAME@LLLL`` (given with or without the cutoff), each one the
+    intent-aware script writes."""
+    if not args.nev:
+        return []
+    from ..printers.ntcireval_diversity import INTENT_AWARE
+
+    at = f"@{args.cutoff:04d}"
+    known = [name for name, _ in INTENT_AWARE.get(args.script, [])]
+    if not known:
+        parser.error(
+            f"--nev takes an intent-aware script's metric ({', '.join(INTENT_AWARE)}), not {args.script}'s"
+        )
+    metrics = []
+    for metric in args.nev:
+        name = metric[: -len(at)] if metric.endswith(at) else metric
+        if name not in known:
+            parser.error(
+                f"--nev: {metric!r} is not a metric {args.script} writes at L = {args.cutoff}: "
+                + ", ".join(n + at for n in known)
+            )
+        metrics.append(name + at)
+    return list(dict.fromkeys(metrics))
+
+
+def _files(args: Any, labels: List[str], texts: Dict[int, str]) -> Dict[str, str]:
+    """``--output-dir``'s files: each evaluated run's file, and NEVIA2nev's file of each
+    ``--nev`` metric beside it, by the names the scripts give them."""
+    from ..printers.ntcireval_diversity import nevia2nev_text
+
+    name = args.name if args.name is not None else f"l{args.cutoff}"
+    files = {}
+    for k, text in sorted(texts.items()):
+        file = output_name(args.script, labels[k], name, args.cutoff)
+        files[os.path.join(args.output_dir, file)] = text
+        for metric in args.nev:
+            files[os.path.join(args.output_dir, f"{file}.{metric}.nev")] = nevia2nev_text(text, metric)
+    return files
+
+
+def _printed(args: Any, judg: Any, texts: Dict[int, str], failed: int) -> str:
+    """What goes to standard output: ``--matrix``'s table (Topicsys-matrix; every run needed,
+    else nothing), else with one run and no ``--output-dir`` its file (or its ``--nev``
+    metrics' NEVIA2nev lines), else nothing."""
+    from ..data.inputs import InputError
+    from ..printers.ntcireval_diversity import matrix_text, nevia2nev_text, value_lines
+
+    if args.matrix is not None:
+        if failed:
+            raise InputError(
+                f"--matrix {args.matrix}: the table needs every run; {failed} could not be evaluated"
+            )
+        name = _line_name(
+            args.matrix, args.cutoff, {n for t in texts.values() for _, n, _, _ in value_lines(t)}
+        )
+        return matrix_text([texts[k] for k in sorted(texts)], judg.topics, name)
+    if args.output_dir is not None or not texts:
+        return ""
+    text = texts[0]
+    if args.nev:
+        return "".join(nevia2nev_text(text, metric) for metric in args.nev)
+    return text
+
+
+def _line_name(given: str, cutoff: int, names: Any) -> str:
+    """``--matrix``'s line as the files name it: as given, or with the cutoff ``@LLLL`` added;
+    a name no run's file has is a usage error naming those it has."""
+    for name in (given, f"{given}@{cutoff:04d}"):
+        if name in names:
+            return name
+    raise UsageError(
+        f"--matrix: no line {given!r} in the script's output; its lines: {', '.join(sorted(names))}"
+    )
 
 
 def _run_text(args: Any, judg: Any, path: str) -> str:

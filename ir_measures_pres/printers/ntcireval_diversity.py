@@ -21,7 +21,7 @@ as printed (P+Q weighs Q@l for an informational intent, P-plus for a navigationa
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
@@ -39,7 +39,15 @@ from ..measures.diversity import (
     intent_segments,
 )
 
-__all__ = ["SCRIPTS", "SUPPORTED", "diversity_text", "mean_lines"]
+__all__ = [
+    "SCRIPTS",
+    "SUPPORTED",
+    "diversity_text",
+    "mean_lines",
+    "matrix_text",
+    "nevia2nev_text",
+    "value_lines",
+]
 
 #: the scripts of the diversity suite, in the order of README.diversity
 SCRIPTS = (
@@ -140,6 +148,19 @@ def diversity_text(
     return "".join(out)
 
 
+def value_lines(text: str) -> Iterator[Tuple[str, str, str, bool]]:
+    """(topic, line name, value as printed, whether from a ``SUMp`` line) of each value line of
+    a script's output: ``TID NAME= v`` (``#`` lines left out) and the ``IA-X@l`` / ``PplusQ@l``
+    of the intent-aware files' ``TID SUMp= s NAME= v`` lines; the per-intent lines are not
+    value lines."""
+    for line in text.splitlines():
+        tokens = line.split()
+        if len(tokens) == 3 and tokens[1].endswith("=") and not tokens[1].startswith("#"):
+            yield tokens[0], tokens[1][:-1], tokens[2], False
+        elif len(tokens) == 5 and tokens[1] == "SUMp=":
+            yield tokens[0], tokens[3][:-1], tokens[4], True
+
+
 def mean_lines(text: str, topics: int, digits: int = 4) -> str:
     """``ALL`` lines after a script's output ``text``: per value line name (``Q@0010``,
     ``D#-nDCG@0010``, ``IA-ERR@0010`` of the ``SUMp`` lines ...), in the order the names first
@@ -147,20 +168,34 @@ def mean_lines(text: str, topics: int, digits: int = 4) -> str:
     ``NEV2mean`` computes its ``run mean`` line: a topic without the line counts 0. The
     per-intent lines of the intent-aware files and the ``#`` lines have no mean."""
     sums: Dict[str, List[float]] = {}
-    for line in text.splitlines():
-        tokens = line.split()
-        if len(tokens) == 3 and tokens[1].endswith("=") and not tokens[1].startswith("#"):
-            name, value = tokens[1][:-1], tokens[2]
-        elif len(tokens) == 5 and tokens[1] == "SUMp=":
-            name, value = tokens[3][:-1], tokens[4]
-        else:
-            continue
+    for _, name, value, _ in value_lines(text):
         sums.setdefault(name, []).append(float(value))
     fmt = f"%.{digits}f"
     return "".join(
         f"ALL {_field(name)}{fmt % (sum_in_order(values) / topics if topics else 0.0)}\n"
         for name, values in sums.items()
     )
+
+
+def nevia2nev_text(text: str, metric: str) -> str:
+    """What ``NEVIA2nev`` writes into ``<run>.<name>.nevIA.<metric>.nev`` from a run's
+    intent-aware file ``text``: per topic, ``TID metric= v``, v as its ``SUMp`` line prints it."""
+    return "".join(
+        f"{tid} {metric}= {value}\n"
+        for tid, name, value, summed in value_lines(text)
+        if summed and name == metric
+    )
+
+
+def matrix_text(texts: Sequence[str], topics: Sequence[str], name: str) -> str:
+    """What ``Topicsys-matrix TID runl <file> name`` prints: a row per topic of the tid list, a
+    column per run (``texts``: each run's file, in run list order), the topic's ``name`` value
+    ``%.4f``, 0.0000 where the run's file has no such line; columns separated by a space."""
+    columns = []
+    for text in texts:
+        found = {tid: value for tid, line, value, _ in value_lines(text) if line == name}
+        columns.append(["%.4f" % float(found.get(tid, 0.0)) for tid in topics])
+    return "".join(" ".join(row) + "\n" for row in zip(*columns)) if columns else ""
 
 
 def _pq_sharp_text(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int) -> str:
