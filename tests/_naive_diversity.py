@@ -103,6 +103,7 @@ def _single(
     q_sum = ap_sum = 0.0
     dcg = 0.0
     err = 0.0
+    ebr = 0.0
     rbp = 0.0
     not_stopped = 1.0
     first_br = 0.0
@@ -125,6 +126,8 @@ def _single(
         dcg += g / math.log(r + 1)
         stop = g / (h + 1)
         err += not_stopped * stop / r
+        if g > 0:  # the blended ratio at a relevant rank: the user stops there with probability stop
+            ebr += not_stopped * stop * (cg + count) / (ideal_cg + r)
         not_stopped *= 1 - stop
         rbp += g * rbp_p ** (r - 1)
     depth = min(cutoff, big_r)
@@ -142,6 +145,7 @@ def _single(
         "Q-measure": q_sum / big_r if big_r else 0.0,
         "O-measure": first_br,
         "ERR": err,
+        "EBR": ebr,
         "nERR@l": err / ideal_err if ideal_err else 0.0,
         "RBP": (1 - rbp_p) * rbp / h if h else 0.0,
         "P@l": count / cutoff,

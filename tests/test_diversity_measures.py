@@ -34,7 +34,17 @@ SET_A = DATA / "ntcireval-diversity" / "setA"
 RUNS = (SET_A / "runl").read_text().split()
 #: reference file (evalname, suffix, gains) -> {printed name at l: registered name}
 LINES = {
-    "Dnev": {"MSnDCG": "D_nDCG", "Q": "D_Q", "I-rec": "I_rec", "D#-nDCG": "Dsharp_nDCG", "D#-Q": "Dsharp_Q"},
+    "Dnev": {
+        "MSnDCG": "D_nDCG",
+        "Q": "D_Q",
+        "I-rec": "I_rec",
+        "D#-nDCG": "Dsharp_nDCG",
+        "D#-Q": "Dsharp_Q",
+        "nERR": "D_nERR",
+        "ERR": "D_ERR",
+        "EBR": "D_EBR",
+        "RBP": "D_RBP",
+    },
     "DINnev": {"MSnDCG": "DIN_nDCG", "Q": "DIN_Q", "DIN#-nDCG": "DINsharp_nDCG", "DIN#-Q": "DINsharp_Q"},
 }
 #: the intent-aware files' lines ``TID SUMp= s NAME@l= v``: printed name -> registered name
@@ -149,6 +159,39 @@ def test_registered_values_are_the_reference_files(
     assert checked >= 30 * (len(measures) - 2)
 
 
+@pytest.mark.parametrize("run", RUNS)
+@pytest.mark.parametrize("cutoff", [10, 20])
+def test_eval2_lines_are_the_reference_files(files: Dict[str, Path], run: str, cutoff: int) -> None:
+    """D-NTCIR-eval2's ``.Dnev`` (RBP with p = 0.99, and D#-ERR, D#-EBR, D#-RBP): ``D_RBP`` with
+    ``p=0.99`` and the three D# measures at their defaults (``Dsharp_RBP``'s p is eval2's 0.99),
+    per topic, the line the script wrote (the D# lines within 1e-4)."""
+    expected = _reference(f"{run}.e2l{cutoff}.Dnev")
+    scored = _in_file_order(run, files["dir"] / f"{run}.run")
+    qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
+    lines = {
+        "RBP": _measure("D_RBP", files, p=0.99, cutoff=cutoff),
+        "ERR": _measure("D_ERR", files, cutoff=cutoff),
+        "D#-ERR": _measure("Dsharp_ERR", files, cutoff=cutoff),
+        "D#-EBR": _measure("Dsharp_EBR", files, cutoff=cutoff),
+        "D#-RBP": _measure("Dsharp_RBP", files, cutoff=cutoff),
+    }
+    measures = {printed: ir_measures.parse_measure(text) for printed, text in lines.items()}
+    ours = {
+        (r.query_id, r.measure): r.value
+        for r in ir_measures.iter_calc(list(measures.values()), qrels, scored)
+    }
+    at = f"@{cutoff:04d}"
+    checked = 0
+    for (tid, line), value in expected.items():
+        if line.endswith(at) and line[: -len(at)] in measures:
+            printed = line[: -len(at)]
+            got = ours.get((tid, measures[printed]), 0.0)
+            tolerance = 1e-4 if "#" in printed else 5e-5
+            assert abs(got - value) <= tolerance + 1e-9, (tid, printed, got, value)
+            checked += 1
+    assert checked >= 5 * 29
+
+
 def _reference_ia(name: str) -> Dict[Tuple[str, str], float]:
     values = {}
     for line in gzip.open(SET_A / "out" / f"{name}.gz").read().decode().splitlines():
@@ -248,6 +291,10 @@ def test_registered_values_match_the_naive_loop(tmp_path: Path, seed: int, cutof
     names = {
         "D_nDCG": "D-nDCG@l",
         "D_Q": "D-Q@l",
+        "D_nERR": "D-nERR@l",
+        "D_ERR": "D-ERR",
+        "D_EBR": "D-EBR",
+        "D_RBP": "D-RBP",
         "Dsharp_nDCG": "D#-nDCG@l",
         "Dsharp_Q": "D#-Q@l",
         "I_rec": "I-rec@l",
@@ -260,7 +307,9 @@ def test_registered_values_match_the_naive_loop(tmp_path: Path, seed: int, cutof
     }
     measures = {ir_measures.parse_measure(f"{n}({base})@{cutoff}"): key for n, key in names.items()}
     gamma = ir_measures.parse_measure(f"DINsharp_Q({base},gamma=0.25)@{cutoff}")
-    ours = {(r.query_id, r.measure): r.value for r in ir_measures.iter_calc([*measures, gamma], qrels, run)}
+    sharp = {n: ir_measures.parse_measure(f"Dsharp_{n}({base})@{cutoff}") for n in ("ERR", "EBR", "RBP")}
+    every = [*measures, gamma, *sharp.values()]
+    ours = {(r.query_id, r.measure): r.value for r in ir_measures.iter_calc(every, qrels, run)}
     for tid, (probs, lines, ranking) in topics.items():
         expected = naive_topic(probs, lines, ranking, cutoff)
         for m, key in measures.items():
@@ -268,6 +317,10 @@ def test_registered_values_match_the_naive_loop(tmp_path: Path, seed: int, cutof
             assert got == pytest.approx(expected[key], abs=1e-12), (seed, tid, key)
         want = 0.25 * expected["I-rec@l"] + 0.75 * expected["DIN-Q@l"]
         assert ours.get((tid, gamma), 0.0) == pytest.approx(want, abs=1e-12), (seed, tid)
+        eval2 = naive_topic(probs, lines, ranking, cutoff, rbp_p=0.99)  # Dsharp_RBP's p: eval2's
+        for n, m in sharp.items():
+            want = 0.5 * expected["I-rec@l"] + 0.5 * eval2[f"D-{n}"]
+            assert ours.get((tid, m), 0.0) == pytest.approx(want, abs=1e-12), (seed, tid, n)
 
 
 def test_exponential_gains_match_the_naive_loop(tmp_path: Path) -> None:
@@ -295,6 +348,8 @@ def test_bad_parameters_and_inputs_are_one_line_errors(tmp_path: Path) -> None:
         ir_measures.calc_aggregate([ir_measures.parse_measure(f"D_nDCG(dqrels='{dqrels}')@10")], qrels, run)
     with pytest.raises(MeasureParameterError, match="'gains' must be one of"):
         ir_measures.parse_measure(f"D_nDCG(probs='{prob}',dqrels='{dqrels}',gains='log')@10")
+    with pytest.raises(MeasureParameterError, match="'p' must be between 0 and 1"):
+        ir_measures.parse_measure(f"D_RBP(probs='{prob}',dqrels='{dqrels}',p=1.0)@10")
     with pytest.raises(MeasureParameterError, match="'gamma' must be from 0 to 1"):
         ir_measures.parse_measure(f"Dsharp_Q(probs='{prob}',dqrels='{dqrels}',gamma=1.5)@10")
     stranger = [*qrels, ir_measures.Qrel("no-such-topic", "d", 1)]

@@ -21,7 +21,7 @@ from ..data.inputs import Columns
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..measures.catalogue import BY_NAME, MEASURES
-from ..measures.diversity_measures import intents_of_objects, needs_qrels_intents
+from ..measures.diversity_scoring import intents_of_objects, needs_qrels_intents
 from ..measures.table import check_qrels
 
 

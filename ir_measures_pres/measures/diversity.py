@@ -102,6 +102,8 @@ RUN_DEPTH = 1000
 #: NCU's gamma (``ntcir_eval``'s default) and RBP's persistence (D-NTCIR-eval; eval2: 0.99)
 NCU_GAMMA = 0.95
 RBP_P = 0.95
+#: RBP's persistence in D-NTCIR-eval2 (its ``RBP`` lines and ``D#-RBP@l``)
+RBP_P_EVAL2 = 0.99
 
 
 def awk_number(values: np.ndarray) -> np.ndarray:

@@ -1,7 +1,8 @@
 """The registered diversity measures (docs/diversity.md, "Registered measures"): NTCIREVAL's
 D-measures, D#-measures, DIN-measures, I-rec, intent-aware measures (IA-nDCG, IA-Q, IA-ERR,
 IA-nERR, IA-EBR, IA-RBP), P+Q and P+Q# as ir_measures measures, computed by the kernels of
-:mod:`.diversity` (the ``diversity`` command's), on the package's ranking.
+:mod:`.diversity` (the ``diversity`` command's), on the package's ranking; their judgements and
+the dispatch to the kernels are :mod:`.diversity_scoring`.
 
 Each takes ``probs=FILE`` (the ``.Iprob`` or ``.DINprob`` file: ``topic intent P(i|q)
 [inf|nav]``, required) and the per-intent judgements: ``dqrels=FILE`` (NTCIREVAL's ``.Dqrels``,
@@ -23,53 +24,25 @@ computes its D# lines from the printed values).
 
 from __future__ import annotations
 
-import functools
-from types import SimpleNamespace
-from typing import Any, Iterable, Optional, Tuple
+from typing import Any, Tuple
 
-import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import segment_ids
-from ..data.diversity import (
-    DiversityQrels,
-    IntentProbs,
-    check_against,
-    dqrels_from_records,
-    read_dqrels,
-    read_intent_probs,
-)
-from ..data.inputs import Columns, InputError, file_stamp
-from ..data.qrels import Qrels
-from ..data.ranking import RankedRun
 from .base import MeasureParameterError, PluginMeasure
-from .diversity import (
-    GAMMA,
-    RBP_P,
-    RUN_DEPTH,
-    DiversityJudgements,
-    DiversityLists,
-    d_ebr_kernel,
-    d_ndcg_kernel,
-    d_nerr_kernel,
-    d_pplus_kernel,
-    d_q_kernel,
-    d_sharp,
-    found,
-    intent_aware,
-    intent_found,
-    intent_recall,
-    intent_segments,
-    judgements,
-    run_lists,
-)
-from .ntcir.kernels import err_kernel, rbp_kernel
+from .diversity import GAMMA, RBP_P, RBP_P_EVAL2
 
 __all__ = [
     "D_nDCG",
     "D_Q",
     "Dsharp_nDCG",
     "Dsharp_Q",
+    "D_nERR",
+    "D_ERR",
+    "D_EBR",
+    "D_RBP",
+    "Dsharp_ERR",
+    "Dsharp_EBR",
+    "Dsharp_RBP",
     "DIN_nDCG",
     "DIN_Q",
     "DINsharp_nDCG",
@@ -83,8 +56,7 @@ __all__ = [
     "IA_RBP",
     "PplusQ",
     "PplusQsharp",
-    "check_diversity",
-    "compute_diversity",
+    "MEASURES",
 ]
 
 _CITE_D = """
@@ -142,6 +114,10 @@ class _Diversity(PluginMeasure):
                 )
             return
         super()._check_one(param, value, info)
+        if param == "p" and not 0 < value < 1:
+            raise MeasureParameterError(
+                f"{self.__name__}: parameter 'p' must be between 0 and 1, got {value!r}"
+            )
         if param == "gamma" and not 0 <= value <= 1:
             raise MeasureParameterError(
                 f"{self.__name__}: parameter 'gamma' must be from 0 to 1, got {value!r}"
@@ -151,10 +127,18 @@ class _Diversity(PluginMeasure):
         return f"{self.__name__}(probs='x.Iprob',dqrels='x.Dqrels')@10"
 
 
-def _measure(name: str, pretty: str, short: str, doc: str, kind: Tuple[bool, Any, bool]) -> _Diversity:
+def _measure(
+    name: str, pretty: str, short: str, doc: str, kind: Tuple[bool, Any, bool], rbp_p: float = RBP_P
+) -> _Diversity:
     params = {"probs": _PROBS, "dqrels": _DQRELS, "gains": _DGAINS, "cutoff": _CUTOFF}
     if kind[2]:
         params["gamma"] = _GAMMA
+    if kind[1] == "RBP":
+        params["p"] = ParamInfo(
+            dtype=float,
+            default=rbp_p,
+            desc=f"RBP's persistence (0 to 1; default {rbp_p}, the line's script's)",
+        )
     cls = type(
         f"_{name}",
         (_Diversity,),
@@ -231,6 +215,102 @@ Dsharp_Q = _measure(
     + _GG
     + _CITE_D,
     (False, "Q", True),
+)
+_ERR = """
+    ERR's stopping probability at a document is GG(d) / (H + 1), H the topic's largest global gain
+    (NTCIREVAL's ERR, not Chapelle's (2^g - 1) / 2^g_max), so ERR-type values change when every
+    P(i|q) is scaled while D-nDCG and D-Q do not.
+"""
+D_nERR = _measure(
+    "D_nERR",
+    "D-nERR",
+    "Normalised ERR over the global gain of per-intent graded relevance (Sakai & Song).",
+    """
+    D-nERR@l = ERR@l / ERR*@l, ERR* on the ideal list with the same H (the ``nERR@l`` line of
+    D-NTCIR-eval's ``.Dnev``).
+"""
+    + _ERR
+    + _GG
+    + _CITE_D,
+    (False, "nERR", False),
+)
+D_ERR = _measure(
+    "D_ERR",
+    "D-ERR",
+    "Expected reciprocal rank over the global gain (Sakai & Song; Chapelle et al.).",
+    """
+    D-ERR@l = sum_{r <= l} (1 / r) s(r) prod_{k < r} (1 - s(k)), s(r) = GG(r) / (H + 1) (the
+    ``ERR@l`` line of D-NTCIR-eval's ``.Dnev``).
+"""
+    + _ERR
+    + _GG
+    + _CITE_D,
+    (False, "ERR", False),
+)
+D_EBR = _measure(
+    "D_EBR",
+    "D-EBR",
+    "Expected blended ratio over the global gain (Sakai & Song; Sakai 2018).",
+    """
+    D-EBR@l = sum_{r <= l} BR(r) s(r) prod_{k < r} (1 - s(k)), BR(r) = (CG(r) + c(r)) /
+    (CG*(r) + r) (the ``EBR@l`` line of D-NTCIR-eval's ``.Dnev``).
+"""
+    + _ERR
+    + _GG
+    + _CITE_D,
+    (False, "EBR", False),
+)
+D_RBP = _measure(
+    "D_RBP",
+    "D-RBP",
+    "Rank-biased precision over the global gain, graded by H (Sakai & Song; Moffat & Zobel).",
+    """
+    D-RBP@l = (1 - p) sum_{r <= l} GG(r) p^(r - 1) / H, p = 0.95 by default (the ``RBP@l`` line of
+    D-NTCIR-eval's ``.Dnev``; ``p=0.99`` gives D-NTCIR-eval2's).
+"""
+    + _GG
+    + _CITE_D,
+    (False, "RBP", False),
+)
+Dsharp_ERR = _measure(
+    "Dsharp_ERR",
+    "D#-ERR",
+    "gamma I-rec + (1 - gamma) D-ERR (Sakai & Song).",
+    """
+    D#-ERR@l = gamma I-rec@l + (1 - gamma) D-ERR@l (the ``D#-ERR@l`` line of D-NTCIR-eval2's
+    ``.Dnev``).
+"""
+    + _ERR
+    + _GG
+    + _CITE_D,
+    (False, "ERR", True),
+)
+Dsharp_EBR = _measure(
+    "Dsharp_EBR",
+    "D#-EBR",
+    "gamma I-rec + (1 - gamma) D-EBR (Sakai & Song).",
+    """
+    D#-EBR@l = gamma I-rec@l + (1 - gamma) D-EBR@l (the ``D#-EBR@l`` line of D-NTCIR-eval2's
+    ``.Dnev``).
+"""
+    + _ERR
+    + _GG
+    + _CITE_D,
+    (False, "EBR", True),
+)
+Dsharp_RBP = _measure(
+    "Dsharp_RBP",
+    "D#-RBP",
+    "gamma I-rec + (1 - gamma) D-RBP, p = 0.99 (Sakai & Song).",
+    """
+    D#-RBP@l = gamma I-rec@l + (1 - gamma) D-RBP@l with p = 0.99 by default (the ``D#-RBP@l``
+    line of D-NTCIR-eval2's ``.Dnev``, the only D#-RBP the scripts print; D_RBP's default is
+    D-NTCIR-eval's 0.95).
+"""
+    + _GG
+    + _CITE_D,
+    (False, "RBP", True),
+    rbp_p=RBP_P_EVAL2,
 )
 _DIN = """
     DIN gains: for a navigational intent (``nav`` in the ``.DINprob``) only its first relevant
@@ -415,6 +495,13 @@ MEASURES = (
     D_Q,
     Dsharp_nDCG,
     Dsharp_Q,
+    D_nERR,
+    D_ERR,
+    D_EBR,
+    D_RBP,
+    Dsharp_ERR,
+    Dsharp_EBR,
+    Dsharp_RBP,
     DIN_nDCG,
     DIN_Q,
     DINsharp_nDCG,
@@ -429,179 +516,3 @@ MEASURES = (
     PplusQ,
     PplusQsharp,
 )
-
-
-# --------------------------------------------------------------------------------------------
-# the judgements: read once per pair of file versions and gains
-# --------------------------------------------------------------------------------------------
-
-
-@functools.lru_cache(maxsize=8)
-def _probs_file(probs: str, stamp: Any) -> IntentProbs:
-    return read_intent_probs(probs)
-
-
-@functools.lru_cache(maxsize=8)
-def _dqrels_file(dqrels: str, stamp: Any) -> DiversityQrels:
-    return read_dqrels(dqrels)
-
-
-@functools.lru_cache(maxsize=8)
-def _judgements_cached(
-    probs: str, dqrels: str, gains: str, doc_bytes: bool, stamps: Tuple[Any, ...]
-) -> DiversityJudgements:
-    return judgements(_probs_file(probs, stamps[0]), _dqrels_file(dqrels, stamps[1]), gains, doc_bytes)
-
-
-def needs_qrels_intents(measures: Iterable[Any]) -> bool:
-    """Whether a diversity measure among ``measures`` takes its intents from the evaluation's
-    qrels (no ``dqrels=``)."""
-    return any(isinstance(m, _Diversity) and "dqrels" not in m.params for m in measures)
-
-
-def intents_of_objects(qrels: Any) -> Optional[DiversityQrels]:
-    """The per-intent judgements of in-memory qrels whose iteration column is the intent: a
-    DataFrame with an ``iteration`` (or ir_datasets' ``subtopic_id``) column, or an iterable of
-    namedtuples with that field (ir_measures' ``Qrel``); None for anything else (a dict, the
-    package's columns, which keep no iteration). ``qrels`` must be iterable again (a list)."""
-    if isinstance(qrels, (dict, Qrels, Columns)):
-        return None
-    if hasattr(qrels, "itertuples") and hasattr(qrels, "columns"):
-        field = next((f for f in _INTENT_FIELDS if f in qrels.columns), None)
-        if field is None:
-            return None
-        topics, intents, docs = (qrels[c].astype(str).tolist() for c in ("query_id", field, "doc_id"))
-        return dqrels_from_records("qrels", topics, intents, docs, qrels["relevance"].tolist())
-    rows = list(qrels)
-    field = next((f for f in _INTENT_FIELDS if rows and hasattr(rows[0], f)), None)
-    if field is None:
-        return None
-    return dqrels_from_records(
-        "qrels",
-        [str(r.query_id) for r in rows],
-        [str(getattr(r, field)) for r in rows],
-        [str(r.doc_id) for r in rows],
-        [r.relevance for r in rows],
-    )
-
-
-#: the fields that hold a diversity qrels line's intent (ir_measures', ir_datasets')
-_INTENT_FIELDS = ("iteration", "subtopic_id")
-
-
-def _intent_qrels(measure: PluginMeasure, qrels: Qrels) -> Tuple[DiversityQrels, Tuple[str, Any]]:
-    """The measure's per-intent judgements and what identifies them: ``dqrels=`` (a file, read
-    once while it is unchanged), else the intents of the evaluation's qrels (their file's
-    iteration column, read again from :attr:`Qrels.path`; or those kept from objects)."""
-    path = measure.params.get("dqrels", qrels.path if qrels.intents is None else None)
-    if path is not None:
-        stamp = file_stamp(path)
-        return _dqrels_file(path, stamp), (path, stamp)
-    if qrels.intents is None:
-        raise InputError(
-            f"{measure}: the qrels hold no intents: give the per-intent judgements as dqrels=FILE, "
-            "or the qrels as a TREC diversity qrels file (topic intent docno rel, the intent in "
-            "the iteration column) or as Qrel tuples or a DataFrame with an iteration column"
-        )
-    return qrels.intents, ("qrels", id(qrels.intents))
-
-
-def judgements_of(measure: PluginMeasure, qrels: Qrels, doc_bytes: bool = True) -> DiversityJudgements:
-    """The measure's judgements (``probs=``, the intents of ``dqrels=`` or of the qrels,
-    ``gains=``), files read once while they are unchanged (their mtime and size); ``doc_bytes``:
-    the document ids as bytes (for runs read as bytes) or ``str`` (runs given as Python objects),
-    so that a run's ids are matched without converting them one by one."""
-    probs = measure["probs"]
-    gains = measure.params.get("gains", "linear")
-    dq, (source, stamp) = _intent_qrels(measure, qrels)
-    if source != "qrels":
-        return _judgements_cached(probs, source, gains, doc_bytes, (file_stamp(probs), stamp))
-    key = ("diversity judgements", probs, file_stamp(probs), gains, doc_bytes)
-    return qrels.cached(  # type: ignore[no-any-return]
-        key, lambda: judgements(_probs_file(probs, key[2]), dq, gains, doc_bytes)
-    )
-
-
-def check_diversity(measure: PluginMeasure, qrels: Qrels) -> None:
-    """Read the judgements before any run is scored (an unreadable or bad file fails at once,
-    with the readers' one-line errors, as does a topic or intent of the per-intent judgements
-    without probabilities; so do qrels without intents when there is no ``dqrels=``), and
-    refuse qrels with a topic that has no intent probabilities."""
-    probs = _probs_file(measure["probs"], file_stamp(measure["probs"]))
-    check_against(probs, _intent_qrels(measure, qrels)[0])
-    known = set(probs.topic)
-    missing = [q for q in qrels.query_ids if q not in known]
-    if missing:
-        shown = ", ".join(missing[:5]) + (f" and {len(missing) - 5} more" if len(missing) > 5 else "")
-        raise InputError(
-            f"{measure}: {len(missing)} topic(s) of the qrels have no intent probabilities in "
-            f"{measure['probs']}: {shown}"
-        )
-
-
-# --------------------------------------------------------------------------------------------
-# from a ranked run to the kernels' inputs, and the dispatch
-# --------------------------------------------------------------------------------------------
-
-
-def _lists(judg: DiversityJudgements, ranked: RankedRun) -> Tuple[np.ndarray, DiversityLists]:
-    """Per ranked query its topic in ``judg.topics`` (-1 when it has none), and the lists of
-    the ranked run in its order, the first :data:`RUN_DEPTH` of each (the kernels' input)."""
-    docs = ranked.docs
-    if docs is None:
-        raise ValueError("this ranked run keeps no document ids, which the diversity judgements need")
-    names = [ranked.qrels.query_ids[i] for i in ranked.qpos.tolist()]
-    index = {t: k for k, t in enumerate(judg.topics)}
-    topic = np.array([index.get(n, -1) for n in names], dtype=np.int64)
-    # the ranked lists, read as the command reads a run's lines: ranked order is file order
-    run = SimpleNamespace(
-        query_names=names, query_codes=segment_ids(ranked.offsets), query_ids=None, doc_ids=docs
-    )
-    return topic, run_lists(judg, run, RUN_DEPTH)
-
-
-def compute_diversity(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    """The measure's value per ranked query (its topic's value in the judgements' order)."""
-    docs = ranked.docs
-    judg = judgements_of(measure, ranked.qrels, docs is None or docs.dtype.kind == "S")
-    key = ("diversity", id(judg))
-    topic, lists = ranked.cached(key, lambda: (judg, *_lists(judg, ranked)))[1:]
-    din, family, sharp = measure.KIND  # type: ignore[attr-defined]
-    cutoff = int(measure.params.get("cutoff", RUN_DEPTH))
-    k = np.full(len(judg.topics), cutoff, dtype=np.int64)
-    if family is None:
-        values = intent_recall(judg, lists, k)
-    elif family in ("nDCG", "Q"):
-        f = found(judg, lists, cutoff, din=din)
-        kernel = d_ndcg_kernel if family == "nDCG" else d_q_kernel
-        values = kernel(f, judg.ideal, cutoff)
-    else:
-        values = _intent_aware(judg, lists, family, cutoff)
-    if sharp:
-        values = d_sharp(intent_recall(judg, lists, k), values, float(measure.params.get("gamma", GAMMA)))
-    out = np.zeros(len(topic))
-    has = topic >= 0
-    out[has] = values[topic[has]]
-    return out
-
-
-def _intent_aware(judg: DiversityJudgements, lists: DiversityLists, family: str, cutoff: int) -> np.ndarray:
-    """IA-X@l (or P+Q@l) per topic: the per-intent kernel on each intent's list, weighted."""
-    segs = intent_segments(judg)
-    f = intent_found(judg, segs, lists, cutoff)
-    ide = segs.ideal
-    if family == "IA_nDCG":
-        per = d_ndcg_kernel(f, ide, cutoff)
-    elif family == "IA_Q":
-        per = d_q_kernel(f, ide, cutoff)
-    elif family == "IA_ERR":
-        per = err_kernel(f)
-    elif family == "IA_nERR":
-        per = d_nerr_kernel(f, ide, cutoff)
-    elif family == "IA_EBR":
-        per = d_ebr_kernel(f, ide)
-    elif family == "IA_RBP":
-        per = rbp_kernel(f, RBP_P)
-    else:  # P+Q: P+ for a navigational intent, Q@l for an informational one
-        per = np.where(judg.probs.nav[segs.row], d_pplus_kernel(f, ide), d_q_kernel(f, ide, cutoff))
-    return intent_aware(judg.probs.prob[segs.row], per, segs.offsets)

@@ -13,7 +13,8 @@ from typing import Any, Dict, Iterable, Optional, Tuple
 
 import numpy as np
 
-from . import diversity_measures as dv
+from . import diversity_measures as dvm
+from . import diversity_scoring as dv
 from . import ntcir as nt
 from . import sampled as sm
 from . import statap as sa
@@ -468,7 +469,7 @@ MEASURES: Tuple[Entry, ...] = (
             needs_docs=True,
             direction=HIGHER,
         )
-        for m in dv.MEASURES
+        for m in dvm.MEASURES
     ),
     # trec_eval 10's judgement-aware measures (docs/judgements.md)
     Entry(

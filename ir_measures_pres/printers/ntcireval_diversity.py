@@ -28,6 +28,8 @@ import numpy as np
 from ..data.arrays import sum_in_order
 from ..measures.diversity import (
     GAMMA,
+    RBP_P,
+    RBP_P_EVAL2,
     DiversityJudgements,
     DiversityLists,
     first_ranks,
@@ -108,7 +110,7 @@ def diversity_text(
     if script == "NEVIAPQ2sharpnev":
         return _pq_sharp_text(judg, lists, cutoff, digits)
     din = script == "DIN-NTCIR-eval"
-    rbp = 0.99 if script == "D-NTCIR-eval2" else 0.95
+    rbp = RBP_P_EVAL2 if script == "D-NTCIR-eval2" else RBP_P
     f = found(judg, lists, cutoff, din=din)
     values = gcompute(f, judg.ideal, cutoff, rbp)
     heads = first_ranks(f)
