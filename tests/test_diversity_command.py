@@ -611,3 +611,53 @@ def test_upstream_matrix_and_nevia2nev() -> None:
             argv = ["D-NTCIR-IAeval", str(up / "Dtest.Iprob"), str(up / "Dtest.Dqrels"), str(up / run)]
             assert diversity_cli([*argv, "--cutoff", "10", "--nev", metric], out) == 0
             assert out.getvalue() == (up / "out" / f"{run}.l10.nevIA.{metric}.nev").read_text(), (run, metric)
+
+
+def test_the_worked_example_of_the_docs() -> None:
+    """docs/diversity.md's worked example, NTCIREVAL's test topic 0001 at cutoff 10: the
+    arithmetic written out (natural logarithms; every judgement L1, so a document's gain is the
+    sum of its intents' probabilities), the lines the docs quote, and, where ../shared holds
+    the tool's files, the command's lines and the tool's own."""
+    ln = np.log
+    ideal = [0.7143, 0.7143] + [0.4286] * 8
+    ideal_dcg = sum(g / ln(r + 1) for r, g in enumerate(ideal, start=1))
+    d_ndcg = (0.4286 / ln(4) + 0.2857 / ln(5) + 0.4286 / ln(6)) / ideal_dcg
+    din_ndcg = (0.4286 / ln(4) + 0.1429 / ln(6)) / ideal_dcg
+    i_rec = 2 / 3
+    cg_star = np.cumsum(ideal)
+    d_q = (
+        (0.4286 + 1) / (cg_star[2] + 3) + (0.7143 + 2) / (cg_star[3] + 4) + (1.1429 + 3) / (cg_star[4] + 5)
+    ) / 10
+    values = {
+        "Q@0010": d_q,
+        "MSnDCG@0010": d_ndcg,
+        "I-rec@0010": i_rec,
+        "D#-nDCG@0010": 0.5 * float("%.4f" % i_rec) + 0.5 * float("%.4f" % d_ndcg),
+    }
+    quoted = [f"0001 {(name + '=').ljust(21)}{'%.4f' % v}" for name, v in values.items()]
+    quoted.append(f"0001 {'MSnDCG@0010='.ljust(21)}{'%.4f' % din_ndcg}")
+    doc = (Path(__file__).parents[1] / "docs" / "diversity.md").read_text()
+    assert "```text\n" + "\n".join(quoted) + "\n```" in doc
+    assert ["%.4f" % v for v in (d_ndcg, i_rec, din_ndcg, d_q)] == ["0.2085", "0.6667", "0.1117", "0.1263"]
+    up = shared_path("ntcireval-diversity", "upstream")
+    if not (up / "TRECRUN").exists():
+        pytest.skip(
+            "../shared/data/ntcireval-diversity/upstream is absent (the tool's files, licence not stated)"
+        )
+    for script, suffix, lines in (
+        ("D-NTCIR-eval", "Dnev", quoted[:4]),
+        ("DIN-NTCIR-eval", "DINnev", quoted[4:]),
+    ):
+        out = io.StringIO()
+        argv = [
+            script,
+            str(up / "Dtest.DINprob"),
+            str(up / "Dtest.Dqrels"),
+            str(up / "TRECRUN"),
+            "--cutoff",
+            "10",
+        ]
+        assert diversity_cli(argv, out) == 0
+        tool = (up / "out" / f"TRECRUN.l10.{suffix}").read_text().splitlines()
+        for line in lines:
+            assert line in out.getvalue().splitlines() and line in tool, line
