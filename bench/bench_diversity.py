@@ -56,10 +56,26 @@ def diversity(script: str, prob: Path, dqrels: Path, run: Path) -> str:
     return _quiet(lambda out: diversity_cli(argv, out))
 
 
-def ndcg10(qrels: Path, run: Path) -> str:
+def ndcg10(qrels: Path, run: Path, measure: str = "nDCG@10") -> str:
     from ir_measures_pres.cli.evaluate import run_cli
 
-    return _quiet(lambda out: run_cli([str(qrels), str(run), "nDCG@10"], out))
+    return _quiet(lambda out: run_cli([str(qrels), str(run), measure], out))
+
+
+def several(script: str, prob: Path, dqrels: Path, runs: List[Path], folder: Path) -> str:
+    """The runs in one call, each run's file into ``folder`` (``--output-dir``)."""
+    from ir_measures_pres.cli.diversity import diversity_cli
+
+    argv = [script, str(prob), str(dqrels), *map(str, runs), "--cutoff", "10", "--output-dir", str(folder)]
+    return _quiet(lambda out: diversity_cli(argv, out))
+
+
+def trec_diversity_qrels(dqrels_text: str) -> str:
+    """The Dqrels as TREC diversity qrels: ``topic intent docno rel`` (the intent in the
+    iteration column)."""
+    return "".join(
+        f"{t} {i} {d} {level[1:]}\n" for t, i, d, level in (line.split() for line in dqrels_text.splitlines())
+    )
 
 
 def trec_qrels(dqrels_text: str) -> str:
@@ -122,6 +138,10 @@ def best_of(repeat: int, work: Callable[[], object]) -> Tuple[float, List[float]
     return min(times), times
 
 
+def _report(what: str, best: float, times: List[float]) -> None:
+    print(f"{what} best {best:.3f} s  ({', '.join(f'{t:.3f}' for t in times)})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3)
@@ -147,6 +167,13 @@ def main() -> None:
             print(f"set A, 7 runs, {script:<17} best {best:.3f} s  ({', '.join(f'{t:.3f}' for t in times)})")
         best, times = best_of(args.repeat, lambda: [ndcg10(qrels, SET_A / f"{r}.gz") for r in RUNS])
         print(f"set A, 7 runs, main nDCG@10     best {best:.3f} s  ({', '.join(f'{t:.3f}' for t in times)})")
+        out_dir = folder / "files"
+        out_dir.mkdir()
+        run_paths = [SET_A / f"{r}.gz" for r in RUNS]
+        best, times = best_of(
+            args.repeat, lambda: several("D-NTCIR-eval", SET_A / "setA.DINprob", dqrels, run_paths, out_dir)
+        )
+        _report("set A, 7 runs in one call, D-NTCIR-eval", best, times)
         prob_s, dqrels_s, run_s, qrels_s = synthetic(folder, args.topics)
         lines = sum(1 for _ in run_s.open())
         judged = sum(1 for _ in dqrels_s.open())
@@ -156,6 +183,16 @@ def main() -> None:
             print(f"synthetic, {script:<17} best {best:.3f} s  ({', '.join(f'{t:.3f}' for t in times)})")
         best, times = best_of(args.repeat, lambda: ndcg10(qrels_s, run_s))
         print(f"synthetic, main nDCG@10     best {best:.3f} s  ({', '.join(f'{t:.3f}' for t in times)})")
+        # the registered measure through the main command: intents from dqrels=, then from the
+        # qrels' iteration column (a TREC diversity qrels file)
+        registered = f"Dsharp_nDCG(probs='{prob_s}',dqrels='{dqrels_s}')@10"
+        best, times = best_of(args.repeat, lambda: ndcg10(qrels_s, run_s, registered))
+        _report("synthetic, main Dsharp_nDCG@10 (dqrels=)", best, times)
+        div_qrels = folder / "syn.div-qrels"
+        div_qrels.write_text(trec_diversity_qrels(dqrels_s.read_text()))
+        from_qrels = f"Dsharp_nDCG(probs='{prob_s}')@10"
+        best, times = best_of(args.repeat, lambda: ndcg10(div_qrels, run_s, from_qrels))
+        _report("synthetic, main Dsharp_nDCG@10 (qrels' intents)", best, times)
 
 
 if __name__ == "__main__":
