@@ -15,7 +15,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -66,6 +66,58 @@ def _run(args: List[str], cwd: Path = TE) -> str:
 def test_quick_test_byte_identical(expected: str, command: str) -> None:
     """``trec_eval COMMAND`` of trec_eval 10.0's quick test: the same bytes."""
     assert _run(command.split()).encode() == (TE / expected).read_bytes()
+
+
+@pytest.mark.parametrize("expected, command", QUICK_TEST, ids=[q[0] for q in QUICK_TEST])
+def test_quick_test_read_in_blocks(monkeypatch: pytest.MonkeyPatch, expected: str, command: str) -> None:
+    """The results files read block by block of whole queries (blocks of at least 60 lines, so
+    that the quick test's runs are read in several): the same bytes. The qrels-format commands
+    on a run grouped by query do go through the blocks; the others read their files whole."""
+    from ir_measures_pres.data import runblocks
+
+    monkeypatch.setattr(runblocks, "BLOCK_LINES", 60)
+    blocks: List[int] = []
+    original = runblocks.RunBlocks.__iter__
+
+    def counted(self: runblocks.RunBlocks) -> Iterator[Any]:
+        for block in original(self):
+            blocks.append(len(block))
+            yield block
+
+    monkeypatch.setattr(runblocks.RunBlocks, "__iter__", counted)
+    assert _run(command.split()).encode() == (TE / expected).read_bytes()
+    queries = [
+        line.split()[0] for line in (TE / command.split()[-1]).read_text().splitlines() if line.strip()
+    ]
+    grouped = len([q for k, q in enumerate(queries) if k == 0 or q != queries[k - 1]]) == len(set(queries))
+    if "-R" not in command and grouped:  # results.trunc interleaves its queries: read whole
+        assert len(blocks) > 1, blocks
+
+
+@pytest.mark.parametrize("expected, options", [("out.test.aqc", []), ("out.test.aqcM", ["-M100"])])
+def test_complete_in_blocks(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, expected: str, options: List[str]
+) -> None:
+    """``-c`` read in blocks: results.trunc (which lacks query 302 of the qrels) with its lines
+    grouped by query (a stable sort: trec_eval orders each query's documents by score itself),
+    in blocks of at least 60 lines: the quick test's ``-c`` outputs, the lacking query included."""
+    from ir_measures_pres.data import runblocks
+
+    lines = (TE / "results.trunc").read_text().splitlines(keepends=True)
+    (tmp_path / "results.grouped").write_text("".join(sorted(lines, key=lambda line: line.split()[0])))
+    monkeypatch.setattr(runblocks, "BLOCK_LINES", 60)
+    args = ["-m", "all_trec", "-q", "-c", *options, str(TE / "qrels.test"), str(tmp_path / "results.grouped")]
+    assert _run(args) == (TE / expected).read_text()
+
+
+def test_a_run_not_grouped_by_query_is_read_whole(tmp_path: Path) -> None:
+    """A results file whose queries are interleaved cannot be read in blocks: it is read whole,
+    as trec_eval reads any order, and prints what the grouped file prints."""
+    lines = (TE / "results.test").read_text().splitlines(keepends=True)
+    shuffled = lines[::2] + lines[1::2]  # every query appears in two places
+    (tmp_path / "results.shuffled").write_text("".join(shuffled))
+    args = ["-m", "all_trec", "-q", str(TE / "qrels.test")]
+    assert _run([*args, str(tmp_path / "results.shuffled")]) == (TE / "out.test.aq").read_text()
 
 
 @pytest.mark.parametrize("expected, command", COMMENTED, ids=[c[1].split()[-2] for c in COMMENTED])

@@ -24,7 +24,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..data.arrays import sum_in_order
-from ..measures.trec_tool.lists import ToolLists
+from ..measures.trec_tool.lists import ToolLists, trec_order
 from ..measures.trec_tool.table import GEOMETRIC, NUM_Q, RUNID, STRING, SUM, Selected
 
 #: trec_eval's value for a z-score the file cannot give (MISSING_ZSCORE_VALUE)
@@ -54,7 +54,8 @@ def _columns(lists: ToolLists, selected: Sequence[Selected], num_docs: int) -> L
         if m.summary == STRING:
             out.append(_Column(names[0], STRING, False, texts=result))
             continue
-        matrix = np.asarray(result, dtype=np.float64).reshape(lists.num_queries, -1)
+        n = lists.num_queries  # none: a block of queries that the qrels all lack
+        matrix = np.asarray(result, dtype=np.float64).reshape(n, -1 if n else len(names))
         for j, name in enumerate(names):
             out.append(_Column(name, m.summary, m.integer, values=matrix[:, j].copy()))
     return out
@@ -79,6 +80,53 @@ def _line(name: str, qid: str, text: str) -> str:
     return f"{name:<22}\t{qid}\t{text}\n"
 
 
+@dataclass
+class Tally:
+    """The per-query values of one results file (or of a block of its queries), before they are
+    printed: the queries in trec_eval's order and one :class:`_Column` per printed name."""
+
+    query_ids: List[str]
+    columns: List[_Column]
+
+
+def tally(lists: ToolLists, selected: Sequence[Selected], num_docs: int = 0) -> Tally:
+    """The measures' per-query values on ``lists``."""
+    return Tally(list(lists.query_ids), _columns(lists, selected, num_docs))
+
+
+def joined(parts: Sequence[Tally]) -> Tally:
+    """The tallies of blocks of one file's queries as one, in trec_eval's query order (``strcmp``
+    of the ids): what :func:`tally` gives on the lists of the whole file."""
+    ids = [q for part in parts for q in part.query_ids]
+    order = np.array(trec_order(ids), dtype=np.int64)
+    columns = []
+    for k, first in enumerate(parts[0].columns):
+        col = _Column(first.name, first.kind, first.integer)
+        if first.values is not None:
+            values = np.concatenate([part.columns[k].values for part in parts])  # type: ignore[misc]
+            col.values = values[order] if len(order) else values
+        if first.texts is not None:
+            texts = [t for part in parts for t in part.columns[k].texts]  # type: ignore[union-attr]
+            col.texts = [texts[i] for i in order.tolist()]
+        columns.append(col)
+    return Tally([ids[i] for i in order.tolist()], columns)
+
+
+def only(part: Tally, keep: Sequence[str]) -> Tally:
+    """``part`` restricted to the queries ``keep`` (in ``part``'s order)."""
+    wanted = set(keep)
+    rows = np.array([i for i, q in enumerate(part.query_ids) if q in wanted], dtype=np.int64)
+    columns = []
+    for col in part.columns:
+        c = _Column(col.name, col.kind, col.integer)
+        if col.values is not None:
+            c.values = col.values[rows]
+        if col.texts is not None:
+            c.texts = [col.texts[i] for i in rows.tolist()]
+        columns.append(c)
+    return Tally([part.query_ids[i] for i in rows.tolist()], columns)
+
+
 def block_lines(
     lists: ToolLists,
     selected: Sequence[Selected],
@@ -89,10 +137,21 @@ def block_lines(
     zscores: Optional[ZScores] = None,
 ) -> Iterator[str]:
     """The lines (each ending in a newline) trec_eval prints for one results file."""
-    columns = _columns(lists, selected, num_docs)
+    return tally_lines(tally(lists, selected, num_docs), run_tag, per_query, summary, zscores)
+
+
+def tally_lines(
+    values: Tally,
+    run_tag: str,
+    per_query: bool = False,
+    summary: bool = True,
+    zscores: Optional[ZScores] = None,
+) -> Iterator[str]:
+    """The lines (each ending in a newline) trec_eval prints for one results file's tally."""
+    columns = values.columns
     z = zscores is not None
     if zscores is not None:
-        _to_z(columns, lists.query_ids, zscores)
+        _to_z(columns, values.query_ids, zscores)
 
     def numeric(col: _Column, value: float) -> str:
         if z:
@@ -103,7 +162,7 @@ def block_lines(
         return "Z" + f"{col.name:<22}" if z else col.name
 
     if per_query:
-        for i, qid in enumerate(lists.query_ids):
+        for i, qid in enumerate(values.query_ids):
             for col in columns:
                 if col.kind == STRING and col.texts is not None:
                     yield _line(col.name, qid, f"'{col.texts[i]}'")
@@ -111,7 +170,7 @@ def block_lines(
                     yield _line(label(col), qid, numeric(col, float(col.values[i])))
     if not summary:
         return
-    n = lists.num_queries
+    n = len(values.query_ids)
     for col in columns:
         if col.kind == RUNID:
             yield _line(col.name, "all", run_tag)

@@ -260,6 +260,54 @@ def _read(path: str, kind: str) -> Tuple[Any, Dict[str, int]]:
     return cols, repeats
 
 
+def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[Any, str, Dict[str, int]]]:
+    """A results file read and evaluated block by block of whole queries (memory bounded by a
+    block, :mod:`..data.runblocks`): (the per-query values of the whole file, its run id, per
+    query the lines repeating a document), the same as the whole file's; None for a file whose
+    lines are not grouped by query (it is then read whole, as trec_eval reads any order)."""
+    import numpy as np
+
+    from ..data.inputs import INPUT_ERRORS, Columns, input_error_text
+    from ..data.readers import TrecFormatWarning
+    from ..data import runblocks
+    from ..data.runblocks import RunBlocks, UngroupedRun
+    from ..measures.trec_tool.lists import build_lists
+    from ..runtime.pool import stop_point
+    from ._trec_eval_print import joined, only, tally
+
+    parts = []
+    repeats: Dict[str, int] = {}
+    blocks = RunBlocks(path, "str", runblocks.BLOCK_LINES)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for block in blocks:
+                lists = build_lists(qrels, block, o.level, o.max_docs, o.judged_only)
+                parts.append(tally(lists, selected, o.num_docs))
+                if block.dropped is not None:
+                    names = block.query_names or []
+                    repeats.update({q: int(n) for q, n in zip(names, block.dropped.tolist()) if n})
+                stop_point()
+    except UngroupedRun:
+        return None
+    except INPUT_ERRORS as error:
+        raise TrecEvalError(input_error_text(error), INPUT_STATUS) from None
+    for w in caught:  # the notice of repeated documents is replaced by _refuse_repeats' rule
+        if not (repeats and issubclass(w.category, TrecFormatWarning) and "duplicate" in str(w.message)):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if o.complete:  # every query of the qrels: those the run lacks, with empty lists
+        seen = {q for part in parts for q in part.query_ids}
+        empty = Columns(
+            np.array([], dtype=object), np.array([], dtype=object), np.array([], dtype=np.float64)
+        )
+        lists = build_lists(qrels, empty, o.level, o.max_docs, o.judged_only, complete=True)
+        parts.append(only(tally(lists, selected, o.num_docs), [q for q in lists.query_ids if q not in seen]))
+    values = joined(parts)
+    if not values.query_ids:
+        raise TrecEvalError(f"No queries with both results and relevance info in '{path}'", NO_QUERIES_STATUS)
+    return values, blocks.last_tag or "", repeats
+
+
 def _refuse_repeats(query_ids: Sequence[str], repeats: Dict[str, int], path: str) -> None:
     """trec_eval's "duplicate docs" (exit 4) for the first evaluated query listing a document twice."""
     for q in query_ids:
@@ -394,7 +442,7 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     from ..data.qrels import Qrels
     from ..measures.trec_tool.lists import build_jg_lists, build_lists
     from ..measures.trec_tool.prefs import PrefsError, build_prefs_lists
-    from ._trec_eval_print import block_lines
+    from ._trec_eval_print import block_lines, tally_lines
 
     out = sys.stdout if out is None else out
     o = _parse(argv)
@@ -428,6 +476,14 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     zscores = None if o.zfile is None else _read_zscores(o.zfile)
 
     def evaluate_one(path: str, sink: IO[str]) -> None:
+        if o.rel_format == "qrels" and path != "-":
+            streamed = _in_blocks(path, qrels, selected, o)
+            if streamed is not None:  # a run grouped by query: read block by block
+                values, tag, repeats = streamed
+                _refuse_repeats(values.query_ids, repeats, path)
+                _refuse_repeats(values.query_ids, qrels_repeats, o.files[0])
+                sink.writelines(tally_lines(values, tag, o.per_query, o.summary, zscores))
+                return
         cols, repeats = _read(path, "run")
         lists: Any
         if prefs:

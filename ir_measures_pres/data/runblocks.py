@@ -18,7 +18,9 @@ are dropped, the last one of each kept, and **one** :class:`~.readers.TrecFormat
 when the file ends, with the same text as the whole-file reader's (the total count, the first
 pair and its line numbers); an empty file is the same :class:`~.readers.TrecFormatError`.
 After the iteration, :attr:`RunBlocks.query_names` holds every query id of the file in order of
-first appearance and :attr:`RunBlocks.tag` the first line's tag (trec_eval's runid).
+first appearance, :attr:`RunBlocks.tag` the first line's tag (trec_eval's runid) and
+:attr:`RunBlocks.last_tag` the last line's (trec_eval 10's); each block's ``dropped`` counts the
+lines dropped per query of the block.
 """
 
 from __future__ import annotations
@@ -76,6 +78,8 @@ class RunBlocks:
         self.query_names: List[str] = []
         #: column 6 of the first line (trec_eval's runid)
         self.tag: Optional[str] = None
+        #: column 6 of the last line (trec_eval 10's runid; known once iterated)
+        self.last_tag: Optional[str] = None
         #: lines read (results, not comments)
         self.lines = 0
         self.name = ""
@@ -120,6 +124,7 @@ class RunBlocks:
                     held = len(pending[0][0])
             if pending:
                 yield self._columns(_join(pending), reader)
+            self.last_tag = reader.last_tag
         except (OSError, EOFError, gzip.BadGzipFile) as exc:
             if isinstance(exc, FileNotFoundError):
                 raise
@@ -154,8 +159,10 @@ class RunBlocks:
         local = (codes - first).astype(np.int32)
         names = reader.qnames[first : int(codes[-1]) + 1]
         found = find_duplicates(local, docs, len(names))
+        per_query = None
         if found is not None:
             keep, dropped, at, same = found
+            per_query = np.bincount(local[~keep], minlength=len(names))
             self._dropped += dropped
             if self._example is None:
                 self._example = (names[int(local[at])], docs[at], [int(lines[p]) for p in same])
@@ -171,6 +178,7 @@ class RunBlocks:
             kind="run",
             non_utf8_at=None if non_utf8 is None else f"{reader.name}:{non_utf8}",
             tag=self.tag,
+            dropped=per_query,
         )
 
 
