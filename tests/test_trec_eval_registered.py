@@ -26,6 +26,7 @@ import pytest
 import ir_measures_pres  # noqa: F401  (registers the measures)
 from ir_measures_pres.cli.evaluate import main
 from ir_measures_pres.measures import catalogue
+from ir_measures_pres.measures.base import MeasureParameterError
 from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures, trec_name
 from ir_measures_pres.measures.direction import direction_of
 from ir_measures_pres.measures.entry import HIGHER, NEITHER
@@ -165,12 +166,13 @@ def test_gm_map_is_the_geometric_mean_of_the_printed_aps() -> None:
 
 
 def test_measure_parameters_as_trec_evals_m() -> None:
-    """out.test.meas_params: ``-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0``."""
+    """out.test.meas_params: ``-m Rprec_mult.5.0,0.2,0.35 -mutility.2,-1,0,0 -m 11pt_avg..25,.5,.75``."""
     expected = printed("out.test.meas_params")
     measures = {
         "Rprec_mult_5.00": RprecMult @ 5.0,
         "Rprec_mult_0.35": RprecMult @ 0.35,
         "utility_2,-1,0,0": Utility(a=2.0),
+        "11pt_avg_.25,.5,.75": IPrec11pt(levels=".25,.5,.75"),
     }
     ours = per_query(list(measures.values()), "qrels.test", "results.test")
     means = summary(list(measures.values()), "qrels.test", "results.test")
@@ -178,6 +180,12 @@ def test_measure_parameters_as_trec_evals_m() -> None:
         for q in ("301", "302", "303"):
             assert close(ours[(m, q)], expected[(name, q)]), (name, q)
         assert close(means[m], expected[(name, "all")]), name
+
+
+def test_recall_levels_must_be_from_0_to_1() -> None:
+    for bad in ("", ".5,x", "1.5", "-0.1,.5"):
+        with pytest.raises(MeasureParameterError, match="'levels' must be comma-separated recall levels"):
+            IPrec11pt(levels=bad)
 
 
 def test_utility_counts_the_collection_for_its_fourth_weight() -> None:

@@ -267,9 +267,9 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
     lines are not grouped by query (it is then read whole, as trec_eval reads any order)."""
     import numpy as np
 
+    from ..data import runblocks
     from ..data.inputs import INPUT_ERRORS, Columns, input_error_text
     from ..data.readers import TrecFormatWarning
-    from ..data import runblocks
     from ..data.runblocks import RunBlocks, UngroupedRun
     from ..measures.trec_tool.lists import build_lists
     from ..runtime.pool import stop_point

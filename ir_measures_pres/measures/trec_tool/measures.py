@@ -34,7 +34,7 @@ parameters of the gain measures (a level not listed keeps its level as its gain)
 from __future__ import annotations
 
 import math
-from typing import Any, Dict
+from typing import Any, Dict, Tuple
 
 import numpy as np
 from ir_measures.measures.base import ParamInfo, SumAgg
@@ -302,7 +302,8 @@ class _IPrec11pt(_Tool):
     __doc__ = (
         """
     Eleven-point interpolated average precision (trec_eval ``11pt_avg``): the mean of the
-    interpolated precision at the recall levels 0, 0.1, ..., 1,
+    interpolated precision at the recall levels 0, 0.1, ..., 1 (``levels='.25,.5,.75'``: at
+    those, as trec_eval's ``11pt_avg..25,.5,.75``),
 
     .. math::
 
@@ -320,7 +321,39 @@ class _IPrec11pt(_Tool):
     NAME = __name__
     PRETTY_NAME = "11-point interpolated average precision"
     SHORT_DESC = "Mean interpolated precision at recall 0, 0.1, ..., 1 (trec_eval 10's 11pt_avg, Buckley)."
-    SUPPORTED_PARAMS = {"rel": REL_PARAM, "judged_only": JUDGED_ONLY_PARAM}
+    SUPPORTED_PARAMS = {
+        "rel": REL_PARAM,
+        "judged_only": JUDGED_ONLY_PARAM,
+        "levels": ParamInfo(
+            dtype=str,
+            required=False,
+            desc="the recall levels, comma-separated numbers from 0 to 1, in the given order (trec_eval's "
+            "11pt_avg.LEVELS; default 0,0.1,...,1)",
+        ),
+    }
+
+    def _check_one(self, param: str, value: Any, info: ParamInfo) -> None:
+        super()._check_one(param, value, info)
+        if param == "levels":
+            recall_levels(self.__name__, value)
+
+
+def recall_levels(name: str, text: str) -> Tuple[float, ...]:
+    """``levels=``' recall levels: comma-separated numbers from 0 to 1, at least one, kept in the
+    given order (as trec_eval keeps ``11pt_avg``'s parameters)."""
+    levels = []
+    for token in text.split(","):
+        try:
+            level = float(token)
+        except ValueError:
+            level = float("nan")
+        if not 0.0 <= level <= 1.0:
+            raise MeasureParameterError(
+                f"{name}: parameter 'levels' must be comma-separated recall levels from 0 to 1 "
+                f"(like '.25,.5,.75'), got {text!r}"
+            )
+        levels.append(level)
+    return tuple(levels)
 
 
 class _RprecMult(_Tool):
@@ -472,7 +505,9 @@ def compute_utility(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
 
 
 def compute_iprec11pt(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    return k.eleven_pt_avg(_lists(measure, ranked), _ELEVEN)
+    text = measure.params.get("levels")
+    levels = _ELEVEN if text is None else recall_levels(measure.NAME, text)
+    return k.eleven_pt_avg(_lists(measure, ranked), levels)
 
 
 def compute_rprec_mult(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
