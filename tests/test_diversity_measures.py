@@ -483,3 +483,22 @@ def test_plain_qrels_name_the_intent_without_a_probability(files: Dict[str, Path
     qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
     with pytest.raises(InputError, match=r"qrels:1: expected an intent of topic '0101' .* found intent '0'"):
         ir_measures.calc_aggregate([m], qrels, [])
+
+
+def test_robustness_refuses_measures_with_judgements_of_their_own(
+    files: Dict[str, Path], capsys: pytest.CaptureFixture
+) -> None:
+    """f-qrels remove judgements from the qrels, which a diversity measure (its judgements in
+    probs=/dqrels= or the qrels' intents) or statAP (prels=) does not read: robustness would
+    score every f-qrels as the full judgements. The command refuses such a measure as a usage
+    error before reading any file, the Python function with a ValueError."""
+    from ir_measures_pres.meta.robustness import robustness
+
+    run = files["dir"] / "setA-divgood.run"
+    _in_file_order("setA-divgood", run)
+    for measure in (_measure("Dsharp_nDCG", files, cutoff=10), "statAP(prels='prels.txt')"):
+        assert main(["robustness", str(files["qrels"]), str(run), str(run), "-m", measure, "P@10"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "robustness samples the qrels' judgements" in err, err
+    with pytest.raises(ValueError, match="robustness samples the qrels' judgements"):
+        robustness(str(files["qrels"]), {"a": str(run), "b": str(run)}, _measure("I_rec", files, cutoff=10))

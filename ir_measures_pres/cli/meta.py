@@ -24,6 +24,7 @@ from typing import Any, Dict, List, Optional, Sequence
 from ._command import (
     QRELS_HELP,
     ArgumentParser,
+    UsageError,
     add_format_option,
     add_output_dir_option,
     add_quiet_option,
@@ -262,6 +263,13 @@ def _run(args: argparse.Namespace, out: Any) -> None:
     from ..engine.scores import Core
 
     measures = command_measures(args.measures)  # a usage error, before any file is read
+    if args.command == "robustness":
+        from ..meta.robustness import refuse_judgements_elsewhere
+
+        try:
+            refuse_judgements_elsewhere(measures, [str(m) for m in measures])
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     check_sampled_qrels(args.qrels, measures)
     show = _Shown(args.format, out)
     runs = _runs(args)

@@ -107,3 +107,7 @@ class Entry:
     #: how the bounds over unjudged documents treat the measure (:mod:`..engine.bounds`; None:
     #: they refuse it)
     bounds: Optional[BoundSpec] = None
+    #: its judgements are not the evaluation's qrels labels (a file parameter: statAP's prels=,
+    #: the diversity measures' probs=/dqrels=, or intents read once): an experiment that changes
+    #: the qrels (robustness's f-qrels) cannot reach them, so it refuses the measure
+    judgements_elsewhere: bool = False

@@ -438,6 +438,7 @@ MEASURES: Tuple[Entry, ...] = (
         TrecStyle.named("statAP", at="none"),
         needs_docs=True,
         direction=HIGHER,
+        judgements_elsewhere=True,
     ),
     Entry(
         sa.statRprec,
@@ -447,6 +448,7 @@ MEASURES: Tuple[Entry, ...] = (
         TrecStyle.named("statRprec", at="none"),
         needs_docs=True,
         direction=HIGHER,
+        judgements_elsewhere=True,
     ),
     Entry(
         sa.statP,
@@ -456,6 +458,7 @@ MEASURES: Tuple[Entry, ...] = (
         TrecStyle.named("statP", at="value"),
         needs_docs=True,
         direction=HIGHER,
+        judgements_elsewhere=True,
     ),
     # NTCIREVAL's diversity measures from intent probabilities and per-intent judgements
     # (docs/diversity.md, "Registered measures")
@@ -468,6 +471,7 @@ MEASURES: Tuple[Entry, ...] = (
             TrecStyle.named(m.NAME),
             needs_docs=True,
             direction=HIGHER,
+            judgements_elsewhere=True,
         )
         for m in dvm.MEASURES
     ),

@@ -78,6 +78,23 @@ class RobustnessResult(SavedResult):
         return plot_robustness(self, path, **kwargs)
 
 
+def refuse_judgements_elsewhere(measures: Sequence[Any], labels: Sequence[str]) -> None:
+    """f-qrels remove judgements from the qrels; a measure whose judgements come from a file of
+    its own (statAP's ``prels=``, the diversity measures' ``probs=``/``dqrels=`` or intents)
+    would score every f-qrels as the full judgements, a robustness of 1 that measures nothing:
+    such a measure is refused (ValueError)."""
+    from ..measures.catalogue import entry_of
+
+    outside = [
+        label for m, label in zip(measures, labels) if getattr(entry_of(m), "judgements_elsewhere", False)
+    ]
+    if outside:
+        raise ValueError(
+            f"robustness samples the qrels' judgements, which {', '.join(outside)} do not read (their "
+            "judgements come from files of their own, which the f-qrels leave whole): leave them out"
+        )
+
+
 def robustness(
     qrels: Any = None,
     runs: Any = None,
@@ -124,6 +141,7 @@ def robustness(
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
         core = Core(qrels, runs, measures, progress=progress)
     labels = core.measure_labels
+    refuse_judgements_elsewhere(core.measures, labels)
     full = core.evaluate().mean(axis=2)
     relevant = core.line_labels >= rel
     n_q = len(core.query_ids)
