@@ -577,3 +577,36 @@ def test_11pt_avg_with_parameters_in_any_order(seed: int, tmp_path: Path) -> Non
             num_rel = sum(1 for v in qrels[qid].values() if v >= 1)
             want = _naive_11pt(levels, num_rel, params)
             assert ours[(f"11pt_avg_{text}", qid)] == f"{want:6.4f}", (qid, params)
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33])
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["-q", "-m", "all_trec"],
+        ["-q", "-c", "-m", "all_trec", "-M", "7"],
+        ["-q", "-J", "-l", "2", "-N", "50", "-c"],
+    ],
+    ids=["q", "cM", "JlNc"],
+)
+def test_blocks_print_what_the_whole_file_prints(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, options: List[str]
+) -> None:
+    """Seeded random collections (8 topics, ties in the scores, a topic without relevant
+    documents, run topics without judgements; the run lacks a topic of the qrels): read in blocks
+    of at least 13 lines, the command prints byte for byte what it prints reading the file whole."""
+    from ir_measures_pres.cli import trec_eval
+    from ir_measures_pres.data import runblocks
+
+    qpath, rpath, _, _ = _random_collection(seed, tmp_path)
+    lines = Path(rpath).read_text().splitlines(keepends=True)
+    rng = random.Random(seed)
+    lines = [line for line in lines if not line.startswith("q3 ")]  # a qrels topic the run lacks
+    lines += [f"q99 Q0 d{k} 0 {rng.choice([1.0, 2.0])} rnd\n" for k in range(20)]  # a topic without qrels
+    tied = [line.replace(line.split()[4], "5.0") if rng.random() < 0.3 else line for line in lines]
+    Path(rpath).write_text("".join(tied))
+    monkeypatch.setattr(runblocks, "BLOCK_LINES", 13)
+    in_blocks = _run([*options, qpath, rpath], tmp_path)
+    monkeypatch.setattr(trec_eval, "_in_blocks", lambda *args: None)
+    whole = _run([*options, qpath, rpath], tmp_path)
+    assert in_blocks == whole and in_blocks
