@@ -637,7 +637,7 @@ def test_the_worked_example_of_the_docs() -> None:
     quoted = [f"0001 {(name + '=').ljust(21)}{'%.4f' % v}" for name, v in values.items()]
     quoted.append(f"0001 {'MSnDCG@0010='.ljust(21)}{'%.4f' % din_ndcg}")
     doc = (Path(__file__).parents[1] / "docs" / "diversity.md").read_text()
-    assert "```text\n" + "\n".join(quoted) + "\n```" in doc
+    assert "".join(f"    {line}\n" for line in quoted) in doc
     assert ["%.4f" % v for v in (d_ndcg, i_rec, din_ndcg, d_q)] == ["0.2085", "0.6667", "0.1117", "0.1263"]
     up = shared_path("ntcireval-diversity", "upstream")
     if not (up / "TRECRUN").exists():

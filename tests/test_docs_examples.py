@@ -538,10 +538,8 @@ SHOWN_FILES: Dict[str, Union[Path, Maker]] = {
 
 #: shown command lines that are not run (``page:line``), and why
 SHOWN_NOT_RUN: Dict[str, str] = {
-    "docs/cli.md:19": "an ir_datasets id: ir_datasets downloads its qrels, and the tests use no network",
+    "docs/cli.md:28": "an ir_datasets id: ir_datasets downloads its qrels, and the tests use no network",
     "docs/compare.md:277": "an ir_datasets id: ir_datasets downloads its qrels, and the tests use no network",
-    "docs/diversity.md:411": "NTCIREVAL's own test files, in ../shared only (licence not stated): "
-    "test_diversity_command.py's test_the_worked_example_of_the_docs runs it where they are",
 }
 
 SHOWN = [s for page in PAGES for s in shown_commands(REPO / page, page)]
