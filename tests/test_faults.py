@@ -578,3 +578,32 @@ def test_a_stop_while_the_console_script_starts_is_quiet(waiting: Path) -> None:
         for delay in (0.0, 0.15):
             command = [sys.executable, str(script), *STARTS["evaluate"]]
             assert _stop_at(command, waiting, number, delay) == (status, b"", b""), (number, delay)
+
+
+def test_a_stop_inside_argument_parsing_is_a_stop() -> None:
+    """argparse's intermixed parse sets ``save_nargs`` on each positional action and restores it
+    in a ``finally``: a Ctrl-C arriving between the two used to leave an action half set, and
+    the restore's AttributeError replaced the stop (exit 70, "internal error", seen once in a CI
+    run of test_a_stop_while_the_command_starts_is_quiet). The signal is sent from inside that
+    instant: it must come out as the stop itself, once the parse is done."""
+    from ir_measures_pres.cli._command import ArgumentParser
+
+    parser = ArgumentParser(prog="x")
+    parser.add_argument("first")
+    parser.add_argument("second")
+    trapped = parser._actions[-2]
+
+    class Trap(type(trapped)):  # type: ignore[misc]
+        def __setattr__(self, name: str, value: object) -> None:
+            if name == "save_nargs":
+                os.kill(os.getpid(), signal.SIGINT)
+            super().__setattr__(name, value)
+
+    trapped.__class__ = Trap
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            parser.parse_args(["a", "b"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert trapped.nargs is None and trapped.default is None  # argparse restored its actions

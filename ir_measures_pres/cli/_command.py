@@ -89,9 +89,15 @@ class ArgumentParser(argparse.ArgumentParser):
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         if self._subparsers is not None or self._intermixing:
             return super().parse_known_args(args, namespace)
+        from ..runtime.pool import StopsHeld
+
         self._intermixing = True  # parse_known_intermixed_args calls this method twice
         try:
-            return super().parse_known_intermixed_args(args, namespace)
+            # argparse sets attributes on the positional actions and restores them in a finally:
+            # a Ctrl-C between the two left an action half set, and the restore's AttributeError
+            # replaced the stop (exit 70). A stop waits until the parse is done.
+            with StopsHeld():
+                return super().parse_known_intermixed_args(args, namespace)
         finally:
             self._intermixing = False
 

@@ -42,6 +42,7 @@ from collections import deque
 from typing import Any, Callable, Deque, Dict, Generator, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
 __all__ = [
+    "StopsHeld",
     "WorkerLost",
     "can_fork",
     "forked_map",
@@ -149,7 +150,7 @@ def forked_map(
     source = iter(items)
     workers: Optional[_Workers] = None
     try:
-        with _StopsHeld():  # a stop waits until the workers exist and can be ended
+        with StopsHeld():  # a stop waits until the workers exist and can be ended
             workers = _Workers(work, processes)  # if it fails, it has ended what it forked
             results = workers.results(source, max(processes, ahead or 2 * processes))
             next(results)  # started: closing or dropping the iterator from now on ends the workers
@@ -181,7 +182,7 @@ def split(items: List[T], parts: int) -> List[List[T]]:
 
 class _Workers:
     """``processes`` forked workers, each with its own duplex pipe, forked when made (the caller
-    holds SIGINT and SIGTERM meanwhile, :class:`_StopsHeld`)."""
+    holds SIGINT and SIGTERM meanwhile, :class:`StopsHeld`)."""
 
     def __init__(self, work: Callable[[Any], Any], processes: int) -> None:
         import multiprocessing
@@ -294,7 +295,7 @@ class _Workers:
         Each ended process is closed here too: its finaliser (multiprocessing's ``close_fds``)
         would otherwise run whenever the process object is collected, and a stop landing inside
         it is lost ("Exception ignored"). A second call does nothing."""
-        with _StopsHeld():
+        with StopsHeld():
             for pipe in self.pipes:
                 pipe.close()
             if not wait:
@@ -368,8 +369,8 @@ def _failure(error: BaseException) -> Tuple[BaseException, str]:
 _STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
 
 
-class _StopsHeld:
-    """``with _StopsHeld():`` SIGINT and SIGTERM wait until the block ends, then are handled as
+class StopsHeld:
+    """``with StopsHeld():`` SIGINT and SIGTERM wait until the block ends, then are handled as
     they would have been (their handler raises the stop as the block ends). Blocking them in this
     thread is not enough: another thread (a progress bar's, a notebook's) may take the signal, and
     Python then runs the handler in the main thread all the same, inside ``os.fork``'s callbacks
@@ -377,7 +378,7 @@ class _StopsHeld:
     by a note while the block runs; and they are blocked in this thread too, so that a worker
     forked meanwhile starts with them blocked, until it has set its own (:func:`_serve`)."""
 
-    def __enter__(self) -> "_StopsHeld":
+    def __enter__(self) -> "StopsHeld":
         import threading
 
         self.noted: List[int] = []
