@@ -163,13 +163,13 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
     "README.md:127": README_TAR,
     "README.md:135": README_TAR,
     # the sampled-judgements section: the reference draw from TREC Robust 2003, one of its runs
-    "README.md:174": {
+    "README.md:176": {
         "qrels.sampled": shared_path("sampled-judgements", "qrels.sampled"),
         "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
     },
     "docs/trec_eval.md": {"qrels.test": TREC_EVAL / "qrels.test", "results.test": TREC_EVAL / "results.test"},
     # sampled --tool statap: the reference draw's prels and one of the Robust runs
-    "README.md:184": {
+    "README.md:186": {
         "prels": shared_path("sampled-judgements", "prels"),
         "run.txt": ROBUST / "runs" / "input.aplrob03a.gz",
     },
@@ -267,7 +267,7 @@ CONTINUES: Dict[str, List[str]] = {
 #: the blocks that are not run, and why
 SKIP: Dict[str, str] = {
     "README.md:24": "installs the test extra and runs the whole test suite, this file included",
-    "README.md:196": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
+    "README.md:198": "bm25 and monot5 stand for PyTerrier retrieval pipelines, which need Java (Terrier) "
     "and a T5 model from the network; docs/pyterrier.md runs the same pt.Experiment call on result frames",
     "docs/pyterrier.md:8": "installs the pyterrier extra (pip): no command of the package",
 }
