@@ -16,7 +16,7 @@ import gzip
 import io
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, NamedTuple, Tuple
 
 import ir_measures
 import pytest
@@ -396,12 +396,22 @@ def _without_dqrels(name: str, prob: str = "setA.DINprob", cutoff: int = 10) -> 
     return f"{name}(probs='{SET_A / prob}')@{cutoff}"
 
 
-@pytest.mark.parametrize("given", ["tuples", "iterator", "frame", "file"])
+class SubtopicQrel(NamedTuple):
+    """ir_datasets' TrecSubQrel (its TREC Web diversity qrels): the intent in ``subtopic_id``."""
+
+    query_id: str
+    doc_id: str
+    relevance: int
+    subtopic_id: str
+
+
+@pytest.mark.parametrize("given", ["tuples", "iterator", "frame", "file", "subtopic_id"])
 def test_the_intents_of_trec_diversity_qrels_give_the_reference_values(
     files: Dict[str, Path], trec_diversity_qrels: Path, given: str
 ) -> None:
     """Without ``dqrels=``, the intents are the qrels' iteration column: a TREC diversity qrels
-    file (the main command), ir_measures' Qrel tuples (a list or an iterator), a DataFrame. Per
+    file (the main command), ir_measures' Qrel tuples (a list or an iterator), ir_datasets'
+    TrecSubQrel tuples (the intent in ``subtopic_id``), a DataFrame. Per
     topic, the values are the lines the scripts wrote (set A, setA-divgood, cutoff 10: the
     ``.Dnev``, ``.DINnev`` and ``.nevIA`` files), as with ``dqrels=``."""
     run = "setA-divgood"
@@ -428,7 +438,11 @@ def test_the_intents_of_trec_diversity_qrels_give_the_reference_values(
     else:
         qrels_list = list(ir_measures.read_trec_qrels(str(trec_diversity_qrels)))
         assert qrels_list[0].iteration == "1"  # the intent rides in the iteration column
-        qrels: object = {"tuples": qrels_list, "iterator": iter(qrels_list)}.get(given)
+        qrels: object = {
+            "tuples": qrels_list,
+            "iterator": iter(qrels_list),
+            "subtopic_id": [SubtopicQrel(q.query_id, q.doc_id, q.relevance, q.iteration) for q in qrels_list],
+        }.get(given)
         if given == "frame":
             import pandas as pd
 
