@@ -97,47 +97,36 @@ def tally(lists: ToolLists, selected: Sequence[Selected], num_docs: int = 0) -> 
 def joined(parts: Sequence[Tally]) -> Tally:
     """The tallies of blocks of one file's queries as one, in trec_eval's query order (``strcmp``
     of the ids): what :func:`tally` gives on the lists of the whole file."""
-    ids = [q for part in parts for q in part.query_ids]
-    order = np.array(trec_order(ids), dtype=np.int64)
     columns = []
     for k, first in enumerate(parts[0].columns):
         col = _Column(first.name, first.kind, first.integer)
         if first.values is not None:
-            values = np.concatenate([part.columns[k].values for part in parts])  # type: ignore[misc]
-            col.values = values[order] if len(order) else values
+            col.values = np.concatenate([part.columns[k].values for part in parts])  # type: ignore[misc]
         if first.texts is not None:
-            texts = [t for part in parts for t in part.columns[k].texts]  # type: ignore[union-attr]
-            col.texts = [texts[i] for i in order.tolist()]
+            col.texts = [t for part in parts for t in part.columns[k].texts]  # type: ignore[union-attr]
         columns.append(col)
-    return Tally([ids[i] for i in order.tolist()], columns)
+    whole = Tally([q for part in parts for q in part.query_ids], columns)
+    return _rows(whole, trec_order(whole.query_ids))
 
 
 def only(part: Tally, keep: Sequence[str]) -> Tally:
     """``part`` restricted to the queries ``keep`` (in ``part``'s order)."""
     wanted = set(keep)
-    rows = np.array([i for i, q in enumerate(part.query_ids) if q in wanted], dtype=np.int64)
+    return _rows(part, [i for i, q in enumerate(part.query_ids) if q in wanted])
+
+
+def _rows(part: Tally, rows: List[int]) -> Tally:
+    """The queries ``rows`` of ``part`` (positions), in that order."""
+    taken = np.array(rows, dtype=np.int64)
     columns = []
     for col in part.columns:
         c = _Column(col.name, col.kind, col.integer)
         if col.values is not None:
-            c.values = col.values[rows]
+            c.values = col.values[taken]
         if col.texts is not None:
-            c.texts = [col.texts[i] for i in rows.tolist()]
+            c.texts = [col.texts[i] for i in rows]
         columns.append(c)
-    return Tally([part.query_ids[i] for i in rows.tolist()], columns)
-
-
-def block_lines(
-    lists: ToolLists,
-    selected: Sequence[Selected],
-    run_tag: str,
-    per_query: bool = False,
-    summary: bool = True,
-    num_docs: int = 0,
-    zscores: Optional[ZScores] = None,
-) -> Iterator[str]:
-    """The lines (each ending in a newline) trec_eval prints for one results file."""
-    return tally_lines(tally(lists, selected, num_docs), run_tag, per_query, summary, zscores)
+    return Tally([part.query_ids[i] for i in rows], columns)
 
 
 def tally_lines(

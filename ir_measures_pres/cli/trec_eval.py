@@ -240,7 +240,7 @@ def _read(path: str, kind: str) -> Tuple[Any, Dict[str, int]]:
     readers keep the last; trec_eval stops on them, but only for a query it evaluates:
     :func:`_refuse_repeats`)."""
     from ..data.inputs import INPUT_ERRORS, input_error_text
-    from ..data.readers import TrecFormatWarning, read_qrels, read_run
+    from ..data.readers import read_qrels, read_run
 
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -248,28 +248,41 @@ def _read(path: str, kind: str) -> Tuple[Any, Dict[str, int]]:
             cols = read_qrels(path) if kind == "qrels" else read_run(path)
     except INPUT_ERRORS as error:
         raise TrecEvalError(input_error_text(error), INPUT_STATUS) from None
-    dropped = getattr(cols, "dropped", None)
-    repeats: Dict[str, int] = {}
-    if dropped is not None:
-        repeats = {q: int(n) for q, n in zip(cols.query_names or [], dropped.tolist()) if n}
-    for w in caught:  # the readers' notice of repeated documents is replaced by the rule above
-        if not (repeats and issubclass(w.category, TrecFormatWarning) and "duplicate" in str(w.message)):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    repeats = _repeats_of(cols)
+    _warn_again(caught, repeats)
     if kind == "qrels" and getattr(cols, "strata", None) is not None:
         raise TrecEvalError(f"{path}: expected 4 columns 'qid iter docno rel', found 5", INPUT_STATUS)
     return cols, repeats
 
 
+def _repeats_of(cols: Any) -> Dict[str, int]:
+    """Per query of ``cols`` (a file's columns, or a block of them), the lines the reader
+    dropped because they repeat a document (none: an empty dict)."""
+    dropped = getattr(cols, "dropped", None)
+    if dropped is None:
+        return {}
+    return {q: int(n) for q, n in zip(cols.query_names or [], dropped.tolist()) if n}
+
+
+def _warn_again(caught: Sequence[Any], repeats: Dict[str, int]) -> None:
+    """Give again the warnings caught while a file was read, but the readers' notice of repeated
+    documents when there were some: :func:`_refuse_repeats`' rule replaces it."""
+    from ..data.readers import TrecFormatWarning
+
+    for w in caught:
+        if not (repeats and issubclass(w.category, TrecFormatWarning) and "duplicate" in str(w.message)):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+
 def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[Any, str, Dict[str, int]]]:
     """A results file read and evaluated block by block of whole queries (memory bounded by a
     block, :mod:`..data.runblocks`): (the per-query values of the whole file, its run id, per
-    query the lines repeating a document), the same as the whole file's; None for a file whose
+    query the lines repeating a document), what :func:`run` has of the whole file; None for a file whose
     lines are not grouped by query (it is then read whole, as trec_eval reads any order)."""
     import numpy as np
 
     from ..data import runblocks
     from ..data.inputs import INPUT_ERRORS, Columns, input_error_text
-    from ..data.readers import TrecFormatWarning
     from ..data.runblocks import RunBlocks, UngroupedRun
     from ..measures.trec_tool.lists import build_lists
     from ..runtime.pool import stop_point
@@ -284,17 +297,13 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
             for block in blocks:
                 lists = build_lists(qrels, block, o.level, o.max_docs, o.judged_only)
                 parts.append(tally(lists, selected, o.num_docs))
-                if block.dropped is not None:
-                    names = block.query_names or []
-                    repeats.update({q: int(n) for q, n in zip(names, block.dropped.tolist()) if n})
+                repeats.update(_repeats_of(block))
                 stop_point()
     except UngroupedRun:
         return None
     except INPUT_ERRORS as error:
         raise TrecEvalError(input_error_text(error), INPUT_STATUS) from None
-    for w in caught:  # the notice of repeated documents is replaced by _refuse_repeats' rule
-        if not (repeats and issubclass(w.category, TrecFormatWarning) and "duplicate" in str(w.message)):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    _warn_again(caught, repeats)
     if o.complete:  # every query of the qrels: those the run lacks, with empty lists
         seen = {q for part in parts for q in part.query_ids}
         empty = Columns(
@@ -302,10 +311,7 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
         )
         lists = build_lists(qrels, empty, o.level, o.max_docs, o.judged_only, complete=True)
         parts.append(only(tally(lists, selected, o.num_docs), [q for q in lists.query_ids if q not in seen]))
-    values = joined(parts)
-    if not values.query_ids:
-        raise TrecEvalError(f"No queries with both results and relevance info in '{path}'", NO_QUERIES_STATUS)
-    return values, blocks.last_tag or "", repeats
+    return joined(parts), blocks.last_tag or "", repeats
 
 
 def _refuse_repeats(query_ids: Sequence[str], repeats: Dict[str, int], path: str) -> None:
@@ -442,7 +448,7 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     from ..data.qrels import Qrels
     from ..measures.trec_tool.lists import build_jg_lists, build_lists
     from ..measures.trec_tool.prefs import PrefsError, build_prefs_lists
-    from ._trec_eval_print import block_lines, tally_lines
+    from ._trec_eval_print import tally, tally_lines
 
     out = sys.stdout if out is None else out
     o = _parse(argv)
@@ -475,15 +481,8 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
         qrels = Qrels.from_columns(qrels_cols)
     zscores = None if o.zfile is None else _read_zscores(o.zfile)
 
-    def evaluate_one(path: str, sink: IO[str]) -> None:
-        if o.rel_format == "qrels" and path != "-":
-            streamed = _in_blocks(path, qrels, selected, o)
-            if streamed is not None:  # a run grouped by query: read block by block
-                values, tag, repeats = streamed
-                _refuse_repeats(values.query_ids, repeats, path)
-                _refuse_repeats(values.query_ids, qrels_repeats, o.files[0])
-                sink.writelines(tally_lines(values, tag, o.per_query, o.summary, zscores))
-                return
+    def whole(path: str) -> Tuple[Any, str, Dict[str, int]]:
+        """The results file read whole: its per-query values, run id and repeated lines."""
         cols, repeats = _read(path, "run")
         lists: Any
         if prefs:
@@ -496,14 +495,19 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
         else:
             build = partial(build_jg_lists, pairs) if o.rel_format == "qrels_jg" else build_lists
             lists = build(qrels, cols, o.level, o.max_docs, o.judged_only, o.complete)
-        if not lists.num_queries:
+        return tally(lists, selected, o.num_docs), getattr(cols, "last_tag", None) or "", repeats
+
+    def evaluate_one(path: str, sink: IO[str]) -> None:
+        # a run grouped by query is read block by block (None: it is not, read it whole)
+        streamed = _in_blocks(path, qrels, selected, o) if o.rel_format == "qrels" and path != "-" else None
+        values, tag, repeats = streamed if streamed is not None else whole(path)
+        if not values.query_ids:
             raise TrecEvalError(
                 f"No queries with both results and relevance info in '{path}'", NO_QUERIES_STATUS
             )
-        _refuse_repeats(lists.query_ids, repeats, path)
-        _refuse_repeats(lists.query_ids, qrels_repeats, o.files[0])
-        tag = getattr(cols, "last_tag", None) or ""
-        sink.writelines(block_lines(lists, selected, tag, o.per_query, o.summary, o.num_docs, zscores))
+        _refuse_repeats(values.query_ids, repeats, path)
+        _refuse_repeats(values.query_ids, qrels_repeats, o.files[0])
+        sink.writelines(tally_lines(values, tag, o.per_query, o.summary, zscores))
 
     # the package's policy for several runs (cli/_runs.py): output held until every file is
     # done; with several results files a bad one is reported and the others printed
