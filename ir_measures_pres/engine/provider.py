@@ -17,11 +17,10 @@ from ir_measures.providers.base import Any as AnyValue
 from ir_measures.providers.base import Evaluator, Provider
 from ir_measures.util import Metric
 
-from ..data.inputs import Columns
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..measures.catalogue import BY_NAME, MEASURES
-from ..measures.diversity_scoring import intents_of_objects, needs_qrels_intents
+from ..measures.diversity_scoring import qrels_intents
 from ..measures.table import check_qrels
 
 
@@ -101,11 +100,9 @@ class PresProvider(Provider):
             )
         for m in measures:
             m.validate_params()
-        intents = needs_qrels_intents(measures) and not isinstance(qrels, (dict, Qrels, Columns))
-        if intents and not hasattr(qrels, "columns"):
-            qrels = list(qrels)  # read twice: as qrels, and for their iteration column
+        qrels, intents = qrels_intents(measures, qrels)
         prepared = Qrels.from_any(qrels)
-        if intents and prepared.path is None and prepared.intents is None:
-            prepared.intents = intents_of_objects(qrels)
+        if intents is not None:
+            prepared.intents = intents
         check_qrels(measures, prepared)
         return PresEvaluator(measures, prepared)

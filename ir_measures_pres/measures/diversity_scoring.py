@@ -25,7 +25,7 @@ from ..data.diversity import (
     read_dqrels,
     read_intent_probs,
 )
-from ..data.inputs import Columns, InputError, file_stamp
+from ..data.inputs import InputError, file_stamp, predict_kind
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
 from .base import PluginMeasure
@@ -55,7 +55,7 @@ from .ntcir.kernels import err_kernel, rbp_kernel
 __all__ = [
     "check_diversity",
     "compute_diversity",
-    "intents_of_objects",
+    "qrels_intents",
     "judgements_of",
     "needs_qrels_intents",
 ]
@@ -89,24 +89,29 @@ def needs_qrels_intents(measures: Iterable[Any]) -> bool:
     return any(isinstance(m, _Diversity) and "dqrels" not in m.params for m in measures)
 
 
-def intents_of_objects(qrels: Any) -> Optional[DiversityQrels]:
-    """The per-intent judgements of in-memory qrels whose iteration column is the intent: a
-    DataFrame with an ``iteration`` (or ir_datasets' ``subtopic_id``) column, or an iterable of
-    namedtuples with that field (ir_measures' ``Qrel``); None for anything else (a dict, the
-    package's columns, which keep no iteration). ``qrels`` must be iterable again (a list)."""
-    if isinstance(qrels, (dict, Qrels, Columns)):
-        return None
-    if hasattr(qrels, "itertuples") and hasattr(qrels, "columns"):
+def qrels_intents(measures: Iterable[Any], qrels: Any) -> Tuple[Any, Optional[DiversityQrels]]:
+    """(``qrels``, read again if need be, and the per-intent judgements of their iteration
+    column) when a diversity measure among ``measures`` takes its intents from in-memory qrels:
+    a DataFrame with an ``iteration`` (or ir_datasets' ``subtopic_id``) column, or namedtuples
+    with that field (ir_measures' ``Qrel``; an iterator is made a list, read twice). None for
+    anything else: no such measure, a dict, the package's columns or qrels (a file's are read
+    again from :attr:`Qrels.path`, or were kept)."""
+    if not needs_qrels_intents(measures) or isinstance(qrels, Qrels):
+        return qrels, None
+    kind = predict_kind(qrels, "qrels")
+    if kind == "frame":
         field = next((f for f in _INTENT_FIELDS if f in qrels.columns), None)
         if field is None:
-            return None
+            return qrels, None
         topics, intents, docs = (qrels[c].astype(str).tolist() for c in ("query_id", field, "doc_id"))
-        return dqrels_from_records("qrels", topics, intents, docs, qrels["relevance"].tolist())
+        return qrels, dqrels_from_records("qrels", topics, intents, docs, qrels["relevance"].tolist())
+    if kind != "tuples":
+        return qrels, None
     rows = list(qrels)
     field = next((f for f in _INTENT_FIELDS if rows and hasattr(rows[0], f)), None)
     if field is None:
-        return None
-    return dqrels_from_records(
+        return rows, None
+    return rows, dqrels_from_records(
         "qrels",
         [str(r.query_id) for r in rows],
         [str(getattr(r, field)) for r in rows],
