@@ -4,7 +4,8 @@ a run's output file, byte for byte (docs/diversity.md).
 Usage::
 
     ir_measures_pres diversity SCRIPT PROB DQRELS RUN [RUN ...] --cutoff L [--gains linear|exp]
-                               [--digits D] [--mean] [--output-dir DIR [--name NAME]]
+                               [--digits D] [--mean] [--nev METRIC] [--matrix LINE]
+                               [--output-dir DIR [--name NAME]]
 
 SCRIPT is the script's name: ``D-NTCIR-eval`` (``<run>.<name>.Dnev``: D-measures, I-rec,
 D#-Q, D#-nDCG), ``D-NTCIR-eval2`` (its ``.Dnev``: RBP with p = 0.99 and D#-ERR, D#-EBR,
@@ -42,7 +43,16 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
-from ._command import PROG, ArgumentParser, UsageError, guarded, int_option, split_debug, warn
+from ._command import (
+    PROG,
+    ArgumentParser,
+    UsageError,
+    add_output_dir_option,
+    guarded,
+    int_option,
+    split_debug,
+    warn,
+)
 from ._runs import held_output, in_turn, run_paths, runs_status
 
 #: the per-run evaluation scripts of the suite (the printer's SCRIPTS, named here so that
@@ -102,10 +112,9 @@ def _parser() -> ArgumentParser:
         action="store_true",
         help="then the ALL lines: each line's mean over the topics of PROB (NEV2mean)",
     )
-    parser.add_argument(
-        "--output-dir",
-        metavar="DIR",
-        help="write each run's file into DIR, named as the scripts name it: <run>.<name>.<suffix> "
+    add_output_dir_option(
+        parser,
+        "write each run's file into DIR, named as the scripts name it: <run>.<name>.<suffix> "
         "(needed for several runs)",
     )
     parser.add_argument(
@@ -161,16 +170,16 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
         )
     if [args.prob, args.dqrels, *args.runs].count("-") > 1:
         parser.error("only one file can be read from standard input ('-')")
-    if args.name is not None and args.output_dir is None:
+    if args.name is not None and args.output is None:
         parser.error("--name names the files of --output-dir: give --output-dir DIR")
     runs, labels, several = run_paths(args.runs)
-    if several and args.output_dir is None and args.matrix is None:
+    if several and args.output is None and args.matrix is None:
         parser.error(
             "several runs: each gets its own file, as the scripts write them; give --output-dir DIR "
             "(or --matrix LINE for one table of them)"
         )
-    if args.output_dir is not None and not os.path.isdir(args.output_dir):
-        parser.error(f"--output-dir: {args.output_dir}: not a folder")
+    if args.output is not None and not os.path.isdir(args.output):
+        parser.error(f"--output-dir: {args.output}: not a folder")
     args.nev = _nev_metrics(parser, args)
     from ..data.diversity import read_dqrels, read_intent_probs
     from ..measures.diversity import judgements
@@ -181,7 +190,7 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
     try:
         with held_output(out) as sink:
             failed = in_turn(runs, lambda k, path: texts.__setitem__(k, _run_text(args, judg, path)), several)
-            if args.output_dir is not None:
+            if args.output is not None:
                 for place, text in _files(args, labels, texts).items():
                     temporary = f"{place}.{os.getpid()}.part"
                     written[temporary] = place
@@ -233,9 +242,9 @@ def _files(args: Any, labels: List[str], texts: Dict[int, str]) -> Dict[str, str
     files = {}
     for k, text in sorted(texts.items()):
         file = output_name(args.script, labels[k], name, args.cutoff)
-        files[os.path.join(args.output_dir, file)] = text
+        files[os.path.join(args.output, file)] = text
         for metric in args.nev:
-            files[os.path.join(args.output_dir, f"{file}.{metric}.nev")] = nevia2nev_text(text, metric)
+            files[os.path.join(args.output, f"{file}.{metric}.nev")] = nevia2nev_text(text, metric)
     return files
 
 
@@ -255,7 +264,7 @@ def _printed(args: Any, judg: Any, texts: Dict[int, str], failed: int) -> str:
             args.matrix, args.cutoff, {n for t in texts.values() for _, n, _, _ in value_lines(t)}
         )
         return matrix_text([texts[k] for k in sorted(texts)], judg.topics, name)
-    if args.output_dir is not None or not texts:
+    if args.output is not None or not texts:
         return ""
     text = texts[0]
     if args.nev:
