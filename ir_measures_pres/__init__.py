@@ -50,6 +50,8 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+#: the package's version, written only here: pyproject.toml reads it (``dynamic = ["version"]``),
+#: so the wheel's metadata, ``importlib.metadata.version`` and ``--version`` all say this
 __version__ = "0.1.0"
 
 # aliases as Python names too
