@@ -97,10 +97,11 @@ def main(argv: Sequence[str], out: Any = None) -> int:
     out = sys.stdout if out is None else out
     args = build_parser().parse_args(list(argv))
     measure = _check(args)
-    if args.plot is not None:
-        from ..data.extras import require
+    from ..data.extras import require
 
-        require("matplotlib")  # before any scoring: the extra is missing
+    require("pandas")  # before any file is read: the curves are a DataFrame (the meta extra)
+    if args.plot is not None:
+        require("matplotlib")
     if measure is not None:
         check_sampled_qrels(args.qrels, [measure])
     files, _, several = run_paths(args.runs)

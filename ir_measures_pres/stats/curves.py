@@ -199,7 +199,11 @@ def curves(
     """The chapter's figure ``kind`` (:data:`KINDS`) for ``runs`` (paths, a folder, or what
     :func:`~ir_measures_pres.engine.scores.resolve_runs` takes) against ``qrels`` (a path or a
     qrels object). ``depth``: the last rank of the gain curves; ``logb``: the DCG's log base;
-    ``measure``: the histogram's measure (exactly two runs: A then B)."""
+    ``measure``: the histogram's measure (exactly two runs: A then B). Needs pandas (the
+    ``meta`` extra): the curves are a DataFrame."""
+    from ..data.extras import require
+
+    require("pandas")
     import pandas as pd
 
     from ..engine.scores import Core
