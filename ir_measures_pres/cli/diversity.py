@@ -178,7 +178,7 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
             "several runs: each gets its own file, as the scripts write them; give --output-dir DIR "
             "(or --matrix LINE for one table of them)"
         )
-    if args.output is not None and not os.path.isdir(args.output):
+    if args.output is not None and os.path.exists(args.output) and not os.path.isdir(args.output):
         parser.error(f"--output-dir: {args.output}: not a folder")
     args.nev = _nev_metrics(parser, args)
     from ..data.diversity import read_dqrels, read_intent_probs
@@ -191,6 +191,7 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
         with held_output(out) as sink:
             failed = in_turn(runs, lambda k, path: texts.__setitem__(k, _run_text(args, judg, path)), several)
             if args.output is not None:
+                _make_folder(args.output)
                 for place, text in _files(args, labels, texts).items():
                     temporary = f"{place}.{os.getpid()}.part"
                     written[temporary] = place
@@ -206,6 +207,17 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
                 os.remove(temporary)
     out.flush()
     return runs_status(failed, len(runs))
+
+
+def _make_folder(folder: str) -> None:
+    """Create ``--output-dir``'s folder (and its parents) if need be, as ``compare`` and the meta
+    commands do; a folder that cannot be made is a one-line input error."""
+    from ..data.inputs import InputError
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"--output-dir: {folder}: cannot create the folder ({e.strerror or e})") from None
 
 
 def _nev_metrics(parser: Any, args: Any) -> List[str]:
