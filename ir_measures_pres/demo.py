@@ -62,7 +62,7 @@ def main(argv: Optional[List[str]] = None) -> int:
 def run(argv: Optional[List[str]] = None) -> int:
     """``python -m ir_measures_pres.demo``: :func:`main` as the commands run (quiet on Ctrl-C,
     130; a reader that closes the pipe, ``| head``: quiet, 141; docs/cli.md, "Exit status")."""
-    from .cli._command import guarded
+    from .cli import guarded
 
     return guarded(lambda: main(argv))
 

@@ -215,3 +215,22 @@ def test_output_dir_is_created(tmp_path: Path, capsys: pytest.CaptureFixture) ->
     assert (folder / "run.l10.Dnev").read_text().startswith("1 # syslen=1 jrel=1 jnonrel=0\n")
     status, out, err = _command("D-NTCIR-eval", files, capsys, "--output-dir", str(files["run"]))
     assert (status, out) == (2, "") and f"--output-dir: {files['run']}: not a folder" in err
+
+
+def test_the_docs_name_the_nev_file_the_command_and_nevia2nev_write(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """``--nev IA-nERR`` at cutoff 10 writes ``<run>.l10.nevIA.IA-nERR@0010.nev``, the name
+    NEVIA2nev gave set A's files (tests/data/ntcireval-diversity/setA/out), and the name
+    docs/diversity.md shows."""
+    set_a = Path(__file__).resolve().parent / "data" / "ntcireval-diversity" / "setA" / "out"
+    assert (set_a / "setA-divgood.l10.nevIA.IA-nERR@0010.nev.gz").exists()
+    files = _files(tmp_path, "1 1 1\n", "1 1 a L1\n", "1 Q0 a 1 2 r\n", "1 0 a 1\n")
+    out_dir = tmp_path / "out"
+    status, _, _ = _command("D-NTCIR-IAeval", files, capsys, "--output-dir", str(out_dir), "--nev", "IA-nERR")
+    assert status == 0
+    assert sorted(p.name for p in out_dir.iterdir()) == ["run.l10.nevIA", "run.l10.nevIA.IA-nERR@0010.nev"]
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "diversity.md").read_text()
+    assert "`<run>.l10.nevIA.IA-nERR@0010.nev`" in docs
+    assert "`<run>.<NAME>.nevIA.<METRIC>@LLLL.nev`" in docs
+    assert "`meta`" not in docs and "issue" not in docs

@@ -22,10 +22,11 @@ commented-out alternative); ``--digits`` the decimals of the values ``ntcir_eval
 (default 4, the tool's; the lines the scripts compute in awk stay 4-decimal); ``--mean`` adds
 the ``ALL`` lines, each line's mean over the tid list's topics as ``NEV2mean`` computes it.
 One run's file goes to standard output; with ``--output-dir DIR`` (which several runs, or a
-folder of runs, need) each run's file is written as the scripts name it,
+folder of runs, need; DIR is created if need be) each run's file is written as the scripts name it,
 ``DIR/<run>.<name>.<suffix>`` (``<run>.PplusQ#@L.nev`` for NEVIAPQ2sharpnev), ``<name>``
 being ``--name`` (default ``l<L>``). ``--nev METRIC`` gives what ``NEVIA2nev`` makes of an
-intent-aware file (``TID METRIC= v``; with ``--output-dir`` its ``.<METRIC>.nev`` file),
+intent-aware file (``TID METRIC@LLLL= v``; with ``--output-dir`` its ``.<METRIC>@LLLL.nev`` file,
+as NEVIA2nev names it),
 ``--matrix LINE`` what ``Topicsys-matrix`` prints (a row per topic, a column per run).
 
 The readers, the measures and the printer are :mod:`ir_measures_pres.data.diversity`,
@@ -122,8 +123,8 @@ def _parser() -> ArgumentParser:
         metavar="METRIC",
         action="append",
         default=[],
-        help="an intent-aware metric (IA-nERR, IA-nERR@0010 ...): its lines TID METRIC= v, as NEVIA2nev "
-        "writes them (with --output-dir, into <run>.<name>.<suffix>.<METRIC>.nev); repeatable",
+        help="an intent-aware metric (IA-nERR, IA-nERR@0010 ...): its lines TID METRIC@LLLL= v, as "
+        "NEVIA2nev writes them (with --output-dir, into <run>.<name>.<suffix>.<METRIC>@LLLL.nev); repeatable",
     )
     parser.add_argument(
         "--matrix",
