@@ -59,5 +59,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     return 0
 
 
+def run(argv: Optional[List[str]] = None) -> int:
+    """``python -m ir_measures_pres.demo``: :func:`main` as the commands run (quiet on Ctrl-C,
+    130; a reader that closes the pipe, ``| head``: quiet, 141; docs/cli.md, "Exit status")."""
+    from .cli import guarded
+
+    return guarded(lambda: main(argv))
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

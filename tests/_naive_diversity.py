@@ -71,7 +71,8 @@ def naive_topic(
         return len(found) / n if n else 0.0
 
     # intent-aware (Agrawal et al. 2009) and P+Q (Sakai 2012): per intent with a relevant
-    # document, its own gains and ideal list, weighed by P(i|q)
+    # document, its own gains and ideal list, weighed by P(i|q) (spec §6: the sum of P(i|q)
+    # times the value gcompute printed, in the probability file's order)
     for name in ("IA-nDCG@l", "IA-Q@l", "IA-ERR", "P+Q@l"):
         out[name] = 0.0
     for intent, (p, nav) in probs.items():
@@ -84,10 +85,11 @@ def naive_topic(
             continue
         own = sorted(judged.values(), reverse=True)
         one = _single([four(judged.get(doc, 0.0)) for doc in top], own, len(own), max(own), cutoff, rbp_p)
-        out["IA-nDCG@l"] += p * one["nDCG@l"]
-        out["IA-Q@l"] += p * one["Q@l"]
-        out["IA-ERR"] += p * one["ERR"]
-        out["P+Q@l"] += p * (one["P-plus"] if nav else one["Q@l"])
+        # the scripts weigh each intent's value as gcompute printed it (4 decimals)
+        out["IA-nDCG@l"] += p * four(one["nDCG@l"])
+        out["IA-Q@l"] += p * four(one["Q@l"])
+        out["IA-ERR"] += p * four(one["ERR"])
+        out["P+Q@l"] += p * four(one["P-plus"] if nav else one["Q@l"])
     out["I-rec@l"] = irec(cutoff)
     out["I-rec@n"] = irec(n)
     out["D#-nDCG@l"] = 0.5 * out["I-rec@l"] + 0.5 * out["D-nDCG@l"]

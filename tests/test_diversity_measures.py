@@ -16,7 +16,7 @@ import gzip
 import io
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Tuple
 
 import ir_measures
 import pytest
@@ -98,6 +98,33 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> Dict[str, Path]:
     return {"dir": d, "dqrels": d / "setA.Dqrels", "qrels": d / "setA.qrels"}
 
 
+def _calc(measures: List[Any], qrels: Any, run: List[Any], check: Any = None) -> Dict[Tuple[str, Any], float]:
+    """Per (topic, measure), what ``ir_measures.iter_calc`` gives, once our provider is seen to
+    yield every topic of the run itself: ir_measures adds the DEFAULT, 0, of a qrels topic the
+    provider does not yield, which would hide a dropped topic wherever the reference value is 0.
+    ``check``: the qrels for that check when ``qrels`` can be read once only (an iterator)."""
+    from ir_measures_pres.engine.provider import PresProvider
+
+    evaluator = PresProvider()._evaluator(measures, qrels if check is None else check)
+    yielded = {(r.query_id, r.measure) for r in evaluator._iter_calc(run)}
+    judged = set(evaluator.qrels.query_ids)
+    dropped = [(d.query_id, str(m)) for d in run for m in measures if d.query_id in judged]
+    dropped = sorted({(t, m) for t, m in dropped} - {(t, str(m)) for t, m in yielded})
+    assert not dropped, f"topics of the run without a value: {dropped[:5]}"
+    return {(r.query_id, r.measure): r.value for r in ir_measures.iter_calc(measures, qrels, run)}
+
+
+def _topic(ours: Mapping[Any, float], key: Any, run: Iterable[Any]) -> float:
+    """Our value of one topic (``key``: the topic, or (topic, measure)). Every topic the run
+    holds must have one: a topic dropped on the way fails here, whatever its reference value. A
+    topic the run lacks has none (ir_measures yields the run's topics); the tools score it 0."""
+    if key in ours:
+        return ours[key]
+    tid = key[0] if isinstance(key, tuple) else key
+    assert tid not in {d.query_id for d in run}, f"topic {tid} of the run has no value: dropped"
+    return 0.0
+
+
 def _in_file_order(run: str, out: Path) -> List[ir_measures.ScoredDoc]:
     """The run with distinct scores descending in file order, written to ``out`` too (so that
     trec_eval's order, score descending, is the scripts' file order)."""
@@ -143,16 +170,13 @@ def test_registered_values_are_the_reference_files(
         printed: ir_measures.parse_measure(_measure(name, files, gains=gains, cutoff=cutoff))
         for printed, name in LINES[suffix].items()
     }
-    ours = {
-        (r.query_id, r.measure): r.value
-        for r in ir_measures.iter_calc(list(measures.values()), qrels, scored)
-    }
+    ours = _calc(list(measures.values()), qrels, scored)
     checked = 0
     for (tid, line), value in expected.items():
         if not line.endswith(at) or line[: -len(at)] not in measures:
             continue
         printed = line[: -len(at)]
-        got = ours.get((tid, measures[printed]), 0.0)  # a topic the run lacks: the DEFAULT 0
+        got = _topic(ours, (tid, measures[printed]), scored)
         tolerance = 1e-4 if "#" in printed else 5e-5
         assert abs(got - value) <= tolerance + 1e-9, (tid, printed, got, value)
         checked += 1
@@ -176,16 +200,13 @@ def test_eval2_lines_are_the_reference_files(files: Dict[str, Path], run: str, c
         "D#-RBP": _measure("Dsharp_RBP", files, cutoff=cutoff),
     }
     measures = {printed: ir_measures.parse_measure(text) for printed, text in lines.items()}
-    ours = {
-        (r.query_id, r.measure): r.value
-        for r in ir_measures.iter_calc(list(measures.values()), qrels, scored)
-    }
+    ours = _calc(list(measures.values()), qrels, scored)
     at = f"@{cutoff:04d}"
     checked = 0
     for (tid, line), value in expected.items():
         if line.endswith(at) and line[: -len(at)] in measures:
             printed = line[: -len(at)]
-            got = ours.get((tid, measures[printed]), 0.0)
+            got = _topic(ours, (tid, measures[printed]), scored)
             tolerance = 1e-4 if "#" in printed else 5e-5
             assert abs(got - value) <= tolerance + 1e-9, (tid, printed, got, value)
             checked += 1
@@ -206,8 +227,9 @@ def _reference_ia(name: str) -> Dict[Tuple[str, str], float]:
 def test_intent_aware_values_are_the_reference_files(
     files: Dict[str, Path], run: str, evalname: str, cutoff: int, suffix: str, prob: str, gains: str
 ) -> None:
-    """Per topic, IA_* and PplusQ are the ``SUMp=`` lines of the ``.nevIA`` / ``.nevPQ`` files
-    (which the scripts add from 4-decimal printed per-intent values: within 1e-4)."""
+    """Per topic, IA_* and PplusQ are the ``SUMp=`` lines of the ``.nevIA`` / ``.nevPQ`` files,
+    to their 4 decimals: the scripts add P(i|q) times the 4-decimal printed per-intent values,
+    and so do the registered measures."""
     expected = _reference_ia(f"{run}.{evalname}.{suffix}")
     scored = _in_file_order(run, files["dir"] / f"{run}.run")
     qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
@@ -216,17 +238,14 @@ def test_intent_aware_values_are_the_reference_files(
         printed: ir_measures.parse_measure(_measure(name, files, prob, gains=gains, cutoff=cutoff))
         for printed, name in IA_LINES[suffix].items()
     }
-    ours = {
-        (r.query_id, r.measure): r.value
-        for r in ir_measures.iter_calc(list(measures.values()), qrels, scored)
-    }
+    ours = _calc(list(measures.values()), qrels, scored)
     checked, seen = 0, set()
     for (tid, line), value in expected.items():
         printed = line[: -len(at)]
         if not line.endswith(at) or printed not in measures:
             continue
-        got = ours.get((tid, measures[printed]), 0.0)
-        assert abs(got - value) <= 1e-4 + 1e-9, (tid, printed, got, value)
+        got = _topic(ours, (tid, measures[printed]), scored)
+        assert "%.4f" % got == "%.4f" % value, (tid, printed, got, value)
         checked += 1
         seen.add(printed)
     assert checked >= 30 * len(seen)
@@ -246,10 +265,10 @@ def test_pplusq_sharp_is_the_reference_file(files: Dict[str, Path], run: str, cu
     scored = _in_file_order(run, files["dir"] / f"{run}.run")
     qrels = list(ir_measures.read_trec_qrels(str(files["qrels"])))
     m = ir_measures.parse_measure(_measure("PplusQsharp", files, cutoff=cutoff))
-    ours = {r.query_id: r.value for r in ir_measures.iter_calc([m], qrels, scored)}
+    ours = {tid: value for (tid, _), value in _calc([m], qrels, scored).items()}
     assert len(expected) == 30
     for tid, value in expected.items():
-        assert abs(ours.get(tid, 0.0) - value) <= 1e-4 + 1e-9, (tid, ours.get(tid), value)
+        assert abs(_topic(ours, tid, scored) - value) <= 1e-4 + 1e-9, (tid, ours.get(tid), value)
 
 
 def test_the_main_command_prints_nev2means_values(files: Dict[str, Path]) -> None:
@@ -309,27 +328,27 @@ def test_registered_values_match_the_naive_loop(tmp_path: Path, seed: int, cutof
     gamma = ir_measures.parse_measure(f"DINsharp_Q({base},gamma=0.25)@{cutoff}")
     sharp = {n: ir_measures.parse_measure(f"Dsharp_{n}({base})@{cutoff}") for n in ("ERR", "EBR", "RBP")}
     every = [*measures, gamma, *sharp.values()]
-    ours = {(r.query_id, r.measure): r.value for r in ir_measures.iter_calc(every, qrels, run)}
+    ours = _calc(every, qrels, run)
     for tid, (probs, lines, ranking) in topics.items():
         expected = naive_topic(probs, lines, ranking, cutoff)
         for m, key in measures.items():
-            got = ours.get((tid, m), 0.0)
+            got = _topic(ours, (tid, m), run)
             assert got == pytest.approx(expected[key], abs=1e-12), (seed, tid, key)
         want = 0.25 * expected["I-rec@l"] + 0.75 * expected["DIN-Q@l"]
-        assert ours.get((tid, gamma), 0.0) == pytest.approx(want, abs=1e-12), (seed, tid)
+        assert _topic(ours, (tid, gamma), run) == pytest.approx(want, abs=1e-12), (seed, tid)
         eval2 = naive_topic(probs, lines, ranking, cutoff, rbp_p=0.99)  # Dsharp_RBP's p: eval2's
         for n, m in sharp.items():
             want = 0.5 * expected["I-rec@l"] + 0.5 * eval2[f"D-{n}"]
-            assert ours.get((tid, m), 0.0) == pytest.approx(want, abs=1e-12), (seed, tid, n)
+            assert _topic(ours, (tid, m), run) == pytest.approx(want, abs=1e-12), (seed, tid, n)
 
 
 def test_exponential_gains_match_the_naive_loop(tmp_path: Path) -> None:
     prob, dqrels, qrels, run, topics = _random_files(3, tmp_path)
     m = ir_measures.parse_measure(f"D_nDCG(probs='{prob}',dqrels='{dqrels}',gains='exp')@5")
-    ours = {r.query_id: r.value for r in ir_measures.iter_calc([m], qrels, run)}
+    ours = {tid: value for (tid, _), value in _calc([m], qrels, run).items()}
     for tid, (probs, lines, ranking) in topics.items():
         expected = naive_topic(probs, lines, ranking, 5, exp=True)["D-nDCG@l"]
-        assert ours.get(tid, 0.0) == pytest.approx(expected, abs=1e-12), tid
+        assert _topic(ours, tid, run) == pytest.approx(expected, abs=1e-12), tid
 
 
 def test_the_ranking_is_the_packages_not_the_file_order(tmp_path: Path) -> None:
@@ -447,19 +466,17 @@ def test_the_intents_of_trec_diversity_qrels_give_the_reference_values(
             import pandas as pd
 
             qrels = pd.DataFrame(qrels_list)
-        ours = {
-            (r.query_id, r.measure): r.value for r in ir_measures.iter_calc([*measures, ia], qrels, scored)
-        }
+        ours = _calc([*measures, ia], qrels, scored, check=qrels_list)
     checked = 0
     for m, (suffix, line) in measures.items():
         for (tid, printed), value in _reference(f"{run}.{suffix}").items():
             if printed == line:
                 tolerance = 1e-4 if "#" in printed else 5e-5
-                assert abs(ours.get((tid, m), 0.0) - value) <= tolerance + 1e-9, (given, tid, line)
+                assert abs(_topic(ours, (tid, m), scored) - value) <= tolerance + 1e-9, (given, tid, line)
                 checked += 1
     for (tid, printed), value in _reference_ia(f"{run}.l10.nevIA").items():
         if printed == "IA-nERR@0010":
-            assert abs(ours.get((tid, ia), 0.0) - value) <= 1e-4 + 1e-9, (given, tid)
+            assert abs(_topic(ours, (tid, ia), scored) - value) <= 5e-5 + 1e-9, (given, tid)
             checked += 1
     assert checked >= 4 * 29 + 29
 
@@ -502,17 +519,71 @@ def test_plain_qrels_name_the_intent_without_a_probability(files: Dict[str, Path
 def test_robustness_refuses_measures_with_judgements_of_their_own(
     files: Dict[str, Path], capsys: pytest.CaptureFixture
 ) -> None:
-    """f-qrels remove judgements from the qrels, which a diversity measure (its judgements in
-    probs=/dqrels= or the qrels' intents) or statAP (prels=) does not read: robustness would
-    score every f-qrels as the full judgements. The command refuses such a measure as a usage
-    error before reading any file, the Python function with a ValueError."""
+    """f-qrels remove judgements from the qrels, which a diversity measure with ``dqrels=`` or
+    statAP (``prels=``) does not read: robustness would score every f-qrels as the full
+    judgements. The command refuses such a measure as a usage error before reading any file, in
+    one sentence, the Python function with a ValueError."""
     from ir_measures_pres.meta.robustness import robustness
 
     run = files["dir"] / "setA-divgood.run"
     _in_file_order("setA-divgood", run)
-    for measure in (_measure("Dsharp_nDCG", files, cutoff=10), "statAP(prels='prels.txt')"):
+    measures = {
+        "Dsharp_nDCG": _measure("Dsharp_nDCG", files, cutoff=10),
+        "statAP": "statAP(prels='prels.txt')",
+    }
+    for name, measure in measures.items():
         assert main(["robustness", str(files["qrels"]), str(run), str(run), "-m", measure, "P@10"]) == 2
         err = capsys.readouterr().err
-        assert err.count("\n") == 1 and "robustness samples the qrels' judgements" in err, err
-    with pytest.raises(ValueError, match="robustness samples the qrels' judgements"):
-        robustness(str(files["qrels"]), {"a": str(run), "b": str(run)}, _measure("I_rec", files, cutoff=10))
+        assert err.count("\n") == 1, err
+        assert f"robustness removes judgements from the qrels, but {name}" in err, err
+        assert "reads its judgements from a file of its own (prels=, dqrels=), which the reduced" in err
+        assert "; leave it out" in err
+    with pytest.raises(ValueError, match="but .* read their judgements from a file of their own") as error:
+        both = f"{_measure('I_rec', files, cutoff=10)} {_measure('D_Q', files, cutoff=10)}"
+        robustness(str(files["qrels"]), {"a": str(run), "b": str(run)}, both)
+    assert "leave them out" in str(error.value)
+
+
+def test_robustness_samples_the_intents_of_trec_diversity_qrels(
+    files: Dict[str, Path], trec_diversity_qrels: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A diversity measure without ``dqrels=`` reads its intents from the qrels' iteration column
+    (TREC diversity qrels), which the f-qrels reduce: robustness accepts it. The sampled unit is
+    the document (relevant when relevant to one of its intents); a document left out is unjudged
+    for every intent. Checked from outside: under one f-qrels, the core's mean D#-nDCG@10 is the
+    one ``calc_aggregate`` gives with the qrels file cut to the kept documents; under the full
+    qrels, NEV2mean's 0.7882 (setA-divgood, cutoff 10)."""
+    from ir_measures_pres.meta import Core
+    from ir_measures_pres.meta.sampling import f_qrels_mask, sample_rng
+
+    run = files["dir"] / "setA-divgood.run"
+    _in_file_order("setA-divgood", run)
+    other = files["dir"] / "setA-adhoc.run"
+    _in_file_order("setA-adhoc", other)
+    measure = _without_dqrels("Dsharp_nDCG")
+    status = main(
+        ["robustness", str(trec_diversity_qrels), str(run), str(other), "-m", measure, "--samples", "1"]
+    )
+    assert status == 0 and "fraction" in capsys.readouterr().out
+    core = Core(
+        str(trec_diversity_qrels), {"divgood": str(run), "adhoc": str(other)}, measure, progress=False
+    )
+    assert float(core.evaluate().mean(axis=2)[0, 0]) == pytest.approx(0.7882, abs=5e-5)
+    labels = core.sampling_labels()
+    keep = f_qrels_mask(core.line_qidx, labels, len(core.query_ids), 0.4, sample_rng(7, 0.4, 1), 1)
+    assert 0 < int((keep & (labels >= 1)).sum()) < int((labels >= 1).sum())
+    kept = {(core.query_ids[q], doc) for q, doc, k in zip(core.line_qidx, core._line_docs, keep) if k}
+    cut = tmp_path / "cut.div-qrels"
+    cut.write_text(
+        "".join(
+            line + "\n"
+            for line in trec_diversity_qrels.read_text().splitlines()
+            if tuple(line.split()[::2]) in kept
+        )
+    )
+    m = ir_measures.parse_measure(measure)
+    cut_qrels = list(ir_measures.read_trec_qrels(str(cut)))  # Qrel tuples: the intents ride along
+    expected = ir_measures.calc_aggregate([m], cut_qrels, list(ir_measures.read_trec_run(str(run))))
+    reduced = float(core.evaluate(keep).mean(axis=2)[0, 0])
+    assert reduced == pytest.approx(expected[m], abs=1e-12)
+    assert reduced < 0.7882 - 0.01  # the reduction reached the intents

@@ -302,3 +302,19 @@ def test_resamples_has_one_name_and_keeps_the_old_ones(collection, capsys):
         assert main([command, "--help"]) == 0
         shown = capsys.readouterr().out
         assert "--resamples" in shown and old not in shown
+
+
+def test_robustness_takes_measures_whose_at_value_is_a_fraction(collection, capsys):
+    """``RprecMult@0.2`` and ``IPrec@0.5`` (an ``@`` value that is not a whole number), as the
+    other meta commands take them: the ``cutoff`` column holds 0.2 and 0.5 (a float column), AP@20's
+    20 beside them; alone, whole cut-offs keep an integer column."""
+    for measures in ("RprecMult@0.2", "IPrec@0.5", "RprecMult@0.2 AP@20"):
+        argv = ["robustness", str(collection / "qrels.txt"), str(collection / "runs"), "-m", measures]
+        assert main([*argv, "--samples", "1", "-q"]) == 0, measures
+        captured = capsys.readouterr()
+        assert captured.err == "" and "lowest Kendall's tau per fraction" in captured.out
+    res = robustness(collection / "qrels.txt", collection / "runs", "RprecMult@0.2 AP@20 RR", samples=1)
+    cutoffs = res.samples.groupby("measure")["cutoff"].first()
+    assert cutoffs["RprecMult@0.2"] == 0.2 and cutoffs["AP@20"] == 20 and pd.isna(cutoffs["RR"])
+    whole = robustness(collection / "qrels.txt", collection / "runs", "AP@20 P@5", samples=1)
+    assert str(whole.samples["cutoff"].dtype) == "Int64"

@@ -8,7 +8,8 @@
 * Ctrl-C exits with 130, SIGTERM with 143, both quietly (forked workers are ended first), from
   the first instant (while the modules load: :mod:`ir_measures_pres._start`); a worker that dies
   (the out-of-memory killer) ends the command with one line and 1; a reader that closes the pipe
-  (``| head``) ends the command quietly;
+  (``| head``) ends the command quietly with 141, the status of a Unix tool SIGPIPE ends (128 +
+  13: what a shell reports for ``seq 100000 | head -1``), the demo likewise;
 * warnings, Python's included, are one line each: ``ir_measures_pres: warning: ...`` (:func:`warn`).
 
 The main command, the meta-evaluation subcommands and any later subcommand run through
@@ -34,8 +35,11 @@ PROG = "ir_measures_pres"
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: exit statuses (SIGINT's and SIGTERM's are the shells' 128 + the signal)
+#: exit statuses (SIGINT's, SIGTERM's and a closed pipe's are the shells' 128 + the signal)
 USAGE, INPUT, INTERRUPTED, TERMINATED, BUG = 2, 1, 130, 143, 70
+#: the reader of standard output went away (``| head``): 128 + SIGPIPE, as a shell reports a tool
+#: that SIGPIPE ended (Python ignores SIGPIPE and sees EPIPE instead: BrokenPipeError)
+PIPE_CLOSED = 128 + 13
 
 
 class Terminated(BaseException):
@@ -342,17 +346,13 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         # inside the try: a stop the moment a handler is set is this command's, caught below
         _catch_stops(previous_handlers)
         status = run()
+        # what is still buffered goes out now, so that a reader gone meanwhile is seen here
+        # (below), not by Python's flush at exit ("Exception ignored ...", status 120)
+        _flush_stdout()
         check_stop()  # a stop a finaliser dropped ends the command as any stop does
         return status
     except BrokenPipeError:
-        # the reader of our output went away (``| head``): stop quietly, and keep Python from
-        # complaining again when it flushes stdout at exit
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
-        return INPUT
+        return closed_pipe()
     except KeyboardInterrupt:
         return INTERRUPTED
     except Terminated:
@@ -382,6 +382,25 @@ def guarded(run: Callable[[], int], debug: bool = False) -> int:
         _stopping.clear()  # the note lives as long as the command: a caller in-process goes on
         for number, handler in previous_handlers.items():
             signal.signal(number, handler)
+
+
+def _flush_stdout() -> None:
+    """Flush standard output if there is one still open (a caller may have closed or removed it)."""
+    stdout = sys.stdout
+    if stdout is not None and not getattr(stdout, "closed", False):
+        stdout.flush()
+
+
+def closed_pipe() -> int:
+    """The reader of our output went away (``| head``): nothing is printed, standard output is
+    pointed at the null device (so that Python's flush at exit does not complain again), and the
+    status is :data:`PIPE_CLOSED`, 141, for every command and the demo."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    return PIPE_CLOSED
 
 
 def _catch_stops(replaced: Dict[int, Any]) -> None:

@@ -22,10 +22,11 @@ commented-out alternative); ``--digits`` the decimals of the values ``ntcir_eval
 (default 4, the tool's; the lines the scripts compute in awk stay 4-decimal); ``--mean`` adds
 the ``ALL`` lines, each line's mean over the tid list's topics as ``NEV2mean`` computes it.
 One run's file goes to standard output; with ``--output-dir DIR`` (which several runs, or a
-folder of runs, need) each run's file is written as the scripts name it,
+folder of runs, need; DIR is created if need be) each run's file is written as the scripts name it,
 ``DIR/<run>.<name>.<suffix>`` (``<run>.PplusQ#@L.nev`` for NEVIAPQ2sharpnev), ``<name>``
 being ``--name`` (default ``l<L>``). ``--nev METRIC`` gives what ``NEVIA2nev`` makes of an
-intent-aware file (``TID METRIC= v``; with ``--output-dir`` its ``.<METRIC>.nev`` file),
+intent-aware file (``TID METRIC@LLLL= v``; with ``--output-dir`` its ``.<METRIC>@LLLL.nev`` file,
+as NEVIA2nev names it),
 ``--matrix LINE`` what ``Topicsys-matrix`` prints (a row per topic, a column per run).
 
 The readers, the measures and the printer are :mod:`ir_measures_pres.data.diversity`,
@@ -122,8 +123,8 @@ def _parser() -> ArgumentParser:
         metavar="METRIC",
         action="append",
         default=[],
-        help="an intent-aware metric (IA-nERR, IA-nERR@0010 ...): its lines TID METRIC= v, as NEVIA2nev "
-        "writes them (with --output-dir, into <run>.<name>.<suffix>.<METRIC>.nev); repeatable",
+        help="an intent-aware metric (IA-nERR, IA-nERR@0010 ...): its lines TID METRIC@LLLL= v, as "
+        "NEVIA2nev writes them (with --output-dir, into <run>.<name>.<suffix>.<METRIC>@LLLL.nev); repeatable",
     )
     parser.add_argument(
         "--matrix",
@@ -178,7 +179,7 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
             "several runs: each gets its own file, as the scripts write them; give --output-dir DIR "
             "(or --matrix LINE for one table of them)"
         )
-    if args.output is not None and not os.path.isdir(args.output):
+    if args.output is not None and os.path.exists(args.output) and not os.path.isdir(args.output):
         parser.error(f"--output-dir: {args.output}: not a folder")
     args.nev = _nev_metrics(parser, args)
     from ..data.diversity import read_dqrels, read_intent_probs
@@ -191,6 +192,7 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
         with held_output(out) as sink:
             failed = in_turn(runs, lambda k, path: texts.__setitem__(k, _run_text(args, judg, path)), several)
             if args.output is not None:
+                _make_folder(args.output)
                 for place, text in _files(args, labels, texts).items():
                     temporary = f"{place}.{os.getpid()}.part"
                     written[temporary] = place
@@ -206,6 +208,17 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
                 os.remove(temporary)
     out.flush()
     return runs_status(failed, len(runs))
+
+
+def _make_folder(folder: str) -> None:
+    """Create ``--output-dir``'s folder (and its parents) if need be, as ``compare`` and the meta
+    commands do; a folder that cannot be made is a one-line input error."""
+    from ..data.inputs import InputError
+
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as e:
+        raise InputError(f"--output-dir: {folder}: cannot create the folder ({e.strerror or e})") from None
 
 
 def _nev_metrics(parser: Any, args: Any) -> List[str]:

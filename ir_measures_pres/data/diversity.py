@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -39,6 +39,8 @@ __all__ = [
     "read_dqrels",
     "dqrels_from_records",
     "check_against",
+    "pair_keys",
+    "judged_pairs",
 ]
 
 Source = Union[str, "os.PathLike[str]", IO[bytes]]
@@ -339,3 +341,31 @@ def check_against(probs: IntentProbs, qrels: DiversityQrels) -> None:
             f"an intent of topic {t!r} with a probability in {probs.source}",
             f"intent {i!r}, which has none",
         )
+
+
+def pair_keys(topics: Any, docs: Any) -> np.ndarray:
+    """One bytes key per (topic, document) pair, ``topic NUL document`` (ids hold no NUL: the
+    readers refuse it), to match the lines of per-intent judgements with other qrels' lines."""
+    t = np.array([str(x).encode("utf-8", "surrogateescape") for x in topics], dtype=bytes)
+    d = np.array(
+        [x if isinstance(x, bytes) else str(x).encode("utf-8", "surrogateescape") for x in docs], dtype=bytes
+    )
+    if not len(t):
+        return np.zeros(0, dtype=bytes)
+    return np.char.add(np.char.add(t, b"\x00"), d)  # type: ignore[no-any-return]
+
+
+def judged_pairs(dq: DiversityQrels, kept: np.ndarray) -> DiversityQrels:
+    """The per-intent judgements of the (topic, document) pairs ``kept`` (:func:`pair_keys`)
+    only: a document left out is unjudged for every intent (the f-qrels of the robustness
+    experiment, taken to the intents the qrels' iteration column holds)."""
+    mine = pair_keys([dq.topic_names[c] for c in dq.topic_code.tolist()], dq.doc)
+    keep = np.isin(mine, kept)
+    return replace(
+        dq,
+        topic_code=dq.topic_code[keep],
+        intent_code=dq.intent_code[keep],
+        doc=dq.doc[keep],
+        level=dq.level[keep],
+        line=dq.line[keep],
+    )

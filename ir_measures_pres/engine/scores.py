@@ -320,6 +320,8 @@ class Core:
                 self._lines.append(lines)
                 bar.update()
         self._run_dicts: Optional[List[Dict[str, Dict[str, float]]]] = None
+        #: the qrels' per-intent judgements, once asked for (:meth:`qrels_intents`)
+        self._intents: Optional[List[Any]] = None
         if warn_missing:  # compare words it itself: its topics rule decides what they get
             for name, missing in self.missing_topics().items():
                 if missing:
@@ -355,8 +357,46 @@ class Core:
 
     # -- qrels versions ---------------------------------------------------------------------
 
+    def qrels_intents(self) -> Optional[Any]:
+        """The per-intent judgements of the qrels' iteration column when a diversity measure
+        reads them (no ``dqrels=``; :func:`~..measures.diversity_scoring.qrels_intents_of`), else
+        None. A reduced qrels keeps those of its kept documents (:meth:`reduced_qrels`)."""
+        from ..measures.diversity_scoring import needs_qrels_intents, qrels_intents_of
+
+        if self._intents is None:
+            self._intents = [qrels_intents_of(self.qrels) if needs_qrels_intents(self.measures) else None]
+        return self._intents[0]
+
+    def _line_pairs(self) -> np.ndarray:
+        """The (topic, document) key of every qrels line (:func:`~..data.diversity.pair_keys`)."""
+        from ..data.diversity import pair_keys
+
+        topics = np.array(self.query_ids, dtype=object)[self.line_qidx] if len(self.line_qidx) else []
+        return pair_keys(topics, self._line_docs)
+
+    def sampling_labels(self) -> np.ndarray:
+        """Per qrels line, the label that says whether its document is relevant when relevant
+        documents are sampled: the line's label, or, when a diversity measure reads the qrels'
+        intents, the document's highest level over its intents (relevant to one intent is
+        relevant, whichever intent's line the qrels' single label came from)."""
+        intents = self.qrels_intents()
+        if intents is None:
+            return self.line_labels
+        from ..data.diversity import pair_keys
+
+        mine = pair_keys([intents.topic_names[c] for c in intents.topic_code.tolist()], intents.doc)
+        keys, inverse = np.unique(mine, return_inverse=True)
+        highest = np.zeros(len(keys), dtype=np.int64)
+        np.maximum.at(highest, inverse.reshape(-1), intents.level.astype(np.int64))
+        lines = self._line_pairs()
+        at = np.minimum(np.searchsorted(keys, lines), max(len(keys) - 1, 0))
+        found = (keys[at] == lines) if len(keys) else np.zeros(len(lines), dtype=bool)
+        return np.maximum(self.line_labels, np.where(found, highest[at] if len(keys) else 0, 0))
+
     def reduced_qrels(self, keep: Optional[np.ndarray] = None) -> Qrels:
-        """The qrels without the lines where ``keep`` is False (every query is kept)."""
+        """The qrels without the lines where ``keep`` is False (every query is kept), and without
+        those documents' per-intent judgements when a diversity measure reads the qrels' intents
+        (:meth:`qrels_intents`): what those measures read is what the reduction left."""
         if keep is None:
             return self.qrels
         keep = np.asarray(keep, dtype=bool)
@@ -368,7 +408,13 @@ class Core:
         lookup = [dict(zip(docs[a:b], lab[a:b])) for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
         # sampled judgements' strata follow their lines (the lines are in the qrels' label order)
         strata = None if self.qrels.strata is None else self.qrels.strata[keep]
-        return Qrels(list(self.query_ids), offsets, labels, lookup, strata)
+        reduced = Qrels(list(self.query_ids), offsets, labels, lookup, strata)
+        intents = self.qrels_intents()
+        if intents is not None:
+            from ..data.diversity import judged_pairs
+
+            reduced.intents = judged_pairs(intents, self._line_pairs()[keep])
+        return reduced
 
     def ranked_runs(self, keep: Optional[np.ndarray] = None) -> Tuple[Qrels, List[RankedRun]]:
         """Every run's ranking judged by the (reduced) qrels: same order, new labels."""

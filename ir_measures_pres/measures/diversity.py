@@ -138,8 +138,9 @@ class DiversityJudgements:
     line, in file order: topic index, intent (a row of the probability file), document, weighted
     gain w_i(d) = P(i|q) g_i(d) (as written and read back) and whether the intent is
     navigational. Per judged (topic, document) with a relevant line: its key and GG(d). The D
-    ideal list (GG > 0, descending), per topic its R, H (the largest GG) and n (intents with a
-    relevant document). ``probs``: the probability file; ``line_gain``: g_i(d) of each line."""
+    ideal list (GG > 0, descending), per topic its R, H (the largest GG), n (intents with a
+    relevant document, whatever their probability) and the documents with GG = 0. ``probs``:
+    the probability file; ``line_gain``: g_i(d) of each line."""
 
     topics: List[str]
     probs: IntentProbs
@@ -157,6 +158,9 @@ class DiversityJudgements:
     n_rel: np.ndarray
     gmax: np.ndarray
     n_intents: np.ndarray
+    #: per topic, the documents whose relevant lines all have P(i|q) = 0 (GG(d) = 0): they stay
+    #: in the tool's ideal-list file, with gain 0, and count in its ``jnonrel``
+    n_zero_gain: np.ndarray
 
 
 def _doc_array(docs: List[str], as_bytes: bool) -> np.ndarray:
@@ -239,6 +243,7 @@ def judgements(
         counts.astype(np.int64),
         gmax,
         n_intents.astype(np.int64),
+        np.bincount(key_topic[~positive], minlength=len(topics)).astype(np.int64),
     )
 
 
@@ -342,7 +347,11 @@ def found(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, din: bo
     if din:
         raw = _din_gains(judg, lists, cutoff)
     else:
-        raw = np.where(lists.judged >= 0, judg.doc_gg[np.maximum(lists.judged, 0)], 0.0)
+        # the gain of each entry, 0 for a document without a relevant line (and for every
+        # entry when no document of the judgements is relevant: doc_gg is then empty)
+        raw = np.zeros(len(lists.judged))
+        judged = lists.judged >= 0
+        raw[judged] = judg.doc_gg[lists.judged[judged]]
     candidates = np.flatnonzero((rank <= cutoff) & (raw > 0))  # only these are written %.4f
     gain = printed(raw[candidates])
     keep = candidates[gain > 0]

@@ -19,7 +19,8 @@ intent probabilities, else a one-line error). The list of a topic is the run
 ranked by the package's one rule (:mod:`..data.ranking`: score descending, then document id
 descending), its first 1000 documents; the command keeps the run's file order. On a run written
 in that order the values are the command's, unrounded (the command prints 4 decimals and
-computes its D# lines from the printed values).
+computes its D# lines from the printed values), but for the intent-aware measures and P+Q, which
+add the 4-decimal per-intent values as the scripts do.
 """
 
 from __future__ import annotations
@@ -388,8 +389,9 @@ _IA = """
     An intent-aware measure IA-X@l = sum_i P(i|q) X_i@l over the topic's intents with a relevant
     document, X_i@l computed with the intent's own gains g_i (n or 2^n - 1, written with 4
     decimals as the tool's ``glabel`` writes them) against the intent's own ideal list (H: the
-    intent's highest gain); nothing is renormalised (the tool's SUMp may be < 1). The tool adds
-    the 4-decimal printed X_i@l; here the values themselves.
+    intent's highest gain); nothing is renormalised (the tool's SUMp may be < 1 or > 1). As the
+    tool's awk adds them, each X_i@l is taken to its 4 printed decimals before it is weighed, so
+    the value prints as the tool's line.
 """
 IA_nDCG = _measure(
     "IA_nDCG",
@@ -467,8 +469,8 @@ IA_RBP = _measure(
 _PQ = """
     P+Q@l = sum over informational intents of P(i|q) Q_i@l + sum over navigational intents
     (``nav`` in the ``.DINprob``) of P(i|q) P+_i@l, each intent against its own gains and ideal
-    list (the ``PplusQ@l`` line of DIN-NTCIR-PQeval's ``.nevPQ``, which adds the 4-decimal
-    printed values; here the values themselves).
+    list (the ``PplusQ@l`` line of DIN-NTCIR-PQeval's ``.nevPQ``; as there, each intent's value
+    is taken to its 4 printed decimals before it is weighed).
 """
 PplusQ = _measure(
     "PplusQ",

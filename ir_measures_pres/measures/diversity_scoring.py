@@ -47,6 +47,7 @@ from .diversity import (
     intent_recall,
     intent_segments,
     judgements,
+    printed,
     run_lists,
 )
 from .diversity_measures import _Diversity
@@ -58,6 +59,7 @@ __all__ = [
     "qrels_intents",
     "judgements_of",
     "needs_qrels_intents",
+    "qrels_intents_of",
 ]
 
 
@@ -118,6 +120,17 @@ def qrels_intents(measures: Iterable[Any], qrels: Any) -> Tuple[Any, Optional[Di
         [str(r.doc_id) for r in rows],
         [r.relevance for r in rows],
     )
+
+
+def qrels_intents_of(qrels: Qrels) -> Optional[DiversityQrels]:
+    """The per-intent judgements the evaluation's qrels hold, what a diversity measure without
+    ``dqrels=`` reads (:func:`_intent_qrels`): those kept from objects, else their file read
+    again for its iteration column; None for qrels that keep neither."""
+    if qrels.intents is not None:
+        return qrels.intents  # type: ignore[no-any-return]
+    if qrels.path is None:
+        return None
+    return _dqrels_file(qrels.path, file_stamp(qrels.path))
 
 
 #: the fields that hold a diversity qrels line's intent (ir_measures', ir_datasets')
@@ -258,4 +271,6 @@ def _intent_aware(judg: DiversityJudgements, lists: DiversityLists, family: str,
         per = rbp_kernel(f, RBP_P)
     else:  # P+Q: P+ for a navigational intent, Q@l for an informational one
         per = np.where(judg.probs.nav[segs.row], d_pplus_kernel(f, ide), d_q_kernel(f, ide, cutoff))
-    return intent_aware(judg.probs.prob[segs.row], per, segs.offsets)
+    # the scripts' order of operations (spec §6): each intent's value as gcompute prints it
+    # (4 decimals), weighed and added in awk; so the sum can be printed as the tool prints it
+    return intent_aware(judg.probs.prob[segs.row], printed(per), segs.offsets)

@@ -78,21 +78,45 @@ class RobustnessResult(SavedResult):
         return plot_robustness(self, path, **kwargs)
 
 
-def refuse_judgements_elsewhere(measures: Sequence[Any], labels: Sequence[str]) -> None:
+def refuse_judgements_elsewhere(measures: Sequence[Any], labels: Sequence[str], core: Any = None) -> None:
     """f-qrels remove judgements from the qrels; a measure whose judgements come from a file of
-    its own (statAP's ``prels=``, the diversity measures' ``probs=``/``dqrels=`` or intents)
-    would score every f-qrels as the full judgements, a robustness of 1 that measures nothing:
-    such a measure is refused (ValueError)."""
+    its own (statAP's ``prels=``, the diversity measures' ``dqrels=``) would score every f-qrels
+    as the full judgements, a robustness of 1 that measures nothing: such a measure is refused
+    (ValueError). A diversity measure without ``dqrels=`` reads its intents from the qrels'
+    iteration column, which the f-qrels do reduce (:meth:`~..engine.scores.Core.reduced_qrels`):
+    it is accepted, once ``core`` (when given) shows that the qrels hold those intents."""
     from ..measures.catalogue import entry_of
+    from ..measures.diversity_scoring import needs_qrels_intents
+
+    def sampled(m: Any) -> bool:
+        return needs_qrels_intents([m]) and (core is None or core.qrels_intents() is not None)
 
     outside = [
-        label for m, label in zip(measures, labels) if getattr(entry_of(m), "judgements_elsewhere", False)
+        label
+        for m, label in zip(measures, labels)
+        if getattr(entry_of(m), "judgements_elsewhere", False) and not sampled(m)
     ]
     if outside:
+        one = len(outside) == 1
         raise ValueError(
-            f"robustness samples the qrels' judgements, which {', '.join(outside)} do not read (their "
-            "judgements come from files of their own, which the f-qrels leave whole): leave them out"
+            f"robustness removes judgements from the qrels, but {', '.join(outside)} "
+            f"{'reads its' if one else 'read their'} judgements from a file of "
+            f"{'its' if one else 'their'} own (prels=, dqrels=), which the reduced qrels leave "
+            f"whole: every reduction would score as the full judgements; leave "
+            f"{'it' if one else 'them'} out (a diversity measure without dqrels= reads its "
+            "intents from the qrels' iteration column, which the reduction does reach)"
         )
+
+
+def _at_values(values: Any) -> Any:
+    """The ``cutoff`` column: each measure's ``@`` value, an integer column (missing values
+    allowed) when every one is a whole number (``AP@10``), else a float one (``RprecMult@0.2``,
+    ``IPrec@0.5``); any other kind of value is kept as it is."""
+    present = [v for v in values if v is not None]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in present):
+        return values
+    whole = all(float(v).is_integer() for v in present)
+    return values.astype("Int64" if whole else "Float64")
 
 
 def robustness(
@@ -141,9 +165,12 @@ def robustness(
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
         core = Core(qrels, runs, measures, progress=progress)
     labels = core.measure_labels
-    refuse_judgements_elsewhere(core.measures, labels)
+    refuse_judgements_elsewhere(core.measures, labels, core)
     full = core.evaluate().mean(axis=2)
-    relevant = core.line_labels >= rel
+    # a document relevant to one of its intents is relevant (diversity measures on the qrels'
+    # intents); else the qrels' labels
+    sampling = core.sampling_labels()
+    relevant = sampling >= rel
     n_q = len(core.query_ids)
     sample_rows = []
     score_rows = [
@@ -154,7 +181,7 @@ def robustness(
     with progress_bar(len(fractions) * samples, "f-qrels", progress) as bar:
         for f in fractions:
             for s in range(1, samples + 1):
-                keep = f_qrels_mask(core.line_qidx, core.line_labels, n_q, f, sample_rng(seed, f, s), rel)
+                keep = f_qrels_mask(core.line_qidx, sampling, n_q, f, sample_rng(seed, f, s), rel)
                 means = core.evaluate(keep).mean(axis=2)
                 kept = int((keep & relevant).sum())
                 for i, m in enumerate(labels):
@@ -179,7 +206,7 @@ def robustness(
             "relevant_total",
         ],
     )
-    samples_df["cutoff"] = samples_df["cutoff"].astype("Int64")
+    samples_df["cutoff"] = _at_values(samples_df["cutoff"])
     summary = (
         samples_df.groupby(["measure", "fraction"], sort=False)
         .agg(

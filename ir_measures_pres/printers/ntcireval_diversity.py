@@ -4,11 +4,13 @@ diversity.md §6, §7, §9): the lines ``D-NTCIR-eval`` writes into ``<run>.<nam
 and ``D-NTCIR-IAeval2`` into ``.nevIA`` and ``DIN-NTCIR-PQeval`` into ``.nevPQ``, from the
 values of :mod:`ir_measures_pres.measures.diversity`.
 
-Per topic of the tid list (the probability file's topics, sorted): ``# syslen= jrel= jnonrel=0``,
+Per topic of the tid list (the probability file's topics, sorted): ``# syslen= jrel= jnonrel=``
+(jnonrel: the documents relevant only to intents of probability 0, gain 0 in the ideal list),
 ``# r1= rp=``, the ``gcompute`` lines, ``#intent_num=n``, the two I-rec lines (``I-rec@n``
 first only when the list reaches rank n and n < l, as ``irec`` prints them when it reaches the
 rank) and the D# (DIN#) lines, which the scripts compute in awk from the printed strings. A
-topic without a relevant document makes ``ntcir_eval`` fail: only the D# lines are written, 0.
+topic whose ideal list has no gain makes ``gcompute`` fail (no ``#`` and measure lines) and one
+without a relevant document ``irec`` (no I-rec lines); the D# lines read the missing values as 0.
 
 Every value line is ``TID`` + space + ``name=`` left-aligned in 21 characters + ``%.4f``.
 
@@ -130,22 +132,24 @@ def diversity_text(
     out: List[str] = []
     write = out.append
     for k, tid in enumerate(judg.topics):
-        if judg.n_rel[k] == 0:  # ntcir_eval fails; awk reads the missing values as 0
-            for printed_name, _ in sharp:
-                write(f"{tid} {_field(printed_name)}{AWK % 0.0}\n")
-            continue
-        write(f"{tid} # syslen={f.syslen[k]} jrel={judg.n_rel[k]} jnonrel=0\n")
-        write(f"{tid} # r1={heads['r1'][k]} rp={heads['rp'][k]}\n")
-        for name, field in names:
-            write(f"{tid} {field}{texts[name][k]}\n")
-        write(f"{tid} #intent_num={n[k]}\n")
-        l_line = f"{tid} {_field(f'I-rec{at}')}{irec_l_text[k]}\n"
-        n_line = f"{tid} {_field('I-rec@n')}{irec_n_text[k]}\n"
-        n_first = lengths[k] >= n[k] and n[k] < cutoff
-        write(n_line + l_line if n_first else l_line + n_line)
-        irec = float(irec_l_text[k])
+        # gcompute fails on a topic whose ideal list has no gain (no relevant document, or
+        # only documents of intents with P(i|q) = 0) and irec on one without a relevant
+        # document: their lines are missing, and awk reads a missing value as 0
+        has_gain, has_intent = judg.n_rel[k] > 0, n[k] > 0
+        if has_gain:
+            write(f"{tid} # syslen={f.syslen[k]} jrel={judg.n_rel[k]} jnonrel={judg.n_zero_gain[k]}\n")
+            write(f"{tid} # r1={heads['r1'][k]} rp={heads['rp'][k]}\n")
+            for name, field in names:
+                write(f"{tid} {field}{texts[name][k]}\n")
+        if has_intent:
+            write(f"{tid} #intent_num={n[k]}\n")
+            l_line = f"{tid} {_field(f'I-rec{at}')}{irec_l_text[k]}\n"
+            n_line = f"{tid} {_field('I-rec@n')}{irec_n_text[k]}\n"
+            n_first = lengths[k] >= n[k] and n[k] < cutoff
+            write(n_line + l_line if n_first else l_line + n_line)
+        irec = float(irec_l_text[k]) if has_intent else 0.0
         for printed_name, source in sharp:
-            value = GAMMA * irec + (1 - GAMMA) * float(texts[source][k])
+            value = GAMMA * irec + (1 - GAMMA) * (float(texts[source][k]) if has_gain else 0.0)
             write(f"{tid} {_field(printed_name)}{AWK % value}\n")
     return "".join(out)
 
@@ -204,7 +208,7 @@ def _pq_sharp_text(judg: DiversityJudgements, lists: DiversityLists, cutoff: int
     """``NEVIAPQ2sharpnev``'s ``<run>.PplusQ#@l.nev``: per topic ``TID PplusQ@l=<TAB>v`` (v as
     the ``.nevPQ`` file prints it) and ``TID PplusQ#@l=<TAB>%.4f(0.5 I-rec@l + 0.5 v)``, I-rec@l
     as the ``.Dnev`` file prints it (0 for a topic without a relevant document, whose block has
-    no I-rec line)."""
+    no I-rec line; a topic whose relevant documents are all of intents with P(i|q) = 0 has one)."""
     at = f"@{cutoff:04d}"
     pq = {}
     for line in _intent_aware_text("DIN-NTCIR-PQeval", judg, lists, cutoff, digits).splitlines():
@@ -215,7 +219,7 @@ def _pq_sharp_text(judg: DiversityJudgements, lists: DiversityLists, cutoff: int
     fmt = f"%.{digits}f"
     out = []
     for k, tid in enumerate(judg.topics):
-        shown = float(fmt % irec[k]) if judg.n_rel[k] else 0.0
+        shown = float(fmt % irec[k]) if judg.n_intents[k] else 0.0  # no I-rec line: 0
         value = pq[tid]
         out.append(f"{tid} PplusQ{at}=\t{value}\n")
         out.append(f"{tid} PplusQ#{at}=\t{AWK % (GAMMA * shown + (1 - GAMMA) * float(value))}\n")
