@@ -58,6 +58,14 @@ class PluginMeasure(ir_measures.Measure):
                 params[name] = _canonical_gains(value)
         super().__init__(**params)
 
+    def aggregator(self) -> Any:
+        """What makes the measure's one number of its per-topic values: its catalogue entry's
+        summary (:func:`.summary.aggregator_of`), which every surface asks, ir_measures'
+        ``calc_aggregate`` and PyTerrier's ``pt.Evaluate`` included."""
+        from .summary import aggregator_of
+
+        return aggregator_of(self)
+
     # ir_measures builds measures as ``m(**kw)`` and ``m @ k``: check what the user wrote at once
     def __call__(self, **kwargs: Any) -> "PluginMeasure":
         measure = super().__call__(**kwargs)

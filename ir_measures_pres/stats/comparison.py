@@ -60,6 +60,7 @@ import numpy as np
 from .. import stats
 from ..engine.scores import check_mean_labels, lacking_topics
 from ..measures.direction import NEITHER
+from ..measures.summary import SUM, summary_of_name
 from . import _inputs, tables
 from .tables import COLUMNS
 
@@ -156,7 +157,8 @@ class Comparison:
             f"{100 * p['ci']:g}% intervals" + (" (simultaneous)" if p.get("simultaneous_ci") else "")
         )
         topics = (
-            f"{self.n} qrels topics (a run missing a topic scores 0 on it, as trec_eval -c)"
+            f"{self.n} qrels topics (a run missing a topic scores what an empty ranking scores "
+            "there, 0 for most measures)"
             if p["topics"] == "qrels"
             else f"the {self.n} topics every run retrieved for (trec_eval without -c)"
         )
@@ -654,6 +656,14 @@ def _compare_values(
             lo, hi = stats.t_interval(d, level)
         with np.errstate(divide="ignore", invalid="ignore"):
             pct = np.where(mean[a] != 0, 100.0 * delta / mean[a], np.nan)
+        if summary_of_name(mname) == SUM:  # a count: its one number is the sum over the topics
+            mean, delta, lo, hi = mean * n, delta * n, lo * n, hi * n
+            means[mname] = {r: v * n for r, v in means[mname].items()}
+            intervals[mname] = {r: (lo_r * n, hi_r * n) for r, (lo_r, hi_r) in intervals[mname].items()}
+            notes.append(
+                f"{mname} is a count: its values are sums over the {n} topics (its summary), its "
+                "differences and intervals too; the tests are those of its per-topic values"
+            )
         frames.append(
             pd.DataFrame(
                 {
