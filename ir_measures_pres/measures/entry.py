@@ -15,7 +15,7 @@ import numpy as np
 
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
-from .base import PluginMeasure
+from .base import GEOMETRIC, MEAN, SUM, SUMMARIES, PluginMeasure
 from .bounds_spec import BoundSpec
 
 __all__ = [
@@ -39,11 +39,6 @@ __all__ = [
 #: of a run's quality (NumRet, NumQ, NumCandidates), which no surface calls better or best
 HIGHER, LOWER, NEITHER = "higher", "lower", "neither"
 DIRECTIONS = (HIGHER, LOWER, NEITHER)
-#: how a measure's per-topic values become one number: their mean (a topic where the measure is
-#: undefined, NaN, left out), trec_eval's geometric mean exp(mean(log(max(v, 0.00001)))) (GMAP,
-#: GMBpref), or their sum (counts: NumNonRelJudgedRet, the TAR counts)
-MEAN, GEOMETRIC, SUM = "mean", "geometric mean", "sum"
-SUMMARIES = (MEAN, GEOMETRIC, SUM)
 #: a direction, or the function of a measure that gives it when its parameters decide it
 Direction = Union[str, Callable[[Any], str]]
 

@@ -26,15 +26,13 @@ measures get their ``DEFAULT`` (0, what an empty ranking scores for each of them
 from __future__ import annotations
 
 import functools
-import math
 from typing import Any, Iterable, Optional
 
 import numpy as np
-from ir_measures.measures.base import MeanAgg, SumAgg
+from ir_measures.measures.base import SumAgg
 
-from .entry import GEOMETRIC, MEAN, SUM, SUMMARIES
+from .base import AGGREGATORS, GEOMETRIC, MEAN, SUM, SUMMARIES, DefinedMean, GeometricMean
 from .table import entry_of
-from .trec_tool.kernels import MIN_GEO_MEAN
 
 __all__ = [
     "GEOMETRIC",
@@ -52,30 +50,6 @@ __all__ = [
 ]
 
 
-class DefinedMean(MeanAgg):
-    """The mean over the topics where the measure is defined: NaN values are left out."""
-
-    def add(self, value: float) -> None:
-        if value == value:
-            super().add(value)
-
-
-class GeometricMean:
-    """trec_eval's geometric mean over topics: exp(mean(log(max(v, 0.00001)))). An ir_measures
-    aggregator (``add``, ``result``)."""
-
-    def __init__(self) -> None:
-        self.total = 0.0
-        self.count = 0
-
-    def add(self, value: float) -> None:
-        self.total += math.log(max(value, MIN_GEO_MEAN))
-        self.count += 1
-
-    def result(self) -> float:
-        return math.exp(self.total / self.count) if self.count else float("nan")
-
-
 def summary_of(measure: Any) -> str:
     """:data:`MEAN`, :data:`GEOMETRIC` or :data:`SUM`: how ``measure``'s per-topic values become
     one number (its catalogue entry's rule; for ir_measures' own measures, their aggregator's)."""
@@ -88,9 +62,7 @@ def summary_of(measure: Any) -> str:
 def aggregator_of(measure: Any) -> Any:
     """A new aggregator (``add``, ``result``) that makes ``measure``'s one number, by its rule."""
     entry = entry_of(measure)
-    if entry is None:
-        return measure.aggregator()
-    return {MEAN: DefinedMean, GEOMETRIC: GeometricMean, SUM: SumAgg}[entry.summary]()
+    return AGGREGATORS[entry.summary]() if entry is not None else measure.aggregator()
 
 
 def summarise(measure: Any, values: Iterable[float]) -> float:

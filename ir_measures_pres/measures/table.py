@@ -564,6 +564,11 @@ MEASURES: Tuple[Entry, ...] = (
 #: measure NAME -> entry; the provider dispatches through this table.
 BY_NAME: Dict[str, Entry] = {e.measure.NAME: e for e in MEASURES}
 
+# each measure class makes its aggregator by its entry's summary (PluginMeasure.aggregator, which
+# ir_measures' calc_aggregate and PyTerrier call)
+for _entry in MEASURES:
+    type(_entry.measure).SUMMARY = _entry.summary
+
 
 def entry_of(measure: Any) -> Optional[Entry]:
     """The catalogue entry of ``measure`` when it is one of this package's measures, else None."""
