@@ -6,7 +6,8 @@ registers the package's measures and provider in ir_measures and lets
 ``ir_measures.parse_trec_measure`` read every name of the measure catalogue
 (:mod:`ir_measures_pres.measures.catalogue`), so that both measure objects and strings such as
 ``"PRES@1000"`` or ``"Q-measure"`` work in ``pt.Experiment`` and ``pt.Evaluate`` with no import
-of this package in the user's code.
+of this package in the user's code, and lets PyTerrier's means ask each measure's summary
+(:mod:`._pyterrier_rules`).
 
 PyTerrier's loop does not guard ``entry_point.load()``: an exception here would break
 ``import pyterrier`` itself. So this module never raises: on any failure it warns
@@ -40,6 +41,11 @@ try:
 
     register()  # idempotent; the package import has done it already
     trec_names.install()  # idempotent as well
+    # pt.Experiment / pt.Evaluate ask each measure's summary (GMAP's geometric mean, a count's
+    # sum) and give every requested name its values (idempotent)
+    from ._pyterrier_rules import install as _install_rules
+
+    _install_rules()
     # every measure of the catalogue, under its name and aliases: pt.ir_measures_pres.PRES ...
     globals().update(
         {name: e.measure for e in catalogue.MEASURES for name in (e.measure.__name__, *e.aliases)}

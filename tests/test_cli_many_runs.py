@@ -117,8 +117,9 @@ def test_a_bad_run_is_reported_and_the_others_are_still_evaluated(files: Path) -
     assert lines[0].startswith(PREFIX + "bad.run:1:") and "'high'" in lines[0]
     # b.run has no line for q2: said, not scored 0 silently (issue #20, item 2)
     assert (
-        lines[1]
-        == "ir_measures_pres: warning: run b.run lacks 1 of the 2 topics (q2), scored 0 (DEFAULT) on them"
+        lines[1] == "ir_measures_pres: warning: run b.run lacks 1 of the 2 topics (q2), "
+        "scored as an empty ranking on them "
+        "(0 for most measures)"
     )
     assert lines[2] == PREFIX + "1 of 3 runs could not be evaluated (see above); the others are in the output"
 
@@ -199,8 +200,9 @@ def test_runs_scored_in_forked_workers_give_the_same_bytes_as_one_process(
     assert errors[0].startswith(PREFIX + "bad.run:2:") and "'high'" in errors[0]
     assert "dup.run: 1 duplicate (query, document) result line(s) dropped" in errors[1]
     assert (
-        errors[2]
-        == "ir_measures_pres: warning: run b.run lacks 1 of the 2 topics (q2), scored 0 (DEFAULT) on them"
+        errors[2] == "ir_measures_pres: warning: run b.run lacks 1 of the 2 topics (q2), "
+        "scored as an empty ranking on them "
+        "(0 for most measures)"
     )
     assert (
         errors[3] == PREFIX + "1 of 4 runs could not be evaluated (see above); the others are in the output"

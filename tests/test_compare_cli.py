@@ -105,8 +105,9 @@ def test_intersection_warns_on_stderr(sample, capsys, tmp_path):
     code, out, err = _run([qrels, str(short), str(runs / "noisy"), "-m", "AP", "-q"], capsys)
     assert code == 0 and "run short lacks 1 of the 3 topics" in out  # the note in the table
     assert (
-        err
-        == "ir_measures_pres: warning: run short lacks 1 of the 3 topics (303), scored 0 (DEFAULT) on them\n"
+        err == "ir_measures_pres: warning: run short lacks 1 of the 3 topics (303), "
+        "scored as an empty ranking on them "
+        "(0 for most measures)\n"
     )
 
 

@@ -231,7 +231,7 @@ FILES: Dict[str, Dict[str, Union[Path, Maker]]] = {
         "input.aplrob03a.gz": ROBUST / "runs" / "input.aplrob03a.gz",
     },
     # sampled --tool statap: the reference draw's prels and two of the Robust runs
-    "docs/judgements.md:258": {
+    "docs/judgements.md:259": {
         "prels": shared_path("sampled-judgements", "prels"),
         "input.uwmtCR0.gz": ROBUST / "runs" / "input.uwmtCR0.gz",
     },
@@ -258,8 +258,8 @@ CONTINUES: Dict[str, List[str]] = {
     "docs/compare.md:102": ["docs/compare.md:36", "docs/compare.md:61"],  # runs/, $QRELS
     "docs/compare.md:144": ["docs/compare.md:36", "docs/compare.md:61"],  # runs/, $QRELS
     "docs/tar.md:61": ["docs/tar.md:39"],  # run
-    "docs/tar.md:165": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
-    "docs/pyterrier.md:138": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES
+    "docs/tar.md:166": ["docs/tar.md:39", "docs/tar.md:61"],  # ir_measures, qrels
+    "docs/pyterrier.md:140": ["docs/pyterrier.md:37"],  # pt, run, qrels, PRES
     "docs/uncertainty.md:388": ["docs/uncertainty.md:290"],  # qrels, run
     "docs/uncertainty.md:410": ["docs/uncertainty.md:188"],  # runs, ap, plot_intervals
 }

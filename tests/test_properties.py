@@ -528,12 +528,20 @@ def test_an_ideal_ranking_scores_the_ideal_value(case: Case, topic: Topic, data:
     others = [d for d in data.draw(st.permutations(POOL)) if d not in relevant]
     order = relevant + others[: data.draw(st.integers(0, len(others)))]
     n = len(relevant)
-    if not order:  # nothing retrieved: a query the run does not answer
-        expected: float | None = case.default
+    if not order:  # nothing retrieved: an empty ranking, what a query the run lacks scores
+        expected: float | None = _empty_ranking(case, labels)
     else:  # no relevant document scores 0 (docs/measures.md)
         expected = 0.0 if n == 0 else case.ideal(n)
     assume(expected is not None)
     assert one(case.measure, labels, order) == pytest.approx(expected, abs=1e-12)
+
+
+def _empty_ranking(case: Case, labels: Labels) -> float:
+    """What an empty ranking scores on a topic, which is what a topic the run lacks scores
+    (docs/conventions.md): the row's DEFAULT, except on a topic without relevant documents, which
+    scores 0 for every measure (docs/measures.md: R_norm's n = 0 gives 0, in Bollmann's mode too)."""
+    relevant = any(v is not None and v >= case.relevant_from for v in labels.values())
+    return case.default if relevant else 0.0
 
 
 def _grade(labels: Labels, doc: str, case: Case) -> int:
@@ -618,7 +626,7 @@ def test_a_query_missing_from_the_run_gets_the_default(case: Case, collection, d
     values = evaluate(case.measure, qrels, partial)
     assert set(values) == set(qrels)
     for q in qrels:
-        assert values[q] == (case.default if q in dropped else full_values[q])
+        assert values[q] == (_empty_ranking(case, qrels[q]) if q in dropped else full_values[q])
 
 
 @case_param
@@ -633,7 +641,8 @@ def test_an_empty_run_gets_the_default_for_every_query(case: Case) -> None:
     )
     runs: list[object] = [{}, [], empty_frame, {"q1": {}, "q2": {}}]
     for run in runs:
-        assert evaluate(case.measure, qrels, run) == {"q1": case.default, "q2": case.default}
+        expected = {q: _empty_ranking(case, labels) for q, labels in qrels.items()}
+        assert evaluate(case.measure, qrels, run) == expected
 
 
 @case_param
@@ -642,7 +651,7 @@ def test_an_empty_entry_in_a_run_dict_is_a_query_without_lines(case: Case) -> No
     score as a query the run lacks. q1 has relevant documents, q2 has none."""
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 0}}
     without = evaluate(case.measure, qrels, {"q1": {"b": 1.0}})
-    assert without["q2"] == case.default
+    assert without["q2"] == _empty_ranking(case, qrels["q2"])
     assert evaluate(case.measure, qrels, {"q1": {"b": 1.0}, "q2": {}}) == without
 
 

@@ -598,11 +598,11 @@ def test_a_topic_the_run_lacks_is_warned_of_as_what_happens(
     out, err = capsys.readouterr()
     assert f"q4\t{measure}\tnan\n" in out
     assert err == (
-        "ir_measures_pres: warning: run run lacks 1 of the 3 topics (q4), "
-        "nan there (DEFAULT), left out of the mean\n"
+        "ir_measures_pres: warning: run run lacks 1 of the 3 topics (q4), nan there, left out of the mean\n"
     )
     assert evaluate_main([qrels, run, measure, "AP"]) == 0
     assert capsys.readouterr().err == (
         "ir_measures_pres: warning: run run lacks 1 of the 3 topics (q4), "
-        f"{measure}: nan there (DEFAULT), left out of the mean; AP: scored 0 (DEFAULT) on them\n"
+        f"{measure}: nan there, left out of the mean; AP: scored as an empty ranking on them "
+        "(0 for most measures)\n"
     )

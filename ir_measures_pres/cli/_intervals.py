@@ -122,7 +122,7 @@ def intervals_of(
     from ..stats.intervals import table_intervals
 
     out = table_intervals(table, args.ci, args.ci_method, args.B, args.seed, means, measures)
-    from ..measures.trec_tool.measures import is_geometric
+    from ..measures.summary import is_geometric
 
     none = [m for m, iv in out.items() if iv is None]
     sums = [str(m) for m in none if not is_geometric(m)]

@@ -175,7 +175,7 @@ def write_trec(
     """trec_eval's format: per-query lines (-q) by query id then measure, then the 'all' rows.
     ``tag`` (several runs): each run's block opens with trec_eval's ``runid all TAG`` line."""
     from ..measures.catalogue import trec_names
-    from ..measures.trec_tool.measures import is_geometric
+    from ..measures.summary import is_geometric
     from ._trec_format import format_line, format_value
 
     places = DEFAULT_PLACES if args.places == -1 else args.places

@@ -260,9 +260,10 @@ class _Shown:
 
 def _run(args: argparse.Namespace, out: Any) -> None:
     from ..data.datasets import qrels_source
-    from ..engine.scores import Core
+    from ..engine.scores import Core, check_means
 
     measures = command_measures(args.measures)  # a usage error, before any file is read
+    check_means(measures, args.command)  # a geometric mean, in the command's own terms
     if args.command == "robustness":
         from ..meta.robustness import refuse_judgements_elsewhere
 
@@ -274,7 +275,9 @@ def _run(args: argparse.Namespace, out: Any) -> None:
     show = _Shown(args.format, out)
     runs = _runs(args)
     plot_format = None if args.plot_format == "none" else args.plot_format
-    core = Core(qrels_source(args.qrels), runs, measures, progress=False if args.quiet else None)
+    core = Core(
+        qrels_source(args.qrels), runs, measures, progress=False if args.quiet else None, command=args.command
+    )
     res: Any
     results: List[Any]
     if args.command == "robustness":

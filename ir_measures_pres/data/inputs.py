@@ -286,6 +286,8 @@ def predict_kind(obj: Any, kind: str) -> str:
         return "columns"
     if hasattr(obj, "__iter__") and not isinstance(obj, (str, bytes)):
         return "tuples"
+    if isinstance(obj, (str, bytes, os.PathLike)):
+        raise path_given(kind, os.fsdecode(obj))
     raise InputError(
         f"unsupported {kind} input of type {type(obj).__name__}: expected a dict of dicts, a pandas "
         "DataFrame or an iterable of namedtuples"
@@ -384,12 +386,27 @@ def _frame_query_column(column: Any, what: str) -> Tuple[np.ndarray, np.ndarray,
     return query_column(column.to_numpy(), what)
 
 
+def path_given(kind: str, path: str) -> InputError:
+    """The error for a path where the qrels or the run themselves are expected (``calc_aggregate(
+    measures, "qrels.txt", run)``): say so, and how to read the file."""
+    reader = "read_trec_qrels" if kind == "qrels" else "read_trec_run"
+    return InputError(
+        f"a path string was given as the {kind} ({path!r}), where the {kind} "
+        f"{'themselves are' if kind == 'qrels' else 'itself is'} expected: "
+        f"read the file first, e.g. ir_measures.{reader}({path!r})"
+    )
+
+
 def _tuple_columns(items: Iterable[Any], value_col: str, kind: str) -> Columns:
     qids: List[str] = []
     docs: List[str] = []
     vals: List[Any] = []
     strata: Optional[List[Any]] = None  # qrels items with a ``stratum`` field (SampledQrel)
+    items = iter(items)
     for item in items:
+        if not qids and isinstance(item, str) and len(item) == 1:
+            # a string iterated (ir_measures tees the qrels): a path given for the qrels
+            raise path_given(kind, item + "".join(c for c, _ in zip(items, range(4096))))
         try:
             qids.append(item.query_id)
             docs.append(item.doc_id)

@@ -56,8 +56,8 @@ class RankedRun:
 
     ``qpos[i]`` is the qrels index of ranked query ``i``; its documents are
     ``labels[offsets[i]:offsets[i + 1]]`` (best first). Queries of the run that the qrels do
-    not have are dropped; qrels queries that the run lacks are absent here (ir_measures gives
-    them the measure's DEFAULT).
+    not have are dropped; qrels queries that the run lacks are absent here (they score what the
+    measure gives an empty list: :meth:`with_empty_lists`).
     """
 
     qrels: Qrels
@@ -93,6 +93,20 @@ class RankedRun:
         ranked._cache[("judged", False, cutoff)] = judged
         ranked._cache["only"] = ("judged", False, cutoff)
         return ranked
+
+    def with_empty_lists(self, qpos: np.ndarray) -> "RankedRun":
+        """This run with an empty list added for each qrels query ``qpos`` (queries it lacks):
+        what a kernel gives those is the value of an empty ranking
+        (:func:`~ir_measures_pres.measures.summary.lacking_values`); the documents, labels and
+        column 2 are this run's, as no position is added."""
+        qpos = np.asarray(qpos, dtype=np.int64)
+        offsets = np.concatenate(
+            (self.offsets, np.full(len(qpos), self.offsets[-1], dtype=self.offsets.dtype))
+        )
+        out = RankedRun(self.qrels, np.concatenate((self.qpos, qpos)), offsets, self.labels, self._docs)
+        out._docs_factory = None if self._docs is not None else self._docs_factory
+        out.column2 = self.column2
+        return out
 
     @property
     def docs(self) -> Optional[np.ndarray]:

@@ -92,6 +92,20 @@ class Evaluation:
         if self._qrels is not None:
             self._qrels.doc_index()
 
+    def lacking(self, measure: Any, query_ids: Sequence[str]) -> Any:
+        """The value of ``measure`` for each of the qrels queries ``query_ids`` in a run that
+        lacks them: what its kernel gives an empty ranking of each (ours,
+        :func:`~..measures.summary.lacking_values`), the DEFAULT for the others."""
+        import numpy as np
+
+        from ..measures.summary import lacking_values
+
+        if self.ours is None or entry_of(measure) is None:
+            return np.full(len(query_ids), float(measure.DEFAULT))
+        qrels = self.ours.qrels  # type: ignore[attr-defined]
+        qpos = np.fromiter((qrels.index[q] for q in query_ids), dtype=np.int64, count=len(query_ids))
+        return lacking_values(measure, qrels, qpos)
+
     def iter_calc(self, run: Any, ranked: Any = None) -> Iterator[Any]:
         """Per-query ``Metric``s of ``run`` (every qrels query, DEFAULT where the run has none);
         ``ranked``: the run's :meth:`rank`, when it was ranked ahead."""

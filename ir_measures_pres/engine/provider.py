@@ -10,9 +10,9 @@ while ir_measures itself is still importing.
 from __future__ import annotations
 
 from collections import deque
-from itertools import repeat
 from typing import Any, Dict, Iterable, Iterator, List, Tuple
 
+import numpy as np
 from ir_measures.providers.base import Any as AnyValue
 from ir_measures.providers.base import Evaluator, Provider
 from ir_measures.util import Metric
@@ -21,6 +21,7 @@ from ..data.qrels import Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..measures.catalogue import BY_NAME, MEASURES
 from ..measures.diversity_scoring import qrels_intents
+from ..measures.summary import lacking_values
 from ..measures.table import check_qrels
 
 
@@ -46,33 +47,55 @@ class PresEvaluator(Evaluator):
     def _answered(self, run: Any, measures: List[Any]) -> Tuple[List[str], List[List[float]]]:
         """(query ids, one list of values per measure) for the queries the run answers. A query
         with an empty ranked list is one the run does not answer: like a missing query it gets
-        the measure's DEFAULT (filled in by the callers)."""
+        what the measure gives an empty ranking (:meth:`_lacking`, added by the callers)."""
+        qids, columns, _ = self._scored(run, measures)
+        return qids, columns
+
+    def _scored(self, run: Any, measures: List[Any]) -> Tuple[List[str], List[List[float]], RankedRun]:
         ranked = run if isinstance(run, RankedRun) and run.qrels is self.qrels else rank_run(run, self.qrels)
         answered = ranked.lengths > 0
         qids = [self.qrels.query_ids[i] for i in ranked.qpos[answered].tolist()]
-        return qids, [BY_NAME[m.NAME].compute(m, ranked)[answered].tolist() for m in measures]
+        return qids, [BY_NAME[m.NAME].compute(m, ranked)[answered].tolist() for m in measures], ranked
+
+    def _lacking(
+        self, answered: List[str], measures: List[Any], ranked: Any = None
+    ) -> Tuple[List[str], List[List[float]]]:
+        """(query ids, one list of values per measure) for the qrels queries not in ``answered``,
+        by query id (as ir_measures' ``Evaluator.iter_calc`` adds its DEFAULTs): what each
+        measure's own kernel gives an empty ranking of the query (``yaap`` log(1/(1+R)),
+        ``Utility`` c·R + ..., 0 for most; :func:`~..measures.summary.lacking_values`)."""
+        given = set(answered)
+        index = self.qrels.index
+        qids = sorted(q for q in self.qrels.query_ids if q not in given)
+        qpos = np.fromiter((index[q] for q in qids), dtype=np.int64, count=len(qids))
+        return qids, [lacking_values(m, self.qrels, qpos, ranked).tolist() for m in measures]
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
-        # ir_measures' Evaluator.iter_calc adds the DEFAULT of every qrels query not yielded
+        # every qrels query: those the run answers, then those it lacks (ir_measures' iter_calc
+        # would add the DEFAULT, which is not what an empty ranking scores for every measure)
         measures: List[Any] = list(self.measures)
-        qids, columns = self._answered(run, measures)
+        qids, columns, ranked = self._scored(run, measures)
+        lacking, lacking_columns = self._lacking(qids, measures, ranked)
         for row, qid in enumerate(qids):
             for measure, values in zip(measures, columns):
                 yield Metric(query_id=qid, measure=measure, value=values[row])
+        for measure, values in zip(measures, lacking_columns):
+            for qid, value in zip(lacking, values):
+                yield Metric(query_id=qid, measure=measure, value=value)
 
     def calc_aggregate(self, run: Any) -> Dict[Any, Any]:
-        """The same numbers as ir_measures' ``Evaluator.calc_aggregate`` (each measure's
-        aggregator fed the answered queries in run order, then the DEFAULT once per qrels query
-        left), without making a ``Metric`` per query and measure, which would cost more than the
-        measures themselves (bench/README.md)."""
+        """The same numbers as ir_measures' ``Evaluator.calc_aggregate`` over :meth:`iter_calc`
+        (each measure's aggregator, its catalogue entry's summary, fed the answered queries in
+        run order, then the queries the run lacks), without making a ``Metric`` per query and
+        measure, which would cost more than the measures themselves (bench/README.md)."""
         measures: List[Any] = list(dict.fromkeys(self.measures))  # a measure listed twice is one
-        qids, columns = self._answered(run, measures)
-        left = len(self.qrels.query_ids) - len(qids)
+        qids, columns, ranked = self._scored(run, measures)
+        _, lacking_columns = self._lacking(qids, measures, ranked)
         result = {}
-        for measure, values in zip(measures, columns):
+        for measure, values, rest in zip(measures, columns, lacking_columns):
             agg = measure.aggregator()
             deque(map(agg.add, values), maxlen=0)  # the calls of the loop, run from C
-            deque(map(agg.add, repeat(measure.DEFAULT, left)), maxlen=0)
+            deque(map(agg.add, rest), maxlen=0)
             result[measure] = agg.result()
         return result
 

@@ -42,6 +42,7 @@ from ..data.ranking import RankedRun, rank_run
 from ..data.runfiles import list_run_files, run_name
 from ..measures.catalogue import MeasureNameError, entry_of, parse_measures
 from ..measures.standard import kernel_for
+from ..measures.summary import lacking_values
 from ..runtime.progress import progress_bar
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
@@ -57,24 +58,39 @@ PathLike = Union[str, "os.PathLike[str]"]
 # name means the same here as on the command line and in PyTerrier.
 
 
-def check_means(measures: Sequence[Any]) -> None:
+#: what each meta-evaluation command does with per-topic values, in its own terms: the reason
+#: it gives for refusing a measure whose one number is a geometric mean (:func:`check_means`)
+USES_OF_TOPIC_VALUES = {
+    "robustness": "robustness ranks the runs by each measure's mean over the topics, with the full "
+    "qrels and with each f-qrels",
+    "agreement": "agreement ranks the runs by each measure's mean over the topics",
+    "discriminative-power": "discriminative-power tests pairs of runs on their per-topic values",
+    "sensitivity": "sensitivity compares the runs' means over samples of topics",
+}
+
+
+def check_means(measures: Sequence[Any], command: Optional[str] = None) -> None:
     """Refuse (:class:`~ir_measures_pres.measures.catalogue.MeasureNameError`, a usage error in
-    the commands) a measure whose summary over topics is not the mean of its per-query values:
+    the commands) a measure whose one number over topics is not the mean of its per-query values:
     the geometric means ``GMAP`` and ``GMBpref`` (trec_eval's ``gm_map``, ``gm_bpref``). What
     reads a :class:`Core` (compare's paired tests and intervals, the meta-evaluation, the
-    curves) works on per-query values and their means, and a test on per-query values does not
-    test a geometric mean."""
-    from ..measures.trec_tool.measures import is_geometric
+    curves) works on per-query values and their means. ``command``: a meta-evaluation command,
+    whose sentence says what it does with them (:data:`USES_OF_TOPIC_VALUES`); None: compare's
+    tests."""
+    from ..measures.summary import is_geometric
 
     geometric = [str(m) for m in measures if is_geometric(m)]
-    if geometric:
-        raise MeasureNameError(
-            [
-                f"{', '.join(geometric)}: a geometric mean over topics is not a mean of per-query "
-                "values, so tests and statistics on per-query values do not test it; use AP (for "
-                "GMAP) or Bpref (for GMBpref) here, and the main command for the geometric mean"
-            ]
+    if not geometric:
+        return
+    instead = "use AP (for GMAP) or Bpref (for GMBpref) here, and the main command for the geometric mean"
+    if command is None:
+        why = (
+            "a geometric mean over topics is not a mean of per-query values, so tests and "
+            "statistics on per-query values do not test it"
         )
+    else:
+        why = f"{USES_OF_TOPIC_VALUES[command]}, and a geometric mean over topics is not such a mean"
+    raise MeasureNameError([f"{', '.join(geometric)}: {why}; {instead}"])
 
 
 def check_mean_labels(labels: Sequence[str]) -> None:
@@ -247,12 +263,13 @@ class Core:
         warn_missing: bool = True,
         min_runs: int = 2,
         allow_undefined: bool = False,
+        command: Optional[str] = None,
     ) -> None:
         #: whether a measure may be undefined on a topic (NaN: Coverage with K ∩ R empty); the
         #: meta-evaluation needs every value and refuses such a topic, compare leaves it out
         self.allow_undefined = allow_undefined
         self.measures = parse_measures(measures)
-        check_means(self.measures)
+        check_means(self.measures, command)
         self.measure_labels = [str(m) for m in self.measures]
         self.progress = progress
         self.qrels = load_qrels(qrels)
@@ -444,6 +461,9 @@ class Core:
                 row = out[i, j]
                 row.fill(default)
                 row[ranked.qpos] = values
+                if kind == "plugin":  # a topic the run lacks: what the kernel gives an empty ranking
+                    lacking = np.setdiff1d(np.arange(nq), ranked.qpos)
+                    row[lacking] = lacking_values(m, qrels, lacking, ranked)
         if self.fallback_measures:
             self._evaluate_fallback(qrels, out)
         if not self.allow_undefined and np.isnan(out).any():
@@ -500,10 +520,11 @@ class Core:
         return self._run_dicts
 
 
-#: what a topic a run lacks gets, per rule: the measure's DEFAULT (every qrels topic counts, as
-#: trec_eval -c, ir_measures and PyTerrier), 0 (per-topic scores read from files), or nothing
+#: what a topic a run lacks gets, per rule: what the measure gives an empty ranking of it (every
+#: qrels topic counts, as trec_eval -c, ir_measures and PyTerrier), 0 (per-topic scores read
+#: from files), or nothing
 MISSING_RULES = {
-    "default": "scored 0 (DEFAULT) on them",
+    "default": "scored as an empty ranking on them (0 for most measures)",
     "zero": "given 0 there",
     "left out": "left out, as the tool leaves them",
 }
@@ -541,19 +562,21 @@ def lacking_topics(
 
 
 def _defaults_rule(measures: Sequence[Any]) -> str:
-    """What the measures' DEFAULTs give a topic the run lacks: 0 for most; NaN, left out of the
-    mean, for the estimators undefined there (statAP's); grouped by what they give."""
-    from ..measures.textbook import DefinedMean
+    """What the measures give a topic the run lacks: what an empty ranking scores (0 for most; a
+    value of the topic's judgements for yaap, Utility ...: :func:`~..measures.summary.lacking_values`);
+    NaN, left out of the mean, for the estimators undefined there (statAP's); grouped by what
+    they give."""
+    from ..measures.summary import MEAN, summary_of
 
     given: Dict[str, List[str]] = {}
     for m in measures:
         value = float(m.DEFAULT)
         if not math.isnan(value):
-            text = MISSING_RULES["default"] if value == 0 else f"scored {value:g} (DEFAULT) on them"
-        elif isinstance(m.aggregator(), DefinedMean):
-            text = "nan there (DEFAULT), left out of the mean"
+            text = MISSING_RULES["default"]
+        elif summary_of(m) == MEAN:
+            text = "nan there, left out of the mean"
         else:
-            text = "nan there (DEFAULT)"
+            text = "nan there"
         given.setdefault(text, []).append(str(m))
     if len(given) == 1:
         return next(iter(given))

@@ -33,7 +33,7 @@ import threading
 import warnings
 from dataclasses import dataclass
 from queue import Queue
-from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -100,6 +100,9 @@ class RunTable:
         self.seen = np.zeros((len(self.measures), len(self.qrels_ids)), dtype=bool)
         self._order: List[List[np.ndarray]] = [[] for _ in self.measures]
         self._other: List[List[Tuple[str, float]]] = [[] for _ in self.measures]  # not qrels queries
+        #: per measure, the value of every qrels query as the run lacks it (:meth:`fill_lacking`;
+        #: until then the measure's DEFAULT)
+        self._lacking: Dict[int, np.ndarray] = {}
 
     def add(self, rows: BlockRows) -> None:
         """Add one block's :func:`block_metrics`."""
@@ -115,19 +118,34 @@ class RunTable:
             self.seen[k, pos] = True
             self._order[k].append(pos)
 
+    def fill_lacking(self, lacking: Callable[[Any, List[str]], np.ndarray]) -> None:
+        """Give each measure's qrels queries that the run lacks their value: ``lacking(measure,
+        query ids)`` (:meth:`~.evaluation.Evaluation.lacking`: what the measure gives an empty
+        ranking of each), once the last block is in."""
+        for k, m in enumerate(self.measures):
+            unseen = np.flatnonzero(~self.seen[k])
+            if len(unseen):
+                full = np.full(len(self.qrels_ids), float(m.DEFAULT))
+                full[unseen] = lacking(m, [self.qrels_ids[q] for q in unseen.tolist()])
+                self._lacking[k] = full
+
+    def _lacking_values(self, k: int, positions: np.ndarray) -> np.ndarray:
+        """The values of the qrels queries at ``positions`` that the run lacks, for measure ``k``."""
+        if k in self._lacking:
+            return self._lacking[k][positions]
+        return np.full(len(positions), float(self.measures[k].DEFAULT))
+
     def in_order(self, k: int) -> np.ndarray:
         """The values of measure ``self.measures[k]`` as its aggregator takes them (as
-        :meth:`metrics` yields them, the DEFAULTs of the qrels queries the run lacks last; their
+        :meth:`metrics` yields them, the values of the qrels queries the run lacks last; their
         order among themselves does not matter here): what its mean and the interval of its mean
         (``--ci``) are over."""
-        m = self.measures[k]
         order = np.concatenate(self._order[k]) if self._order[k] else np.zeros(0, np.int64)
-        unseen = int((~self.seen[k]).sum())
         return np.concatenate(
             (
                 self.values[k, order],
                 np.asarray([v for _, v in self._other[k]], dtype=np.float64),
-                np.full(unseen, m.DEFAULT, dtype=np.float64),
+                self._lacking_values(k, np.flatnonzero(~self.seen[k])),
             )
         )
 
@@ -163,8 +181,8 @@ class RunTable:
 
     def metrics(self) -> Iterator[Any]:
         """Every ``Metric`` of the run, per measure in the whole-run path's order: the answered
-        queries in the order they came (the run's), then the DEFAULT of every qrels query left,
-        by query id (as ir_measures' ``Evaluator.iter_calc`` adds them)."""
+        queries in the order they came (the run's), then every qrels query left, by query id (as
+        ir_measures' ``Evaluator.iter_calc`` adds its DEFAULTs), with what it scores lacked."""
         from ir_measures import Metric
 
         by_id = (
@@ -177,9 +195,9 @@ class RunTable:
                 yield Metric(ids[q], m, v)
             for q, v in self._other[k]:
                 yield Metric(q, m, v)
-            default = m.DEFAULT
-            for q in by_id[~self.seen[k, by_id]].tolist():
-                yield Metric(ids[q], m, default)
+            left = by_id[~self.seen[k, by_id]]
+            for q, v in zip(left.tolist(), self._lacking_values(k, left).tolist()):
+                yield Metric(ids[q], m, v)
 
 
 @dataclass
@@ -223,6 +241,7 @@ def stream_run(
             for rows in _scored(evaluation, blocks, jobs):
                 table.add(rows)
                 stop_point()  # a stop that something dropped ends the run here, not at its end
+            table.fill_lacking(evaluation.lacking)
             return table, RunInfo(blocks.query_names, blocks.tag)
         except UngroupedRun as ungrouped:
             warnings.warn(
@@ -236,6 +255,7 @@ def stream_run(
         run = read_run(whole_source, doc_ids="bytes")
         table = RunTable(evaluation.columns, evaluation.qrels_ids)
         table.add(block_metrics_whole(evaluation, run, jobs))
+        table.fill_lacking(evaluation.lacking)
         stop_point()
         return table, RunInfo(list(run.query_names or []), run.tag)
     finally:

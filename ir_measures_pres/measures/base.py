@@ -11,10 +11,11 @@ is allowed, and ``str(measure)`` lists parameters in a fixed order, so
 
 from __future__ import annotations
 
+import math
 from typing import Any, Dict
 
 import ir_measures
-from ir_measures.measures.base import _NOT_PROVIDED, ParamInfo
+from ir_measures.measures.base import _NOT_PROVIDED, MeanAgg, ParamInfo, SumAgg
 
 #: largest cutoff, relevance level or collection size: 2**53, the last integer every count and
 #: rank sum of the kernels holds exactly in float64 (and far beyond any real collection)
@@ -40,6 +41,43 @@ def _type_name(dtype: type) -> str:
     )
 
 
+#: how a measure's per-topic values become one number: their mean (a topic where the measure is
+#: undefined, NaN, left out), trec_eval's geometric mean exp(mean(log(max(v, 0.00001)))) (GMAP,
+#: GMBpref), or their sum (counts: NumNonRelJudgedRet, the TAR counts)
+MEAN, GEOMETRIC, SUM = "mean", "geometric mean", "sum"
+SUMMARIES = (MEAN, GEOMETRIC, SUM)
+#: trec_eval's floor of a value before the log of its geometric means (MIN_GEO_MEAN)
+MIN_GEO_MEAN = 0.00001
+
+
+class DefinedMean(MeanAgg):
+    """The mean over the topics where the measure is defined: NaN values are left out."""
+
+    def add(self, value: float) -> None:
+        if value == value:
+            super().add(value)
+
+
+class GeometricMean:
+    """trec_eval's geometric mean over topics: exp(mean(log(max(v, 0.00001)))), its floor keeping
+    one topic at 0 from making the whole mean 0. An ir_measures aggregator (``add``, ``result``)."""
+
+    def __init__(self) -> None:
+        self.total = 0.0
+        self.count = 0
+
+    def add(self, value: float) -> None:
+        self.total += math.log(max(value, MIN_GEO_MEAN))
+        self.count += 1
+
+    def result(self) -> float:
+        return math.exp(self.total / self.count) if self.count else float("nan")
+
+
+#: the aggregator of each rule
+AGGREGATORS: Dict[str, Any] = {MEAN: DefinedMean, GEOMETRIC: GeometricMean, SUM: SumAgg}
+
+
 class PluginMeasure(ir_measures.Measure):
     """An ir_measures ``Measure`` with strict, explained parameter validation."""
 
@@ -57,6 +95,15 @@ class PluginMeasure(ir_measures.Measure):
             if name == "gains" and isinstance(value, dict):
                 params[name] = _canonical_gains(value)
         super().__init__(**params)
+
+    #: how the measure's per-topic values become one number (:data:`SUMMARIES`): its catalogue
+    #: entry's ``summary``, which the catalogue (``measures.table``) writes here, so that
+    #: ir_measures' ``calc_aggregate`` and PyTerrier's ``pt.Evaluate`` ask it too
+    SUMMARY: str = MEAN
+
+    def aggregator(self) -> Any:
+        """A new aggregator (``add``, ``result``) of the measure's rule, :attr:`SUMMARY`."""
+        return AGGREGATORS[self.SUMMARY]()
 
     # ir_measures builds measures as ``m(**kw)`` and ``m @ k``: check what the user wrote at once
     def __call__(self, **kwargs: Any) -> "PluginMeasure":

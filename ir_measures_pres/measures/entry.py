@@ -1,6 +1,10 @@
 """One row of the measure catalogue (:data:`.table.MEASURES`): a measure singleton, the
-function that scores a ranked run with it, how ``--format trec`` names it, and which way its
-values order runs (its direction, asked through :func:`.direction.direction_of`)."""
+function that scores a ranked run with it, how ``--format trec`` names it, and its meaning, which
+every surface asks instead of deciding: which way its values order runs (its direction, asked
+through :func:`.direction.direction_of`) and how its per-topic values become one number (its
+summary, asked through :func:`.summary.summary_of`). What a topic the run lacks scores is not a
+field: it is what :attr:`Entry.compute` gives an empty ranking of that topic
+(:func:`.summary.lacking_values`)."""
 
 from __future__ import annotations
 
@@ -11,17 +15,21 @@ import numpy as np
 
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun
-from .base import PluginMeasure
+from .base import GEOMETRIC, MEAN, SUM, SUMMARIES, PluginMeasure
 from .bounds_spec import BoundSpec
 
 __all__ = [
     "DIRECTIONS",
+    "GEOMETRIC",
     "HIGHER",
     "LOWER",
+    "MEAN",
     "NEITHER",
     "Direction",
     "Entry",
     "NamedNumber",
+    "SUM",
+    "SUMMARIES",
     "TrecStyle",
     "higher_with_rel",
 ]
@@ -91,7 +99,7 @@ class TrecStyle:
 @dataclass(frozen=True)
 class Entry:
     """A measure singleton, its aliases, the function that scores a ranked run with it, its
-    trec-style names and its direction."""
+    trec-style names, its direction and its summary."""
 
     measure: PluginMeasure
     aliases: Tuple[str, ...]
@@ -111,3 +119,10 @@ class Entry:
     #: the diversity measures' probs=/dqrels=, or intents read once): an experiment that changes
     #: the qrels (robustness's f-qrels) cannot reach them, so it refuses the measure
     judgements_elsewhere: bool = False
+    #: how its per-topic values become one number: :data:`MEAN`, :data:`GEOMETRIC` or
+    #: :data:`SUM`; every surface (the commands, ``calc_aggregate``, compare, PyTerrier) asks it
+    summary: str = MEAN
+
+    def __post_init__(self) -> None:
+        if self.summary not in SUMMARIES:
+            raise ValueError(f"{self.measure.NAME}: summary must be one of {SUMMARIES}, got {self.summary!r}")

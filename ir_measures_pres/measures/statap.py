@@ -57,7 +57,6 @@ from ..data.prels import Prels, prels_rows
 from ..data.qrels import ABSENT, Qrels
 from ..data.ranking import RankedRun, document_labels, rank_run
 from .base import PluginMeasure
-from .textbook import DefinedMean
 
 _CITE = """
     J. A. Aslam, V. Pavlu and E. Yilmaz. A statistical method for system evaluation using
@@ -79,9 +78,6 @@ class _Estimated(PluginMeasure):
     the mean leaves out (as ``..._on_valid_topics``)."""
 
     DEFAULT = float("nan")
-
-    def aggregator(self) -> DefinedMean:  # type: ignore[override]
-        return DefinedMean()
 
     def _example(self, param: str) -> str:
         return f"{self.__name__}(prels='prels.txt')"
@@ -318,16 +314,23 @@ def _lists(measure: PluginMeasure, ranked: RankedRun) -> StatLists:
     return ranked.cached(("prels", path, id(aligned)), make)[1]  # type: ignore[no-any-return]
 
 
+def _answered_only(values: np.ndarray, ranked: RankedRun) -> np.ndarray:
+    """The estimates, undefined (NaN) on an empty list: the script scores only the topics the run
+    answers (its valid topics), so a topic the run lacks, an empty ranking, is left out of the
+    mean as it leaves it out (:func:`~.summary.lacking_values`)."""
+    return np.where(ranked.lengths > 0, values, np.nan)
+
+
 def compute_statap(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    return statap_kernel(_lists(measure, ranked))
+    return _answered_only(statap_kernel(_lists(measure, ranked)), ranked)
 
 
 def compute_statrprec(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    return statrprec_kernel(_lists(measure, ranked))
+    return _answered_only(statrprec_kernel(_lists(measure, ranked)), ranked)
 
 
 def compute_statp(measure: PluginMeasure, ranked: RankedRun) -> np.ndarray:
-    return statp_kernel(_lists(measure, ranked), int(measure["cutoff"]))
+    return _answered_only(statp_kernel(_lists(measure, ranked), int(measure["cutoff"])), ranked)
 
 
 # --------------------------------------------------------------------------------------------

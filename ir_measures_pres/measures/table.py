@@ -35,7 +35,7 @@ from .blended_ratio import (
 )
 from .bounds_spec import COMPLETIONS, EXTREMES, FREE, SKIPS, BoundSpec
 from .bpref import Bpref10, compute_bpref10
-from .entry import HIGHER, LOWER, NEITHER, Entry, NamedNumber, TrecStyle, higher_with_rel
+from .entry import GEOMETRIC, HIGHER, LOWER, NEITHER, SUM, Entry, NamedNumber, TrecStyle, higher_with_rel
 from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
 from .tar import (
     WSS,
@@ -197,6 +197,7 @@ MEASURES: Tuple[Entry, ...] = (
         compute_num_candidates,
         trec=TrecStyle.named("num_docs", at="none"),
         direction=NEITHER,
+        summary=SUM,
     ),
     Entry(
         NumFeedback,
@@ -204,6 +205,7 @@ MEASURES: Tuple[Entry, ...] = (
         compute_num_feedback,
         trec=TrecStyle.named("num_feedback", at="none"),
         direction=NEITHER,
+        summary=SUM,
     ),
     Entry(
         NumShown,
@@ -211,6 +213,7 @@ MEASURES: Tuple[Entry, ...] = (
         compute_num_shown,
         trec=TrecStyle.named("num_shown", at="none"),
         direction=higher_with_rel,
+        summary=SUM,
     ),
     Entry(
         LastRel,
@@ -503,13 +506,13 @@ MEASURES: Tuple[Entry, ...] = (
     # trec_eval 10.0's measures that ir_measures lacks, computed by the kernels of the
     # trec_eval command (docs/trec_eval.md, "Registered measures"); the trec_eval names are
     # aliases where they are Python names, and trec-style names otherwise
-    Entry(tt.GMAP, ("gm_map",), tt.compute_gmap, trec=TrecStyle.named("gm_map", at="none"), direction=HIGHER),
-    Entry(
-        tt.GMBpref,
-        ("gm_bpref",),
-        tt.compute_gmbpref,
-        trec=TrecStyle.named("gm_bpref", at="none"),
-        direction=HIGHER,
+    # their one number is trec_eval's geometric mean of AP and of bpref
+    *(
+        Entry(m, (name,), compute, trec=TrecStyle.named(name, at="none"), direction=HIGHER, summary=GEOMETRIC)
+        for m, name, compute in (
+            (tt.GMAP, "gm_map", tt.compute_gmap),
+            (tt.GMBpref, "gm_bpref", tt.compute_gmbpref),
+        )
     ),
     Entry(tt.BinG, ("binG",), tt.compute_bing, trec=TrecStyle.named("binG", at="none"), direction=HIGHER),
     Entry(tt.G, (), tt.compute_g, trec=TrecStyle.named("G", at="none"), direction=HIGHER),
@@ -554,11 +557,17 @@ MEASURES: Tuple[Entry, ...] = (
         tt.compute_num_nonrel_judged_ret,
         trec=TrecStyle.named("num_nonrel_judged_ret", at="none"),
         direction=NEITHER,
+        summary=SUM,
     ),
 )
 
 #: measure NAME -> entry; the provider dispatches through this table.
 BY_NAME: Dict[str, Entry] = {e.measure.NAME: e for e in MEASURES}
+
+# each measure class makes its aggregator by its entry's summary (PluginMeasure.aggregator, which
+# ir_measures' calc_aggregate and PyTerrier call)
+for _entry in MEASURES:
+    type(_entry.measure).SUMMARY = _entry.summary
 
 
 def entry_of(measure: Any) -> Optional[Entry]:

@@ -20,7 +20,7 @@ import warnings
 from typing import Any, Dict, Optional, Tuple
 
 import numpy as np
-from ir_measures.measures.base import MeanAgg, ParamInfo
+from ir_measures.measures.base import ParamInfo
 
 from ..data.arrays import offsets_from_counts, ranks_within, segment_ids
 from ..data.known import known_relevant
@@ -49,20 +49,13 @@ _BETA = ParamInfo(dtype=float, default=1.0, desc="relative weight b of recall ag
 _GAINS = ParamInfo(dtype=dict, desc="gain of each relevance level {level: gain}; default G = the level")
 
 
-class DefinedMean(MeanAgg):
-    """The mean over the queries where the measure is defined: NaN values (K ∩ R empty) are
-    left out (the compute function warns, naming them)."""
-
-    def add(self, value: float) -> None:
-        if value == value:
-            super().add(value)
+# its mean leaves the NaN of a topic where it is undefined out (K ∩ R empty; the compute
+# function warns, naming them): the catalogue's MEAN rule (.summary.DefinedMean)
 
 
 class _Undefinable(PluginMeasure):
-    """A measure some queries leave undefined (value NaN): they are left out of its mean."""
-
-    def aggregator(self) -> DefinedMean:  # type: ignore[override]
-        return DefinedMean()
+    """A measure some queries leave undefined (value NaN): they are left out of its mean (the
+    catalogue's :data:`~.entry.MEAN` rule)."""
 
 
 # --------------------------------------------------------------------------------------------

@@ -118,7 +118,7 @@ def agreement(
     if core is None:
         if qrels is None or runs is None or measures is None:
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
-        core = Core(qrels, runs, measures, progress=progress)
+        core = Core(qrels, runs, measures, progress=progress, command="agreement")
     return agreement_from_scores(core.scores(), confidence, zero_method, progress, method)
 
 

@@ -197,7 +197,7 @@ def discriminative_power(
     if core is None:
         if qrels is None or runs is None or measures is None:
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
-        core = Core(qrels, runs, measures, progress=progress)
+        core = Core(qrels, runs, measures, progress=progress, command="discriminative-power")
     return discriminative_power_from_scores(
         core.scores(), B, alpha, seed, progress, unshifted=unshifted, repeats=repeats
     )
@@ -352,7 +352,7 @@ def stability(
     if core is None:
         if qrels is None or runs is None or measures is None:
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
-        core = Core(qrels, runs, measures, progress=progress)
+        core = Core(qrels, runs, measures, progress=progress, command="discriminative-power")
     return stability_from_scores(
         core.scores(), splits, fuzziness, fuzziness_grid, bucket_width, seed, progress
     )

@@ -163,7 +163,7 @@ def robustness(
     if core is None:
         if qrels is None or runs is None or measures is None:
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
-        core = Core(qrels, runs, measures, progress=progress)
+        core = Core(qrels, runs, measures, progress=progress, command="robustness")
     labels = core.measure_labels
     refuse_judgements_elsewhere(core.measures, labels, core)
     full = core.evaluate().mean(axis=2)

@@ -138,7 +138,7 @@ def sensitivity(
     if core is None:
         if qrels is None or runs is None or measures is None:
             raise ValueError("give qrels, runs and measures (or an evaluation core: core=Core(...))")
-        core = Core(qrels, runs, measures, progress=progress)
+        core = Core(qrels, runs, measures, progress=progress, command="sensitivity")
     return sensitivity_from_scores(
         core.scores(), B, sampling, size, bin_width, max_swap_rate, repeats, seed, progress
     )

@@ -1,10 +1,8 @@
 """Compare runs: paired significance tests, effect sizes, intervals and paper-ready tables.
 
-:func:`compare` scores every run with every measure over **every qrels topic** (a run that lacks a
-topic gets the measure's DEFAULT, 0, as trec_eval ``-c``, ir_measures and PyTerrier do), through
-the meta-evaluation's evaluation core (:class:`~ir_measures_pres.engine.scores.Core`: runs ranked
-once, trec_eval's tie order, pytrec_eval-equal native kernels or ir_measures), then tests the
-pairs with :mod:`ir_measures_pres.stats.significance`, the package's statistics.
+:func:`compare` scores each run and measure over **every qrels topic** (a topic a run lacks scores
+as an empty ranking) by the engine's ``Core``, then tests the pairs with :mod:`.significance`;
+a count's means, deltas and intervals are sums over the topics (its catalogue summary).
 :func:`compare_scores` does the same on per-topic scores computed elsewhere (``trec_eval -q``
 output, a ``pt.Experiment(perquery=True)`` frame, a long table).
 
@@ -60,6 +58,7 @@ import numpy as np
 from .. import stats
 from ..engine.scores import check_mean_labels, lacking_topics
 from ..measures.direction import NEITHER
+from ..measures.summary import SUM, summary_of_name
 from . import _inputs, tables
 from .tables import COLUMNS
 
@@ -156,7 +155,7 @@ class Comparison:
             f"{100 * p['ci']:g}% intervals" + (" (simultaneous)" if p.get("simultaneous_ci") else "")
         )
         topics = (
-            f"{self.n} qrels topics (a run missing a topic scores 0 on it, as trec_eval -c)"
+            f"{self.n} qrels topics (a run missing a topic scores as an empty ranking there)"
             if p["topics"] == "qrels"
             else f"the {self.n} topics every run retrieved for (trec_eval without -c)"
         )
@@ -237,14 +236,12 @@ def check_parameters(
     if test not in TESTS:
         raise ValueError(f"unknown test {test!r}; use one of {', '.join(TESTS)}")
     stats.check_correction(correction)
-    if not (isinstance(alpha, (int, float)) and 0.0 < alpha < 1.0):
-        raise ValueError(f"alpha must be in (0, 1), got {alpha!r}")
-    if not (isinstance(ci, (int, float)) and 0.0 < ci < 1.0):
-        raise ValueError(f"ci must be in (0, 1), got {ci!r}")
-    if isinstance(B, bool) or not isinstance(B, (int, np.integer)) or B < 1:
-        raise ValueError(f"B must be a positive integer, got {B!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    for name, value in (("alpha", alpha), ("ci", ci)):
+        if not (isinstance(value, (int, float)) and 0.0 < value < 1.0):
+            raise ValueError(f"{name} must be in (0, 1), got {value!r}")
+    for name, value, least in (("B", B, 1), ("seed", seed, 0)):  # B positive, seed non-negative
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+            raise ValueError(f"{name} must be an integer >= {least}, got {value!r}")
     if topics not in ("qrels", "intersection"):
         raise ValueError(f"topics must be 'qrels' or 'intersection', got {topics!r}")
 
@@ -654,6 +651,13 @@ def _compare_values(
             lo, hi = stats.t_interval(d, level)
         with np.errstate(divide="ignore", invalid="ignore"):
             pct = np.where(mean[a] != 0, 100.0 * delta / mean[a], np.nan)
+        if summary_of_name(mname) == SUM:  # a count: its one number is the sum over the topics
+            mean, delta, lo, hi = mean * n, delta * n, lo * n, hi * n
+            means[mname] = {r: v * n for r, v in means[mname].items()}
+            intervals[mname] = {r: (u * n, v * n) for r, (u, v) in intervals[mname].items()}
+            notes.append(
+                f"{mname} is a count: its values, differences and intervals are sums over the {n} topics"
+            )
         frames.append(
             pd.DataFrame(
                 {

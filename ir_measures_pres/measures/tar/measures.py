@@ -80,11 +80,6 @@ class _NumCandidates(_TarMeasure):
     SHORT_DESC = "Number of candidate documents of the topic (qrels values 0, 1, 2), CLEF TAR num_docs."
     SUPPORTED_PARAMS: Dict[str, ParamInfo] = {"task": TASK_PARAM}
 
-    def aggregator(self) -> Any:
-        from ir_measures.measures.base import SumAgg
-
-        return SumAgg()
-
 
 class _NumFeedback(_TarMeasure):
     """
@@ -101,11 +96,6 @@ class _NumFeedback(_TarMeasure):
     PRETTY_NAME = "Feedback requests (TAR 2017)"
     SHORT_DESC = "Number of screened lines with interaction code AF (CLEF TAR 2017 num_feedback)."
     SUPPORTED_PARAMS: Dict[str, ParamInfo] = {}
-
-    def aggregator(self) -> Any:
-        from ir_measures.measures.base import SumAgg
-
-        return SumAgg()
 
 
 class _NumShown(_TarMeasure):
@@ -140,11 +130,6 @@ class _NumShown(_TarMeasure):
             desc="count only shown lines valued rel..2 (rels_found), or every shown line if not given",
         ),
     }
-
-    def aggregator(self) -> Any:
-        from ir_measures.measures.base import SumAgg
-
-        return SumAgg()
 
 
 class _LastRel(_TarMeasure):

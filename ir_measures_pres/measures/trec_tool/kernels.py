@@ -19,11 +19,10 @@ from typing import Dict, Optional, Sequence, Tuple
 import numpy as np
 
 from ...data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sums_in_order
+from ..base import MIN_GEO_MEAN  # trec_eval's floor before the log of a geometric mean
 from ..trec_eval10 import rbp_kernel, rbp_resid_kernel, unj_kernel, yaap_kernel
 from .lists import JgLists, ToolLists
 
-#: trec_eval's floor of a value before the log of the geometric means (MIN_GEO_MEAN)
-MIN_GEO_MEAN = 0.00001
 #: infAP's smoothing (INFAP_EPSILON)
 INFAP_EPSILON = 0.00001
 

@@ -33,11 +33,10 @@ parameters of the gain measures (a level not listed keeps its level as its gain)
 
 from __future__ import annotations
 
-import math
 from typing import Any, Dict, Tuple
 
 import numpy as np
-from ir_measures.measures.base import ParamInfo, SumAgg
+from ir_measures.measures.base import ParamInfo
 
 from ...data.ranking import RankedRun
 from ..base import JUDGED_ONLY_PARAM, REL_PARAM, MeasureParameterError, PluginMeasure
@@ -45,7 +44,6 @@ from . import kernels as k
 from .lists import ToolLists, lists_of_ranked
 
 __all__ = [
-    "GeometricMean",
     "GMAP",
     "GMBpref",
     "BinG",
@@ -59,7 +57,6 @@ __all__ = [
     "NumNonRelJudgedRet",
     "RELATIVE_P_CUTOFFS",
     "RPREC_MULTIPLES",
-    "is_geometric",
 ]
 
 #: trec_eval's default parameters of ``relative_P`` and ``Rprec_mult``
@@ -86,37 +83,13 @@ _GAINS = ParamInfo(
 )
 
 
-class GeometricMean:
-    """trec_eval's geometric mean over topics: exp(mean(log(max(v, 0.00001)))) (its
-    MIN_GEO_MEAN floor, so that one topic at 0 does not make the mean 0). An ir_measures
-    aggregator (``add``, ``result``): a topic the run lacks adds the measure's DEFAULT, 0,
-    which counts as 0.00001, as trec_eval ``-c`` counts it."""
-
-    def __init__(self) -> None:
-        self.total = 0.0
-        self.count = 0
-
-    def add(self, value: float) -> None:
-        self.total += math.log(max(value, k.MIN_GEO_MEAN))
-        self.count += 1
-
-    def result(self) -> float:
-        return math.exp(self.total / self.count) if self.count else float("nan")
-
-
-def is_geometric(measure: Any) -> bool:
-    """Whether ``measure``'s summary is a geometric mean (:class:`GeometricMean`), not a mean
-    of its per-query values."""
-    return isinstance(measure.aggregator(), GeometricMean)
-
-
 class _Tool(PluginMeasure):
     """A trec_eval 10.0 measure whose per-query value is computed by :mod:`.kernels`."""
 
 
 class _Geometric(_Tool):
-    def aggregator(self) -> GeometricMean:  # type: ignore[override]
-        return GeometricMean()
+    """A measure whose summary over topics is a geometric mean (its catalogue entry's
+    :data:`~..entry.GEOMETRIC`)."""
 
 
 class _GMAP(_Geometric):
@@ -440,9 +413,6 @@ class _NumNonRelJudgedRet(_Tool):
     PRETTY_NAME = "Judged nonrelevant documents retrieved"
     SHORT_DESC = "Count of retrieved documents judged nonrelevant (trec_eval's num_nonrel_judged_ret)."
     SUPPORTED_PARAMS = {"rel": REL_PARAM, "judged_only": JUDGED_ONLY_PARAM}
-
-    def aggregator(self) -> SumAgg:  # type: ignore[override]
-        return SumAgg()
 
 
 GMAP = _GMAP()
