@@ -47,6 +47,7 @@ __all__ = [
     "unj_kernel",
     "yaap",
     "yaap_kernel",
+    "yaap_of_sum",
     "compute_rbp",
     "compute_rbp_resid",
     "compute_unj",
@@ -224,7 +225,11 @@ def rbp_resid_kernel(judged: JudgedList, p: float) -> np.ndarray:
 def yaap_kernel(judged: JudgedList, n_relevant: np.ndarray, rel: int) -> np.ndarray:
     """log((1 + s) / (1 + R - s)), s the sum of the precisions at the relevant documents
     retrieved (AP's numerator), R the relevant documents of the qrels."""
-    s = relevant_precision_sum(judged, rel)
+    return yaap_of_sum(relevant_precision_sum(judged, rel), n_relevant)
+
+
+def yaap_of_sum(s: np.ndarray, n_relevant: np.ndarray) -> np.ndarray:
+    """yaap from s, the sum of the precisions at the relevant documents retrieved, and R."""
     return np.log((1.0 + s) / (1.0 + n_relevant - s))
 
 
