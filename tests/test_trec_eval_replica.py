@@ -330,4 +330,8 @@ def test_several_results_files_say_whose_blocks_are_printed(
     code, out, err = _command(["-m", "P.1", "qrels", "good", "bad", "other"], tmp_path, capsys)
     assert code == 4
     assert out == "P_1                   \tall\t1.0000\nP_1                   \tall\t0.0000\n"
-    assert "could not be evaluated (bad); the output holds the blocks of good, other, in this order" in err
+    assert (
+        "trec_eval: the output holds the blocks of good, other, in this order; bad could not be evaluated"
+        in err
+    )
+    assert err.endswith("1 of 3 runs could not be evaluated (see above); the others are in the output\n")

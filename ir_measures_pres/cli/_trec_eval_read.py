@@ -74,6 +74,10 @@ def read_columns(path: str, kind: str) -> Tuple[Any, Dict[str, int]]:
             cols = read_qrels(path) if kind == "qrels" else read_run(path)
     except INPUT_ERRORS as error:
         raise input_error(error, kind) from None
+    if kind == "qrels" and getattr(cols, "strata", None) is not None:  # 5 columns, from standard input
+        raise TrecEvalError(
+            f"{path}:1: Malformed line: expected 4 fields 'qid iter docno rel', found 5", INPUT_STATUS
+        )
     repeats = repeats_of(cols)
     warn_again(caught, repeats)
     return cols, repeats

@@ -14,17 +14,21 @@ trec_eval's options with their short and long spellings (``--measure``, ``--quer
 what trec_eval 10.0 prints (:mod:`._trec_eval_print`); several results files (our extension)
 print one such block after another, in the order given, under the package's policy for several
 runs (:mod:`._runs`): nothing is printed before every file is done (a stopped command prints
-nothing), and a file that fails is reported in one line while the others are printed; the exit
-status is then the first failed file's. Files may be gzipped; ``-`` reads one of them from
-standard input.
+nothing), and a file that fails is reported in one line while the others are printed, then a
+line names the files whose blocks were printed, in order, and the failed ones; the exit status
+is the first failed file's. Files may be gzipped; ``-`` reads one of them from standard
+input.
 
-Errors are one line ``ir_measures_pres: error: trec_eval: ...`` and trec_eval's exit status: 1
-for a usage error or an illegal measure, 2 for a file that cannot be read or holds a malformed
-line, or for measure parameters trec_eval cannot initialise a measure with, 4 for a document
-listed twice for one query, a measure the ``-R`` format cannot give or inconsistent preferences,
-7 when no query has both results and judgements. ``-R qrels_jg`` (judgement groups) and ``-R
-prefs`` / ``qrels_prefs`` (preferences) read their files here, line by line; docs/trec_eval.md
-lists the deliberate differences from the binary.
+Errors are one line ``ir_measures_pres: error: trec_eval: ...`` and trec_eval's exit status
+(:mod:`._trec_eval_read`): 1 for a usage error or an illegal measure, 2 for a file that cannot
+be read or holds a malformed line, or for measure parameters trec_eval cannot initialise a
+measure with, 4 for a document listed twice among the ones kept, ``utility`` with other than 4
+coefficients, a measure the ``-R`` format cannot give, inconsistent preferences or a results
+file of comments only, 7 when no query has both results and judgements, 255 for a z-score file
+that cannot be read. The tool's rules for ``-c`` (a query the run lacks scored on a
+one-document ranking, some values reset), for ``num_rel``'s summary and for NaN are in the
+printer (:mod:`._trec_eval_print`) and the lists (:mod:`..measures.trec_tool.lists`).
+docs/trec_eval.md lists the five deliberate differences from the binary.
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
 from ..measures.trec_tool.table import MEASURES, NICKNAMES, NUM_Q, RUNID, MeasureSpecError, select
 from ._command import say, warn
-from ._runs import held_output
+from ._runs import held_output, runs_status
 from ._trec_eval_read import (
     CALC_STATUS,
     DUPLICATE_STATUS,
@@ -405,16 +409,16 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
                 statuses.append(error.status)
                 failed.append(path)
     out.flush()
-    if not failed:
-        return 0
-    # each printed block is the tool's, byte for byte: one line says whose blocks they are, in
-    # order; the status is the first failed file's trec_eval status
-    say(
-        f"trec_eval: {len(failed)} of {len(results)} results files could not be evaluated "
-        f"({', '.join(failed)}); the output holds the blocks of "
-        f"{', '.join(printed) if printed else 'none'}, in this order"
-    )
-    return statuses[0]
+    if failed:
+        # each printed block is the tool's, byte for byte: one line says whose blocks they are, in
+        # order, before the policy's line; the status is the first failed file's trec_eval status
+        warn(
+            [
+                f"trec_eval: the output holds the blocks of {', '.join(printed) if printed else 'no file'}, "
+                f"in this order; {', '.join(failed)} could not be evaluated"
+            ]
+        )
+    return runs_status(len(statuses), len(results), statuses[0] if statuses else 0)
 
 
 def trec_eval_cli(argv: Sequence[str]) -> int:
