@@ -213,12 +213,11 @@ def _cli(args: List[str], cwd: Path) -> Tuple[int, str, str]:
     "args, status, words",
     [
         (["-m", "nosuch", "qrels.test", "results.test"], 1, "illegal measure 'nosuch'"),
-        (["-m", "P.0", "qrels.test", "results.test"], 2, "cutoffs must be positive"),
+        (["-m", "P.0", "qrels.test", "results.test"], 2, "a cutoff is not positive"),
         (["-m", "P.5,5", "qrels.test", "results.test"], 2, "duplicate cutoffs"),
-        (["-m", "map.5", "qrels.test", "results.test"], 1, "takes no parameters"),
-        (["-m", "utility.1,2", "qrels.test", "results.test"], 2, "4 coefficients"),
-        (["-m", "ndcg.x=2", "qrels.test", "results.test"], 2, "integer LEVEL"),
-        (["-m", "P.", "qrels.test", "results.test"], 1, "empty parameter list"),
+        (["-m", "utility.1,2", "qrels.test", "results.test"], 4, "4 coefficients"),
+        (["-m", "ndcg.1", "qrels.test", "results.test"], 2, "malformed pair parameters"),
+        (["-m", "P.", "qrels.test", "results.test"], 1, "improper measure in parameter"),
         (["-m", "prefs_simp", "qrels.test", "results.test"], 4, "Can't calculate measure 'prefs_simp'"),
         (["-m", "map_avgjg", "qrels.test", "results.test"], 4, "Can't calculate measure 'map_avgjg'"),
         (["-m", "map", "-R", "qrels_jg", "qrels.123", "results.test"], 4, "Can't calculate measure 'map'"),
@@ -235,7 +234,7 @@ def test_errors_are_one_line_with_trec_evals_status(args: List[str], status: int
     code, out, err = _cli(args, TE)
     assert code == status
     assert out == ""
-    assert err.count("\n") == 1 or "usage:" in err, err
+    assert err.count("\n") == 1, err
     assert err.startswith("ir_measures_pres: error: trec_eval: ") and words in err
     assert "Traceback" not in err
 

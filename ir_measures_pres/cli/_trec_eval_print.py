@@ -42,6 +42,29 @@ class _Column:
     texts: Optional[Sequence[str]] = None  # relstring
 
 
+#: the value names whose value trec_eval 10 resets after scoring a query on ``-c``'s bogus ranking
+#: (compared whole, as its ``strcmp`` does: ``utility_2,-1,0,0`` or ``rbp_resid_p=0.5`` keep the
+#: bogus ranking's value), and the prefix it compares with ``strncmp(name, "unj", 3)``
+BOGUS_RESET = ("num_ret", "utility", "relstring", "rbp_resid")
+BOGUS_RESET_PREFIX = "unj"
+
+
+def _reset_bogus(columns: List["_Column"], bogus: Optional[np.ndarray]) -> None:
+    """trec_eval 10's "clean up leftovers" of a query scored on the bogus ranking (its
+    trec_eval.c): these values become 0, ``relstring`` the empty string."""
+    if bogus is None or not bogus.any():
+        return
+    rows = np.flatnonzero(bogus).tolist()
+    for col in columns:
+        if not (col.name in BOGUS_RESET or col.name.startswith(BOGUS_RESET_PREFIX)):
+            continue
+        if col.values is not None:
+            col.values[rows] = 0.0
+        if col.texts is not None:
+            reset = set(rows)
+            col.texts = ["" if i in reset else t for i, t in enumerate(col.texts)]
+
+
 def _columns(lists: ToolLists, selected: Sequence[Selected], num_docs: int) -> List[_Column]:
     out = []
     for s in selected:
@@ -58,6 +81,7 @@ def _columns(lists: ToolLists, selected: Sequence[Selected], num_docs: int) -> L
         matrix = np.asarray(result, dtype=np.float64).reshape(n, -1 if n else len(names))
         for j, name in enumerate(names):
             out.append(_Column(name, m.summary, m.integer, values=matrix[:, j].copy()))
+    _reset_bogus(out, getattr(lists, "bogus", None))
     return out
 
 
@@ -74,6 +98,17 @@ def _to_z(columns: List[_Column], query_ids: Sequence[str], zscores: ZScores) ->
                 col.values[i] = (value - entry[0]) / entry[1]
             else:
                 col.values[i] = 0.0 if value == entry[0] else MISSING_ZSCORE
+
+
+def c_float(value: float) -> str:
+    """``printf("%6.4f", value)`` as glibc prints it: a NaN as ``-nan`` (the NaN of 0 / 0 and of
+    a log of a negative number on x86 has its sign bit set, and every NaN trec_eval prints comes
+    from those), infinities as ``inf`` / ``-inf``."""
+    if value != value:
+        return "  -nan"
+    if value in (np.inf, -np.inf):
+        return f"{'-' if value < 0 else ''}inf".rjust(6)
+    return f"{value:6.4f}"
 
 
 def _line(name: str, qid: str, text: str) -> str:
@@ -135,17 +170,23 @@ def tally_lines(
     per_query: bool = False,
     summary: bool = True,
     zscores: Optional[ZScores] = None,
+    num_rel_all: Optional[int] = None,
 ) -> Iterator[str]:
-    """The lines (each ending in a newline) trec_eval prints for one results file's tally."""
+    """The lines (each ending in a newline) trec_eval prints for one results file's tally.
+
+    ``num_rel_all``: under ``-c``, trec_eval's summary of ``num_rel`` is not the sum of the
+    printed values but the judgements of level > 0 over every qrels query, whatever ``-l``
+    (m_num_rel.c's ``te_calc_avg_num_rel``, which also replaces the sum of its z-scores under
+    ``-Z``): :func:`complete_num_rel` gives it."""
     columns = values.columns
     z = zscores is not None
     if zscores is not None:
         _to_z(columns, values.query_ids, zscores)
 
     def numeric(col: _Column, value: float) -> str:
-        if z:
-            return f"{value:6.4f}"
-        return str(int(value)) if col.integer else f"{value:6.4f}"
+        if z or not col.integer:
+            return c_float(value)
+        return str(int(value))
 
     def label(col: _Column) -> str:
         return "Z" + f"{col.name:<22}" if z else col.name
@@ -167,10 +208,18 @@ def tally_lines(
             yield _line(label(col), "all", numeric(col, float(n)))
         elif col.values is not None:
             total = sum_in_order(col.values)  # added query after query
-            if col.kind == SUM:
+            if col.name == "num_rel" and num_rel_all is not None:
+                value = float(num_rel_all)
+            elif col.kind == SUM:
                 value = total
             elif col.kind == GEOMETRIC:
                 value = float(np.exp(total / n)) if n else 0.0
             else:
                 value = total / n if n else 0.0
             yield _line(label(col), "all", numeric(col, value))
+
+
+def complete_num_rel(labels: np.ndarray) -> int:
+    """trec_eval's summary of ``num_rel`` under ``-c``: the qrels lines (``-R qrels_jg``: of every
+    judgement group) whose level is above 0, over every qrels query."""
+    return int(np.count_nonzero(np.asarray(labels) > 0))

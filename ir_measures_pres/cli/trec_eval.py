@@ -14,17 +14,21 @@ trec_eval's options with their short and long spellings (``--measure``, ``--quer
 what trec_eval 10.0 prints (:mod:`._trec_eval_print`); several results files (our extension)
 print one such block after another, in the order given, under the package's policy for several
 runs (:mod:`._runs`): nothing is printed before every file is done (a stopped command prints
-nothing), and a file that fails is reported in one line while the others are printed; the exit
-status is then the first failed file's. Files may be gzipped; ``-`` reads one of them from
-standard input.
+nothing), and a file that fails is reported in one line while the others are printed, then a
+line names the files whose blocks were printed, in order, and the failed ones; the exit status
+is the first failed file's. Files may be gzipped; ``-`` reads one of them from standard
+input.
 
-Errors are one line ``ir_measures_pres: error: trec_eval: ...`` and trec_eval's exit status: 1
-for a usage error or an illegal measure, 2 for a file that cannot be read or holds a malformed
-line, or for measure parameters trec_eval cannot initialise a measure with, 4 for a document
-listed twice for one query, a measure the ``-R`` format cannot give or inconsistent preferences,
-7 when no query has both results and judgements. ``-R qrels_jg`` (judgement groups) and ``-R
-prefs`` / ``qrels_prefs`` (preferences) read their files here, line by line; docs/trec_eval.md
-lists the deliberate differences from the binary.
+Errors are one line ``ir_measures_pres: error: trec_eval: ...`` and trec_eval's exit status
+(:mod:`._trec_eval_read`): 1 for a usage error or an illegal measure, 2 for a file that cannot
+be read or holds a malformed line, or for measure parameters trec_eval cannot initialise a
+measure with, 4 for a document listed twice among the ones kept, ``utility`` with other than 4
+coefficients, a measure the ``-R`` format cannot give, inconsistent preferences or a results
+file of comments only, 7 when no query has both results and judgements, 255 for a z-score file
+that cannot be read. The tool's rules for ``-c`` (a query the run lacks scored on a
+one-document ranking, some values reset), for ``num_rel``'s summary and for NaN are in the
+printer (:mod:`._trec_eval_print`) and the lists (:mod:`..measures.trec_tool.lists`).
+docs/trec_eval.md lists the five deliberate differences from the binary.
 """
 
 from __future__ import annotations
@@ -38,15 +42,39 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
-from ..data.perl import DECIMAL
-from ..measures.trec_tool.table import MEASURES, NICKNAMES, MeasureSpecError, select
-from ._command import say
+from ..measures.trec_tool.table import MEASURES, NICKNAMES, NUM_Q, RUNID, MeasureSpecError, select
+from ._command import say, warn
 from ._runs import held_output, runs_status
+from ._trec_eval_read import (
+    CALC_STATUS,
+    DUPLICATE_STATUS,
+    INPUT_STATUS,
+    NO_QUERIES_STATUS,
+    USAGE_STATUS,
+    ZSCORE_STATUS,
+    TrecEvalError,
+    input_error,
+    kept_lines,
+    read_columns,
+    read_prefs,
+    read_qrels_jg,
+    read_zscores,
+    repeats_of,
+    run_by_query,
+    warn_again,
+)
 
-#: trec_eval's exit statuses
-USAGE_STATUS, INPUT_STATUS, DUPLICATE_STATUS, NO_QUERIES_STATUS = 1, 2, 4, 7
-#: trec_eval's "Can't calculate measure" (a duplicate document, or a measure the -R format lacks)
-CALC_STATUS = DUPLICATE_STATUS
+__all__ = [
+    "CALC_STATUS",
+    "DUPLICATE_STATUS",
+    "INPUT_STATUS",
+    "NO_QUERIES_STATUS",
+    "USAGE_STATUS",
+    "ZSCORE_STATUS",
+    "TrecEvalError",
+    "run",
+    "trec_eval_cli",
+]
 
 _SHORT = "hvqm:cl:nD:JN:M:R:T:oZ:"
 _LONG = [
@@ -89,16 +117,8 @@ USAGE = (
     "rel_info_file results_file [results_file ...]"
 )
 
-
-class TrecEvalError(Exception):
-    """What stops the command: a one-line message and trec_eval's exit status."""
-
-    def __init__(self, message: str, status: int) -> None:
-        super().__init__(message)
-        self.status = status
-
-    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its parts (a worker's, in the parent)
-        return type(self), (self.args[0], self.status), self.__dict__
+#: the usage in one line, for an error message
+_USAGE_HINT = "ir_measures_pres trec_eval [options] rel_info_file results_file ...; -h lists the options"
 
 
 def _integer(option: str, text: str) -> int:
@@ -178,7 +198,7 @@ def _parse(argv: Sequence[str]) -> _Options:
     try:
         opts, files = getopt.gnu_getopt(list(argv), _SHORT, _LONG)
     except getopt.GetoptError as error:
-        raise TrecEvalError(f"{error}\n{USAGE}", USAGE_STATUS) from None
+        raise TrecEvalError(f"{error} (usage: {_USAGE_HINT})", USAGE_STATUS) from None
     o = _Options(files=files)
     for option, value in opts:
         option = _LONG_TO_SHORT.get(option, option)
@@ -193,7 +213,11 @@ def _parse(argv: Sequence[str]) -> _Options:
         elif option == "-N":
             o.num_docs = _integer(option, value)
         elif option == "-M":
-            o.max_docs = max(_integer(option, value), 0)  # trec_eval keeps no document then
+            o.max_docs = _integer(option, value)
+            if o.max_docs < 0:  # trec_eval crashes on it (a negative allocation)
+                raise TrecEvalError(
+                    f"option -M takes a number of documents >= 0, not {value!r}", USAGE_STATUS
+                )
         elif option == "-R":
             o.rel_format = value
         elif option == "-T" and value != "trec_results":
@@ -211,69 +235,6 @@ def _parse(argv: Sequence[str]) -> _Options:
     return o
 
 
-def _read_zscores(path: str) -> Dict[str, Dict[str, Tuple[float, float]]]:
-    out: Dict[str, Dict[str, Tuple[float, float]]] = {}
-    try:
-        with open(path, "rb") as f:
-            for number, raw in enumerate(f, start=1):
-                line = raw.decode("utf-8", "surrogateescape").strip()
-                if not line or line.startswith("#"):
-                    continue
-                fields = line.split()
-                try:
-                    if len(fields) != 4:
-                        raise ValueError
-                    mean, sd = float(fields[2]), float(fields[3])
-                except ValueError:
-                    raise TrecEvalError(
-                        f"{path}:{number}: expected 'qid measure mean sd', found {line!r}", INPUT_STATUS
-                    ) from None
-                out.setdefault(fields[0], {}).setdefault(fields[1], (mean, sd))
-    except OSError as error:
-        raise TrecEvalError(f"cannot read z-score file '{path}': {error.strerror}", INPUT_STATUS) from None
-    return out
-
-
-def _read(path: str, kind: str) -> Tuple[Any, Dict[str, int]]:
-    """A qrels or run file as the package's strict readers read it (a malformed line or an
-    unreadable file is trec_eval's exit 2), and per query the lines that repeat a document (the
-    readers keep the last; trec_eval stops on them, but only for a query it evaluates:
-    :func:`_refuse_repeats`)."""
-    from ..data.inputs import INPUT_ERRORS, input_error_text
-    from ..data.readers import read_qrels, read_run
-
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            cols = read_qrels(path) if kind == "qrels" else read_run(path)
-    except INPUT_ERRORS as error:
-        raise TrecEvalError(input_error_text(error), INPUT_STATUS) from None
-    repeats = _repeats_of(cols)
-    _warn_again(caught, repeats)
-    if kind == "qrels" and getattr(cols, "strata", None) is not None:
-        raise TrecEvalError(f"{path}: expected 4 columns 'qid iter docno rel', found 5", INPUT_STATUS)
-    return cols, repeats
-
-
-def _repeats_of(cols: Any) -> Dict[str, int]:
-    """Per query of ``cols`` (a file's columns, or a block of them), the lines the reader
-    dropped because they repeat a document (none: an empty dict)."""
-    dropped = getattr(cols, "dropped", None)
-    if dropped is None:
-        return {}
-    return {q: int(n) for q, n in zip(cols.query_names or [], dropped.tolist()) if n}
-
-
-def _warn_again(caught: Sequence[Any], repeats: Dict[str, int]) -> None:
-    """Give again the warnings caught while a file was read, but the readers' notice of repeated
-    documents when there were some: :func:`_refuse_repeats`' rule replaces it."""
-    from ..data.readers import TrecFormatWarning
-
-    for w in caught:
-        if not (repeats and issubclass(w.category, TrecFormatWarning) and "duplicate" in str(w.message)):
-            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-
-
 def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[Any, str, Dict[str, int]]]:
     """A results file read and evaluated block by block of whole queries (memory bounded by a
     block, :mod:`..data.runblocks`): (the per-query values of the whole file, its run id, per
@@ -282,7 +243,7 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
     import numpy as np
 
     from ..data import runblocks
-    from ..data.inputs import INPUT_ERRORS, Columns, input_error_text
+    from ..data.inputs import INPUT_ERRORS, Columns
     from ..data.runblocks import RunBlocks, UngroupedRun
     from ..measures.trec_tool.lists import build_lists
     from ..runtime.pool import stop_point
@@ -297,13 +258,15 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
             for block in blocks:
                 lists = build_lists(qrels, block, o.level, o.max_docs, o.judged_only)
                 parts.append(tally(lists, selected, o.num_docs))
-                repeats.update(_repeats_of(block))
+                repeats.update(repeats_of(block))
                 stop_point()
     except UngroupedRun:
         return None
     except INPUT_ERRORS as error:
-        raise TrecEvalError(input_error_text(error), INPUT_STATUS) from None
-    _warn_again(caught, repeats)
+        raise input_error(error, "run") from None
+    if repeats and o.max_docs is not None:  # repeats past -M: the file's every line is needed
+        return None
+    warn_again(caught, repeats)
     if o.complete:  # every query of the qrels: those the run lacks, with empty lists
         seen = {q for part in parts for q in part.query_ids}
         empty = Columns(
@@ -312,6 +275,21 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
         lists = build_lists(qrels, empty, o.level, o.max_docs, o.judged_only, complete=True)
         parts.append(only(tally(lists, selected, o.num_docs), [q for q in lists.query_ids if q not in seen]))
     return joined(parts), blocks.last_tag or "", repeats
+
+
+def _say_lacking(path: str, query_ids: Sequence[str], qrels_topics: Sequence[str]) -> None:
+    """One warning line for the qrels topics ``path`` lacks, which trec_eval 10.0 stops on (exit 4,
+    "result qid ... not found in qrels") where 9.x, and this command, evaluate the shared ones."""
+    have = set(query_ids)
+    lacking = sorted(q for q in qrels_topics if q not in have)
+    if lacking:
+        shown = ", ".join(lacking[:5]) + (", ..." if len(lacking) > 5 else "")
+        warn(
+            [
+                f"trec_eval: {path} lacks {len(lacking)} qrels topic(s) ({shown}): the {len(have)} shared "
+                "topics are evaluated (trec_eval 10.0 stops on them, exit 4; -c averages over every topic)"
+            ]
+        )
 
 
 def _refuse_repeats(query_ids: Sequence[str], repeats: Dict[str, int], path: str) -> None:
@@ -325,130 +303,12 @@ def _refuse_repeats(query_ids: Sequence[str], repeats: Dict[str, int], path: str
             )
 
 
-def _read_fields(path: str, count: int, what: str) -> List[Tuple[int, List[str]]]:
-    """(line number, fields) of the lines of a judgement file of ``count`` whitespace-separated
-    fields (the last a number), read line by line (such files hold judgements, not runs);
-    blank lines and lines starting with '#' are skipped; a malformed line is exit 2."""
-    import gzip
-
-    try:
-        if path == "-":
-            raw = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                raw = f.read()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-    except (OSError, EOFError) as error:
-        raise TrecEvalError(f"{path}: {getattr(error, 'strerror', None) or error}", INPUT_STATUS) from None
-    out = []
-    for number, line in enumerate(raw.split(b"\n"), start=1):
-        fields = line.split()
-        if not fields or fields[0].startswith(b"#"):
-            continue
-        if len(fields) != count or not _NUMBER.fullmatch(fields[-1]):
-            text = line.decode("utf-8", "replace").strip()
-            raise TrecEvalError(f"{path}:{number}: expected '{what}', found {text!r}", INPUT_STATUS)
-        out.append((number, [f.decode("utf-8", "surrogateescape") for f in fields]))
-    if not out:
-        raise TrecEvalError(f"{path}: no judgements", INPUT_STATUS)
-    return out
-
-
-_NUMBER = re.compile(DECIMAL.encode())
-
-
-def _read_qrels_jg(path: str) -> Tuple[List[Tuple[str, str]], Any]:
-    """A ``-R qrels_jg`` file, ``qid jg docno rel`` lines: the (query, group) pairs in trec_eval's
-    order and qrels with one query per pair, named by its index (``lists.build_jg_lists``)."""
-    import numpy as np
-
-    from ..data.inputs import Columns
-    from ..data.qrels import Qrels
-
-    seen: Dict[Tuple[str, str], Dict[str, int]] = {}
-    for number, (qid, jg, doc, rel) in _read_fields(path, 4, "qid jg docno rel"):
-        if not re.fullmatch(r"[+-]?\d+", rel):
-            raise TrecEvalError(
-                f"{path}:{number}: expected an integer relevance, found {rel!r}", INPUT_STATUS
-            )
-        docs = seen.setdefault((qid, jg), {})
-        if doc in docs:
-            raise TrecEvalError(
-                f"{path}:{number}: duplicate docs {doc!r} in query {qid!r}, group {jg!r}", INPUT_STATUS
-            )
-        docs[doc] = int(rel)
-    key = lambda p: (p[0].encode("utf-8", "surrogateescape"), p[1].encode("utf-8", "surrogateescape"))  # noqa: E731
-    pairs = sorted(seen, key=key)
-    qids: List[str] = []
-    docs_out: List[str] = []
-    rels: List[int] = []
-    for i, pair in enumerate(pairs):
-        for doc, level in seen[pair].items():
-            qids.append(f"{i:012d}")
-            docs_out.append(doc)
-            rels.append(level)
-    cols = Columns(
-        np.array(qids, dtype=object),
-        np.array(docs_out, dtype=object),
-        np.array(rels, dtype=np.int64),
-        True,
-        kind="qrels",
-    )
-    return pairs, Qrels.from_columns(cols)
-
-
-def _read_prefs(path: str, rel_format: str) -> Dict[str, Tuple[Any, Any, Any, Any]]:
-    """A ``-R prefs`` file (``qid jg jsg docno rel_level``) or, for ``-R qrels_prefs``, a qrels
-    file read as one (column 2 the judgement group, one sub-group ``0``): per query, the arrays
-    (jg, jsg, docno, level)."""
-    import numpy as np
-
-    width, what = (
-        (5, "qid jg jsg docno rel_level") if rel_format == "prefs" else (4, "qid jg docno rel_level")
-    )
-    per_query: Dict[str, List[Tuple[str, str, str, float]]] = {}
-    for _, fields in _read_fields(path, width, what):
-        qid, jg = fields[0], fields[1]
-        jsg = fields[2] if width == 5 else "0"
-        per_query.setdefault(qid, []).append((jg, jsg, fields[-2], float(fields[-1])))
-    out = {}
-    for qid, rows in per_query.items():
-        columns = list(zip(*rows))
-        out[qid] = (
-            np.array(columns[0], dtype=object),
-            np.array(columns[1], dtype=object),
-            np.array(columns[2], dtype=object),
-            np.array(columns[3], dtype=np.float64),
-        )
-    return out
-
-
-def _run_by_query(cols: Any) -> Dict[str, Tuple[Any, Any]]:
-    """A run's (docnos, scores) per query."""
-    import numpy as np
-
-    codes = np.asarray(cols.query_codes)
-    if not len(codes):
-        return {}
-    order = np.argsort(codes, kind="stable")
-    sorted_codes = codes[order]
-    starts = np.concatenate([[0], np.flatnonzero(np.diff(sorted_codes)) + 1])
-    ends = np.append(starts[1:], len(sorted_codes))
-    docs = np.asarray(cols.doc_ids, dtype=object)[order]
-    scores = np.asarray(cols.values, dtype=np.float64)[order]
-    return {
-        cols.query_names[int(sorted_codes[a])]: (docs[a:b], scores[a:b])
-        for a, b in zip(starts.tolist(), ends.tolist())
-    }
-
-
 def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     """Parse trec_eval's arguments, evaluate, print; raises :class:`TrecEvalError`."""
     from ..data.qrels import Qrels
     from ..measures.trec_tool.lists import build_jg_lists, build_lists
     from ..measures.trec_tool.prefs import PrefsError, build_prefs_lists
-    from ._trec_eval_print import tally, tally_lines
+    from ._trec_eval_print import complete_num_rel, tally, tally_lines
 
     out = sys.stdout if out is None else out
     o = _parse(argv)
@@ -464,8 +324,13 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
         selected = select(o.measures, o.rel_format)
     except MeasureSpecError as error:  # 1 unknown measure, 2 bad parameters, 4 wrong -R format
         raise TrecEvalError(str(error), error.status) from None
+    bad_utility = next(
+        (len(s.values) for s in selected if s.measure.name == "utility" and len(s.values) != 4), 0
+    )
     if len(o.files) < 2:
-        raise TrecEvalError(f"need a rel_info_file and at least one results_file\n{USAGE}", USAGE_STATUS)
+        raise TrecEvalError(
+            f"need a rel_info_file and at least one results_file (usage: {_USAGE_HINT})", USAGE_STATUS
+        )
     if o.files.count("-") > 1:
         raise TrecEvalError("only one file can be read from standard input ('-')", USAGE_STATUS)
     pairs: List[Tuple[str, str]] = []
@@ -473,21 +338,30 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     qrels: Any = None
     qrels_repeats: Dict[str, int] = {}
     if o.rel_format == "qrels_jg":
-        pairs, qrels = _read_qrels_jg(o.files[0])
+        pairs, qrels = read_qrels_jg(o.files[0])
     elif o.rel_format in ("prefs", "qrels_prefs"):
-        prefs = _read_prefs(o.files[0], o.rel_format)
+        prefs = read_prefs(o.files[0], o.rel_format)
     else:
-        qrels_cols, qrels_repeats = _read(o.files[0], "qrels")
+        qrels_cols, qrels_repeats = read_columns(o.files[0], "qrels")
         qrels = Qrels.from_columns(qrels_cols)
-    zscores = None if o.zfile is None else _read_zscores(o.zfile)
+    zscores = None if o.zfile is None else read_zscores(o.zfile)
+    num_rel_all = complete_num_rel(qrels.labels) if o.complete and qrels is not None else None
+    # the queries whose repeated documents trec_eval checks: those it evaluates, when a measure
+    # needs the ranked list (num_q and runid alone never form it)
+    evaluated: Any = set(prefs) if prefs else {q for q, _ in pairs} if pairs else set(qrels.query_ids)
+    qrels_topics = list(evaluated)
+    if all(s.measure.summary in (RUNID, NUM_Q) for s in selected):
+        evaluated = set()
 
     def whole(path: str) -> Tuple[Any, str, Dict[str, int]]:
         """The results file read whole: its per-query values, run id and repeated lines."""
-        cols, repeats = _read(path, "run")
+        cols, repeats = read_columns(path, "run")
+        if repeats and o.max_docs is not None:
+            cols, repeats = kept_lines(path, cols, repeats, o.max_docs, evaluated), {}
         lists: Any
         if prefs:
             try:
-                lists = build_prefs_lists(prefs, _run_by_query(cols), o.max_docs, o.complete)
+                lists = build_prefs_lists(prefs, run_by_query(cols), o.max_docs, o.complete)
             except PrefsError as error:
                 raise TrecEvalError(
                     f"Can't calculate the preference measures: {error}", CALC_STATUS
@@ -505,25 +379,45 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
             raise TrecEvalError(
                 f"No queries with both results and relevance info in '{path}'", NO_QUERIES_STATUS
             )
-        _refuse_repeats(values.query_ids, repeats, path)
-        _refuse_repeats(values.query_ids, qrels_repeats, o.files[0])
-        sink.writelines(tally_lines(values, tag, o.per_query, o.summary, zscores))
+        if bad_utility:  # m_utility.c refuses at its first query
+            raise TrecEvalError(
+                f"Can't calculate measure 'utility': it takes 4 coefficients, {bad_utility} given",
+                CALC_STATUS,
+            )
+        if not o.complete:
+            _say_lacking(path, values.query_ids, qrels_topics)
+        checked = [q for q in values.query_ids if q in evaluated]
+        _refuse_repeats(checked, repeats, path)
+        _refuse_repeats(checked, qrels_repeats, o.files[0])
+        sink.writelines(tally_lines(values, tag, o.per_query, o.summary, zscores, num_rel_all))
 
     # the package's policy for several runs (cli/_runs.py): output held until every file is
     # done; with several results files a bad one is reported and the others printed
     results = o.files[1:]
     statuses: List[int] = []
+    printed: List[str] = []
+    failed: List[str] = []
     with held_output(out) as sink:
         for path in results:
             try:
                 evaluate_one(path, sink)
+                printed.append(path)
             except TrecEvalError as error:
                 if len(results) == 1:
                     raise
                 say(f"trec_eval: {error}")
                 statuses.append(error.status)
+                failed.append(path)
     out.flush()
-    # the first failed file's trec_eval status, after the line saying how many failed
+    if failed:
+        # each printed block is the tool's, byte for byte: one line says whose blocks they are, in
+        # order, before the policy's line; the status is the first failed file's trec_eval status
+        warn(
+            [
+                f"trec_eval: the output holds the blocks of {', '.join(printed) if printed else 'no file'}, "
+                f"in this order; {', '.join(failed)} could not be evaluated"
+            ]
+        )
     return runs_status(len(statuses), len(results), statuses[0] if statuses else 0)
 
 

@@ -18,7 +18,10 @@ in float32 tie; ties by document id descending), a document is *unjudged* when t
 mention it or give it a negative value (trec_eval's ``RELVALUE_NONPOOL`` and ``-1``, "in the pool
 but not judged", as in sampled qrels). Every kernel takes the judged documents only
 (:class:`~..data.ranking.JudgedList`), so the unjudged ones only take ranks. A qrels query that a
-run lacks scores the measures' DEFAULT, 0, which is what trec_eval ``-c`` adds for it.
+run lacks scores the measures' DEFAULT, 0. trec_eval ``-c`` scores such a query on a ranking of
+one unjudged document and then resets ``unj`` and the unparameterised ``rbp_resid``: 0 for
+``unj``, ``rbp`` and ``rbp_resid``, but ``rbp_resid.p=...`` keeps that ranking's value and
+``yaap`` is log(1 / (1 + R)) (docs/trec_eval.md).
 
 The contract is ``../shared/spec/judgements.md`` section 2; docs/judgements.md has the formulas,
 the names and a worked example.
@@ -47,6 +50,7 @@ __all__ = [
     "unj_kernel",
     "yaap",
     "yaap_kernel",
+    "yaap_of_sum",
     "compute_rbp",
     "compute_rbp_resid",
     "compute_unj",
@@ -224,7 +228,11 @@ def rbp_resid_kernel(judged: JudgedList, p: float) -> np.ndarray:
 def yaap_kernel(judged: JudgedList, n_relevant: np.ndarray, rel: int) -> np.ndarray:
     """log((1 + s) / (1 + R - s)), s the sum of the precisions at the relevant documents
     retrieved (AP's numerator), R the relevant documents of the qrels."""
-    s = relevant_precision_sum(judged, rel)
+    return yaap_of_sum(relevant_precision_sum(judged, rel), n_relevant)
+
+
+def yaap_of_sum(s: np.ndarray, n_relevant: np.ndarray) -> np.ndarray:
+    """yaap from s, the sum of the precisions at the relevant documents retrieved, and R."""
     return np.log((1.0 + s) / (1.0 + n_relevant - s))
 
 

@@ -5,8 +5,11 @@ matrix, one column per cutoff). The definitions are trec_eval's (its help text, 
 where the code decides a digit: which sums, in which order, which rounding). Sums that the C
 code accumulates document by document are accumulated in the same order here
 (:func:`~ir_measures_pres.data.arrays.sums_in_order`), so the printed fourth decimal is the C
-program's. Where trec_eval would divide by zero (a query without relevant documents for
-``relative_P``, an empty list for ``iprec_at_recall``), the value is 0.
+program's. Where trec_eval guards a division by zero (a query without relevant documents for
+``relative_P``) the value is 0; where it does not (``iprec_at_recall`` of an empty list, ``Rndcg``
+with no point to average) the value is, for the trec_eval command (``ToolLists.c_nan``), the NaN
+that 0 / 0 gives, which its printer writes as the C library does (``-nan``), and 0 for the
+registered measures.
 
 The notation: for a query, n retrieved documents, R relevant ones in the qrels (level ``>= -l``),
 ``rel(i)`` the relevant documents among the top i, r_c the rank of the c-th relevant retrieved.
@@ -14,13 +17,13 @@ The notation: for a query, n retrieved documents, R relevant ones in the qrels (
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ...data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sums_in_order
 from ..base import MIN_GEO_MEAN  # trec_eval's floor before the log of a geometric mean
-from ..trec_eval10 import rbp_kernel, rbp_resid_kernel, unj_kernel, yaap_kernel
+from ..trec_eval10 import rbp_kernel, rbp_resid_kernel, unj_kernel, yaap_kernel, yaap_of_sum
 from .lists import JgLists, ToolLists
 
 #: infAP's smoothing (INFAP_EPSILON)
@@ -94,6 +97,8 @@ def utility(lists: ToolLists, params: Sequence[float], num_docs: int) -> np.ndar
     """p1 a + p2 b + p3 c + p4 d over the contingency table (a relevant retrieved, b nonrelevant
     retrieved, c relevant missed, d the rest of the collection of ``-N`` documents)."""
     p = [float(v) for v in params]
+    if len(p) != 4:  # the tool's "Can't calculate measure 'utility'": the command stops on it
+        return np.zeros(lists.num_queries)
     rr = lists.num_rel_ret.astype(np.float64)
     n = lists.num_ret.astype(np.float64)
     big_r = lists.num_rel.astype(np.float64)
@@ -129,9 +134,17 @@ def _rel_in_top(lists: ToolLists, k: int) -> np.ndarray:
     return lists.cached(("rel_in_top", int(k)), lambda: lists.rel_in_top(k))  # type: ignore[no-any-return]
 
 
+def _over_num_rel(lists: ToolLists, total: np.ndarray) -> np.ndarray:
+    """``total / num_rel`` where the list holds a value >= -l, else 0: m_map.c's and m_binG.c's
+    ``if (rel_so_far) value = sum / num_rel``, unguarded, so that with -l <= -1 a query whose
+    qrels judge nothing but whose list counts gives the C division's inf."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(lists.count(lists.is_rel) > 0, total / lists.num_rel, 0.0)
+
+
 def average_precision(lists: ToolLists) -> np.ndarray:
     # map and gm_map share it
-    return lists.cached("ap", lambda: _safe_div(_precision_sum(lists), lists.num_rel))  # type: ignore[no-any-return]
+    return lists.cached("ap", lambda: _over_num_rel(lists, _precision_sum(lists)))  # type: ignore[no-any-return]
 
 
 def gm_log(values: np.ndarray) -> np.ndarray:
@@ -173,11 +186,17 @@ def success(lists: ToolLists, cutoffs: Sequence[int]) -> np.ndarray:
 
 
 def rprec_mult(lists: ToolLists, multiples: Sequence[float]) -> np.ndarray:
-    """Precision at k = (long)(m R + 0.9) (C's truncation; trec_eval 10 kept it here), 0 for k < 1."""
+    """Precision at k = (long)(m R + 0.9) (C's truncation; trec_eval 10 kept it here), 0 for k < 1.
+
+    As m_Rprec_mult.c's backward scan counts: from num_rel_ret (judged documents only) down at
+    every list value >= -l, so that with -l <= -1 the unjudged values among those (``shift``)
+    are taken off the count at k (never below 0); past the list's end, num_rel_ret / k."""
+    shift = lists.count(lists.is_rel) - lists.num_rel_ret
     cols = []
     for m in multiples:
         k = np.trunc(float(m) * lists.num_rel + 0.9).astype(np.int64)
-        cols.append(_safe_div(lists.rel_in_top(np.maximum(k, 0)), np.where(k >= 1, k, 0)))
+        found = np.maximum(lists.rel_in_top(np.maximum(k, 0)) - shift, 0)
+        cols.append(_safe_div(found, np.where(k >= 1, k, 0)))
     return np.column_stack(cols)
 
 
@@ -214,9 +233,8 @@ def inf_ap(lists: ToolLists) -> np.ndarray:
     unjudged_before = before(lists.rel == -2)
     mask = pooled & judged & lists.is_rel
     j = (np.arange(len(lists.rel)) - base)[mask].astype(np.float64)
-    rel_so_far = lists.cum_rel[mask].astype(
-        np.float64
-    )  # judged relevant up to here: every relevant is judged
+    # judged relevant up to here (with -l <= -1 the list's other values >= -l are not counted)
+    rel_so_far = (before(judged & lists.is_rel)[mask] + 1).astype(np.float64)
     nrb = nonrel_before[mask].astype(np.float64)
     ub = unjudged_before[mask].astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -247,12 +265,20 @@ def _interpolated(lists: ToolLists, cutoffs: np.ndarray) -> np.ndarray:
     one: only unsorted parameters do that) on, every cutoff gets the scan's final value
     (max_k k / r_k, or 0 when nothing relevant is retrieved)."""
     nq, ncut = cutoffs.shape
-    mask = lists.is_rel
-    prec = lists.cum_rel[mask] / lists.rank[mask]
-    ip = _segmented_max_after(prec, lists.qidx[mask], nq)  # per relevant retrieved, in rank order
     rr = lists.num_rel_ret
+    # the scan counts down from num_rel_ret (judged documents only) at every list value >= -l: with
+    # -l <= -1 the unjudged ones among those (``shift``) bring the count to 0 before the top
+    shift = lists.count(lists.is_rel) - rr
+    counted = lists.cum_rel - shift[lists.qidx]
+    mask = lists.is_rel & (counted >= 1)
+    prec = counted[mask] / lists.rank[mask]
+    ip = _segmented_max_after(prec, lists.qidx[mask], nq)  # per relevant retrieved, in rank order
     first = offsets_from_counts(rr)[:-1]
-    ip_end = np.zeros(nq)
+    # the scan's final value: max_k k / r_k, 0 when nothing relevant is retrieved, and 0 / 0 (the
+    # tool's -nan) for an empty list
+    with np.errstate(invalid="ignore"):
+        empty = np.float64(0.0) / np.zeros(nq) if lists.c_nan else np.zeros(nq)
+        ip_end = np.where(lists.num_ret > 0, 0.0, empty)
     has = rr > 0
     ip_end[has] = ip[first[has]]
     out = np.zeros((nq, ncut))
@@ -293,7 +319,7 @@ def bin_g(lists: ToolLists) -> np.ndarray:
     """Σ over the relevant retrieved of 1 / log2(2 + nonrelevant before it), over R."""
     mask = lists.is_rel
     term = 1.0 / np.log2((2 + lists.rank[mask] - lists.cum_rel[mask]).astype(np.float64))
-    return np.where(lists.num_rel_ret > 0, _safe_div(lists.sum_in_order(mask, term), lists.num_rel), 0.0)
+    return _over_num_rel(lists, lists.sum_in_order(mask, term))
 
 
 # --------------------------------------------------------------------------------------------
@@ -306,16 +332,19 @@ class _Ideal:
     orders them, laid out position by position (CSR ``offsets``)."""
 
     def __init__(self, lists: ToolLists, gains: Dict[int, float], graded_only: bool = False) -> None:
-        levels = lists.levels
-        counts = lists.level_counts
-        gain = levels.astype(np.float64)
-        for level, value in gains.items():
-            gain[levels == level] = value
-        lq = lists.level_qidx
-        keep = (gain > 0) & (levels > 0 if graded_only else True)
-        lq, gain, counts = lq[keep], gain[keep], counts[keep]
-        order = np.lexsort((-gain, lq))
-        self.entry_q, self.entry_gain, self.entry_count = lq[order], gain[order], counts[order]
+        if any(g != int(g) for g in gains.values()):
+            self.entry_q, self.entry_gain, self.entry_count = _c_ideal_entries(lists, gains)
+        else:  # whole gains: setup_gains' sort is a true sort, its walk keeps the positive gains
+            levels = lists.levels
+            counts = lists.level_counts
+            gain = levels.astype(np.float64)
+            for level, value in gains.items():
+                gain[levels == level] = value
+            lq = lists.level_qidx
+            keep = (gain > 0) & (levels > 0 if graded_only else True)
+            lq, gain, counts = lq[keep], gain[keep], counts[keep]
+            order = np.lexsort((-gain, lq))
+            self.entry_q, self.entry_gain, self.entry_count = lq[order], gain[order], counts[order]
         self.m = np.bincount(self.entry_q, weights=self.entry_count, minlength=lists.num_queries).astype(
             np.int64
         )
@@ -345,6 +374,61 @@ class _Ideal:
         out = np.zeros(len(lists.rel))
         out[ok] = self.entry_gain[idx[ok]]
         return out
+
+
+def _c_sorted(entries: List[Tuple[int, float, int]]) -> List[Tuple[int, float, int]]:
+    """glibc's ``qsort`` (a top-down merge sort, stable) of (level, gain, count) entries with
+    gain_init.c's ``comp_rel_gain``, which returns the gains' difference as an int (truncated):
+    gains less than 1 apart compare equal, so ``ndcg.1=0.5`` keeps level 1 below level 0."""
+    if len(entries) <= 1:
+        return entries
+    half = len(entries) // 2
+    left, right = _c_sorted(entries[:half]), _c_sorted(entries[half:])
+    out = []
+    i = j = 0
+    while i < len(left) and j < len(right):
+        if int(left[i][1] - right[j][1]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
+
+
+def _c_ideal_entries(lists: ToolLists, gains: Dict[int, float]) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ideal ranking's (query, gain, count) entries as setup_gains and the measures' walk make
+    them, for gains that are not whole numbers: the parameters' levels first, then the levels
+    0 .. top of the qrels not among them (gain = level), sorted by :func:`_c_sorted`; the walk
+    starts at the last entry (nothing when its gain is not positive), passes the entries with no
+    document and stops at the first one whose gain is not positive."""
+    out_q: List[int] = []
+    out_gain: List[float] = []
+    out_count: List[int] = []
+    lo = lists.level_offsets.tolist()
+    levels, counts = lists.levels.tolist(), lists.level_counts.tolist()
+    for q in range(lists.num_queries):
+        at = dict(zip(levels[lo[q] : lo[q + 1]], counts[lo[q] : lo[q + 1]]))
+        entries = [(level, float(g), at.get(level, 0) if 0 <= level else 0) for level, g in gains.items()]
+        for level in range(max(at, default=-1) + 1):
+            if level not in gains:
+                entries.append((level, float(level), at.get(level, 0)))
+        walk = _c_sorted(entries)[::-1]
+        if not walk or walk[0][1] <= 0:
+            continue
+        for _, g, n in walk:
+            if n == 0:
+                continue
+            if g <= 0:
+                break
+            out_q.append(q)
+            out_gain.append(g)
+            out_count.append(n)
+    return (
+        np.array(out_q, dtype=np.int64),
+        np.array(out_gain, dtype=np.float64),
+        np.array(out_count, dtype=np.int64),
+    )
 
 
 def _ideal(lists: ToolLists, gains: Dict[int, float], graded_only: bool = False) -> _Ideal:
@@ -434,7 +518,8 @@ def rndcg(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
     q_all, v_all = q_all[order], v_all[order]
     counts = np.bincount(q_all, minlength=lists.num_queries)
     total = sums_in_order(v_all, offsets_from_counts(counts))
-    value = _safe_div(total, counts)
+    with np.errstate(invalid="ignore"):  # no point: the tool's 0 / 0, printed -nan
+        value = total / counts if lists.c_nan else _safe_div(total, counts)
     return np.where(lists.num_rel > 0, value, 0.0)
 
 
@@ -455,7 +540,8 @@ def g_measure(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
     sum_cost = running_sums_in_order(cost, lists.offsets)
     sum_results = running_sums_in_order(g, lists.offsets)
     nz = g != 0
-    term = g[nz] / np.log2(2 + sum_cost[nz] - sum_results[nz])
+    with np.errstate(invalid="ignore"):  # a gain above the ideal's (LEVEL=GAIN): the C log2's NaN
+        term = g[nz] / np.log2(2 + sum_cost[nz] - sum_results[nz])
     results_g = lists.sum_in_order(nz, term)
     total_ideal = np.zeros(lists.num_queries)
     np.add.at(total_ideal, ideal.entry_q, ideal.entry_gain * ideal.entry_count)
@@ -480,7 +566,10 @@ def rbp_resid(lists: ToolLists, p: float) -> np.ndarray:
 
 
 def yaap(lists: ToolLists) -> np.ndarray:
-    return yaap_kernel(lists.judged_list(), lists.num_rel.astype(np.float64), lists.relevance_level)
+    big_r = lists.num_rel.astype(np.float64)
+    if lists.relevance_level < 0:  # m_yaap.c's loop counts every list value >= -l, judged or not
+        return yaap_of_sum(_precision_sum(lists), big_r)
+    return yaap_kernel(lists.judged_list(), big_r, lists.relevance_level)
 
 
 # --------------------------------------------------------------------------------------------

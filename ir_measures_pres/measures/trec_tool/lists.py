@@ -14,7 +14,9 @@ documents at each level (``rel_levels``), from which ``num_rel`` (levels ``>= -l
 rankings of the gain measures come.
 
 Evaluated queries: those of the run that the qrels have; with ``-c`` every qrels query, a query
-the run lacks having an empty list (trec_eval 10 prints and averages it so).
+the run lacks scored as trec_eval 10 scores it, on a bogus ranking of one document
+(:data:`BOGUS_DOCNO`, score 1; ``-M 0`` and ``-J`` drop it as they drop any document), some of
+its values being reset afterwards by the printer (:mod:`ir_measures_pres.cli._trec_eval_print`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from ...data.qrels import ABSENT, Qrels
 from ...data.ranking import JudgedList, RankedRun, rank_run
 
 __all__ = [
+    "BOGUS_DOCNO",
     "NONPOOL",
     "UNJUDGED",
     "ToolLists",
@@ -40,6 +43,8 @@ __all__ = [
 
 #: trec_eval's RELVALUE_NONPOOL and RELVALUE_UNJUDGED
 NONPOOL, UNJUDGED = -1, -2
+#: the document of trec_eval 10's ranking for a qrels query the run lacks under ``-c`` (score 1)
+BOGUS_DOCNO = "ceci_nest_pas_un_docno"
 
 
 def trec_order(query_ids: List[str]) -> List[int]:
@@ -77,6 +82,11 @@ class ToolLists:
     level_counts: np.ndarray
     #: ``-l``: the least level that is relevant
     relevance_level: int = 1
+    #: per query, True where it is scored on ``-c``'s bogus ranking (None: no such query)
+    bogus: Optional[np.ndarray] = None
+    #: whether a division the C code leaves unguarded gives its NaN (the trec_eval command, which
+    #: prints ``-nan``) rather than 0 (the registered measures, whose surfaces average values)
+    c_nan: bool = False
     _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
 
     def cached(self, key: Any, make: Callable[[], Any]) -> Any:
@@ -118,7 +128,10 @@ class ToolLists:
 
     @property
     def num_rel_ret(self) -> np.ndarray:
-        return self.count(self.is_rel)
+        """Judged documents retrieved at a level ``>= -l`` (form_res_rels' ``num_rel_ret``, which
+        counts judged documents only: with ``-l`` <= -1 it is below :attr:`is_rel`'s count, which
+        the measures' own loops take, the C code comparing every list value with ``-l``)."""
+        return self.count(self.is_rel & (self.rel >= 0))
 
     @property
     def level_qidx(self) -> np.ndarray:
@@ -258,6 +271,9 @@ def build_lists(
     qrels_indices = [int(i) for i in qrels_indices]
     ids = [qrels.query_ids[i] for i in qrels_indices]
     order = [qrels_indices[i] for i in trec_order(ids)]
+    bogus = np.array([q not in ranked_of for q in order], dtype=bool)
+    if bogus.any():  # -c: the qrels queries the run lacks, each on the tool's bogus ranking
+        rel, offsets = _with_bogus_rankings(qrels, rel, offsets, ranked_of, order, max_docs, judged_only)
     positions, new_offsets = reorder_segments(offsets, np.array([ranked_of.get(q, -1) for q in order]))
     lo, lv, lc = _level_counts(qrels)
     level_pos, level_offsets = reorder_segments(lo, np.array(order, dtype=np.int64))
@@ -269,7 +285,52 @@ def build_lists(
         lv[level_pos],
         lc[level_pos],
         relevance_level,
+        bogus=bogus if bogus.any() else None,
+        c_nan=True,
     )
+
+
+def _with_bogus_rankings(
+    qrels: Qrels,
+    rel: np.ndarray,
+    offsets: np.ndarray,
+    ranked_of: Dict[int, int],
+    order: List[int],
+    max_docs: Optional[int],
+    judged_only: bool,
+) -> tuple:
+    """``rel`` and ``offsets`` with one more list per query of ``order`` the run lacks (its entry
+    added to ``ranked_of``): trec_eval 10's bogus ranking for it under ``-c``, the one document
+    :data:`BOGUS_DOCNO` with score 1, judged as the qrels judge it, subject to ``-M`` and ``-J``."""
+    missing = [q for q in order if q not in ranked_of]
+    values = np.full(len(missing), NONPOOL, dtype=np.int64)
+    judged = _label_of(qrels, BOGUS_DOCNO)
+    for j, q in enumerate(missing):
+        if q in judged:
+            values[j] = UNJUDGED if judged[q] < 0 else judged[q]
+    keep = np.full(len(missing), max_docs is None or max_docs >= 1)
+    if judged_only:
+        keep &= values >= 0
+    base = len(offsets) - 1
+    for j, q in enumerate(missing):
+        ranked_of[q] = base + j
+    rel = np.concatenate([rel, values[keep]])
+    offsets = np.concatenate([offsets, offsets[-1] + np.cumsum(keep.astype(np.int64))])
+    return rel, offsets
+
+
+def _label_of(qrels: Qrels, doc: str) -> Dict[int, int]:
+    """Per qrels query (index) that judges ``doc``, its label."""
+    found: Dict[int, int] = {}
+    raw = qrels.doc_bytes
+    if raw is not None:
+        for line in np.flatnonzero(raw == doc.encode()).tolist():
+            found[int(qrels.qidx[line])] = int(qrels.labels[line])
+        return found
+    for q, docs in enumerate(qrels.lookup):
+        if doc in docs:
+            found[q] = int(docs[doc])
+    return found
 
 
 @dataclass
@@ -286,6 +347,13 @@ class JgLists:
     @property
     def num_queries(self) -> int:
         return len(self.query_ids)
+
+    @property
+    def bogus(self) -> Optional[np.ndarray]:
+        """Per query, True where ``-c`` scores it on the bogus ranking (None: no such query)."""
+        if self.pseudo.bogus is None:
+            return None
+        return self.pseudo.bogus[self.group_offsets[:-1]]
 
     def average(self, values: np.ndarray) -> np.ndarray:
         """Per query, the values of its groups added in group order, over the number of groups

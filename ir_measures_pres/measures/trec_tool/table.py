@@ -23,7 +23,6 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
-from ...data.perl import DECIMAL
 from . import kernels as k
 from .lists import ToolLists
 
@@ -104,22 +103,22 @@ class Selected:
 
 
 def _gains(pairs: Sequence[Tuple[str, float]]) -> Dict[int, float]:
+    """LEVEL=GAIN pairs as gain_init.c reads them: a LEVEL that is not an integer (its
+    ``valid_int``: a sign, then digits only) is ignored; a level given twice keeps its first gain."""
     out: Dict[int, float] = {}
     for name, value in pairs:
-        if not re.fullmatch(r"[+-]?\d+", name):
-            raise MeasureSpecError(f"a gain parameter is LEVEL=GAIN with an integer LEVEL, not {name!r}", 2)
-        out.setdefault(int(name), value)
+        if re.fullmatch(r"[+-]?[0-9]+", name):
+            out.setdefault(int(name), value)
     return out
 
 
 def _p(pairs: Sequence[Tuple[str, float]]) -> float:
+    """rbp's persistence as m_rbp.c reads it: the last pair named ``p`` (default 0.9), any value
+    (``p=0`` or ``p=1.5`` give the formula's values); pairs of other names are ignored."""
     p = 0.9
     for name, value in pairs:
-        if name != "p":
-            raise MeasureSpecError(f"rbp's parameter is p=VALUE, not {name!r}", 2)
-        p = value
-    if not 0 < p <= 1:
-        raise MeasureSpecError(f"rbp's persistence p must be in (0, 1], not {p!r}", 2)
+        if name == "p":
+            p = value
     return p
 
 
@@ -386,41 +385,76 @@ NICKNAMES: Dict[str, Tuple[str, ...]] = {
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 
-_NUMBER = re.compile(DECIMAL)
+#: the longest prefix of a string that C's strtod reads (else 0), and strtol's base-10 prefix
+_STRTOD = re.compile(
+    r"\s*([+-]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?"
+    r"|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))",
+    re.IGNORECASE,
+)
+_STRTOL = re.compile(r"\s*([+-]?\d+)")
+_LONG_MAX = 2**63 - 1
 
 
-def _number(text: str, arg: str) -> float:
-    if not _NUMBER.fullmatch(text):
-        raise MeasureSpecError(f"illegal measure '{arg}': parameter {text!r} is not a number", 2)
-    return float(text)
+def c_atof(text: str) -> float:
+    """C's ``atof``: the number at the start of ``text`` (``"0.5x"`` is 0.5), 0 when there is none."""
+    m = _STRTOD.match(text)
+    if not m:
+        return 0.0
+    number = m.group(1)
+    body = number.lstrip("+-")
+    if body[:2].lower() == "0x":
+        value = float.fromhex(body if "p" in body.lower() else body + "p0")
+        return -value if number.startswith("-") else value
+    return float(number)
+
+
+def c_atol(text: str) -> int:
+    """C's ``strtol(text, NULL, 10)``: the integer at the start of ``text`` (``"1e2"`` is 1, ``"2.5"``
+    is 2), 0 when there is none, clamped to the range of a C long."""
+    m = _STRTOL.match(text)
+    if not m:
+        return 0
+    return max(-_LONG_MAX - 1, min(_LONG_MAX, int(m.group(1))))
+
+
+def _pairs_well_formed(text: str) -> bool:
+    """meas_init.c's get_param_pairs check: NAME=VALUE pairs separated by commas, an '=' in each."""
+    last = ","
+    for ch in text:
+        if ch == ",":
+            if last == ",":
+                return False
+            last = ","
+        elif ch == "=":
+            if last == "=":
+                return False
+            last = "="
+    return last == "="
 
 
 def parse_params(measure: ToolMeasure, text: str, arg: str) -> Any:
-    """The parameters ``text`` (what follows the first '.') of ``-m arg``, as trec_eval reads them."""
+    """The parameters ``text`` (what follows the first '.') of ``-m arg``, as trec_eval 10 reads
+    them (meas_init.c): cutoffs with ``strtol`` (``P.1e2`` is ``P_1``), sorted, refused when one
+    is not positive or two are equal; fractions and coefficients with ``atof``; LEVEL=GAIN pairs
+    checked for their form only. A measure without parameters ignores them (None)."""
     if measure.form == NONE:
-        raise MeasureSpecError(f"illegal measure '{arg}': {measure.name} takes no parameters")
-    if text == "":
-        raise MeasureSpecError(f"illegal measure '{arg}': empty parameter list after '.'")
+        return None
     tokens = text.split(",")
     if measure.form == PAIRS:
-        pairs = []
-        for token in tokens:
-            name, eq, value = token.partition("=")
-            if not eq or not name:
-                raise MeasureSpecError(
-                    f"illegal measure '{arg}': malformed pair parameters in {text!r} (LEVEL=GAIN,...)", 2
-                )
-            pairs.append((name, _number(value, arg)))
-        return tuple(pairs)
-    values = [_number(t, arg) for t in tokens]
+        if not _pairs_well_formed(text):
+            raise MeasureSpecError(f"illegal measure '{arg}': malformed pair parameters in {text!r}", 2)
+        return tuple((name, c_atof(value)) for name, _, value in (t.partition("=") for t in tokens))
     if measure.form == DOUBLE_PARAMS:
-        return tuple(values)
+        return tuple(c_atof(t) for t in tokens)
+    cuts: List[Any]
     if measure.form == LONG_CUTOFFS:
-        cuts: List[Any] = sorted(int(v) for v in values)  # trec_eval reads "23.4" as 23
+        cuts = sorted(c_atol(t) for t in tokens)
         if cuts[0] <= 0:
-            raise MeasureSpecError(f"illegal measure '{arg}': cutoffs must be positive", 2)
+            raise MeasureSpecError(
+                f"illegal measure '{arg}': a cutoff is not positive (read as {cuts[0]})", 2
+            )
     else:
-        cuts = sorted(values)
+        cuts = sorted(c_atof(t) for t in tokens)
     if len(set(cuts)) != len(cuts):
         raise MeasureSpecError(f"illegal measure '{arg}': duplicate cutoffs", 2)
     return tuple(cuts)
@@ -434,16 +468,15 @@ def select(arguments: Sequence[str], rel_format: str = "qrels") -> List[Selected
     given: Dict[str, str] = {}
     for arg in arguments or ["official"]:
         name, dot, params = arg.partition(".")
+        if dot and not params:
+            raise MeasureSpecError(f"illegal measure '{arg}': improper measure in parameter '{name}'")
+        if dot:  # the first parameters given for a name are its parameters (a nickname's: none)
+            given.setdefault(name, params)
         if name in NICKNAMES:
-            if dot:
-                raise MeasureSpecError(f"illegal measure '{arg}': a nickname takes no parameters")
             marked.update(dict.fromkeys(NICKNAMES[name]))
             continue
         if name not in MEASURES:
             raise MeasureSpecError(f"illegal measure '{arg}'")
-        if dot:
-            parse_params(MEASURES[name], params, arg)  # refused now, not at the first run
-            given.setdefault(name, params)
         marked[name] = None
     family = "prefs" if rel_format == "qrels_prefs" else rel_format
     wrong = [n for n in marked if MEASURES[n].rel_format not in ("any", family)]
@@ -455,11 +488,7 @@ def select(arguments: Sequence[str], rel_format: str = "qrels") -> List[Selected
     out = []
     for m in _TABLE:
         if m.name in marked:
-            text = given.get(m.name)
+            text = given.get(m.name) if m.form != NONE else None
             values = m.default if text is None else parse_params(m, text, f"{m.name}.{text}")
-            if m.form == PAIRS:  # gains need integer levels, rbp's p a value in (0, 1]
-                (_p if m.name.startswith("rbp") else _gains)(values)
-            if m.name == "utility" and len(values) != 4:
-                raise MeasureSpecError(f"illegal measure 'utility.{text}': utility takes 4 coefficients", 2)
             out.append(Selected(m, values, text))
     return out
