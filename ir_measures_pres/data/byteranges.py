@@ -41,7 +41,7 @@ from typing import IO, Iterator, List, Optional, Tuple
 
 from ..runtime.pool import can_fork, forked_map, pools_running
 from ._trec_parse import Block, Reader, TrecFormatError
-from .arrays import usable_cpus
+from .arrays import ids_as_str, usable_cpus
 
 __all__ = [
     "PARALLEL_MIN_BYTES",
@@ -51,6 +51,7 @@ __all__ = [
     "line_ranges",
     "parse_in_ranges",
     "range_processes",
+    "ranges_pay",
     "read_whole",
 ]
 
@@ -132,6 +133,23 @@ def range_processes(size: int) -> int:
     if size < PARALLEL_MIN_BYTES or not can_fork() or pools_running():
         return 1
     return usable_cpus()
+
+
+def ranges_pay(source: object) -> bool:
+    """Whether a run given as ``source`` would be parsed in ranges by more than one worker: a
+    path to a regular file, not gzipped (its bytes are the text), of at least
+    :data:`PARALLEL_MIN_BYTES`, with more than one CPU and no pool running (:func:`range_processes`)."""
+    if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
+        return False
+    try:
+        with open(source, "rb") as stream:
+            if stream.read(2) == b"\x1f\x8b":  # gzip's magic bytes, the readers' rule
+                return False
+            stream.seek(0)
+            buffer = file_buffer(stream)
+    except OSError:
+        return False
+    return buffer is not None and range_processes(buffer.size - buffer.start) > 1
 
 
 def _cut_before(buffer: Buffer, window_start: int, window_end: int, floor: int) -> Optional[int]:
@@ -229,8 +247,13 @@ def parse_in_ranges(reader: Reader, buffer: Buffer, processes: int, block_size: 
     (:meth:`~._trec_parse.Reader.number`) and yielded in file order, line numbers counted over
     the whole file: what the one-core reader yields (module docstring)."""
 
+    # the workers cut document ids as bytes (arrays pickle in one piece, a str per line would be
+    # pickled and unpickled one by one: twice the CPU); str ids are decoded here, as
+    # :func:`~.arrays.ids_as_str` decodes them, which gives the str reader's ids
+    parser = Reader(reader.kind, reader.name, True, reader.col2)
+
     def work(span: Tuple[int, int]) -> Tuple[List[Block], int]:
-        return _parse_range(reader, buffer, span, block_size)
+        return _parse_range(parser, buffer, span, block_size)
 
     line = 1
     ranges = forked_map(work, line_ranges(buffer, block_size, RANGE_BYTES), processes, ahead=2 * processes)
@@ -246,6 +269,8 @@ def parse_in_ranges(reader: Reader, buffer: Buffer, processes: int, block_size: 
             for block in blocks:
                 _move(block, line - 1)
                 reader.number(block)
+                if not reader.as_bytes:
+                    block.docs = ids_as_str(block.docs)
                 yield block
             line += lines
     finally:
