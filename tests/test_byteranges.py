@@ -13,8 +13,10 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import signal
 import subprocess
 import sys
+import time
 import warnings
 from pathlib import Path
 from typing import Any, Iterator, List, Tuple
@@ -340,7 +342,7 @@ def test_no_range_workers_inside_a_worker_or_beside_a_pool(ranges: List[int]) ->
 
 
 KILLER = """
-import os, signal, sys
+import os, signal, sys, time
 import ir_measures_pres.data.byteranges as byteranges
 import ir_measures_pres.data.readers as trec_io
 trec_io.BLOCK_SIZE = 4096
@@ -349,8 +351,10 @@ byteranges.PARALLEL_MIN_BYTES = 0
 byteranges.usable_cpus = lambda: 2
 real = byteranges._parse_range
 def dying(reader, buffer, span, block_size):
-    if span[0] > 40000:
-        os.kill(os.getpid(), signal.SIG{signal})
+    if "{how}" == "kill" and span[0] > 40000:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
+    if "{how}" == "slow":
+        time.sleep(0.2)
     return real(reader, buffer, span, block_size)
 byteranges._parse_range = dying
 from ir_measures_pres.cli.evaluate import main
@@ -358,31 +362,83 @@ sys.exit(main())
 """
 
 
-@pytest.mark.parametrize(
-    "kill, status, line",
-    [
-        (
-            "KILL",
-            1,
-            "ir_measures_pres: error: a worker process was killed (signal 9, often the out-of-memory "
-            "killer); rerun with --jobs 1 or more memory\n",
-        ),
-    ],
-)
-def test_a_killed_range_worker_ends_the_command_with_one_line(
-    tmp_path: Path, kill: str, status: int, line: str
-) -> None:
+@pytest.fixture
+def small_collection(tmp_path: Path) -> Path:
     (tmp_path / "qrels.txt").write_text("".join(f"q{q} 0 D{q} 1\n" for q in range(40)))
     (tmp_path / "run.txt").write_bytes(
         b"".join(b"q%d Q0 D%d %d %d t\n" % (k // 100, k, k, k) for k in range(8000))
     )
-    done = subprocess.run(
-        [sys.executable, "-c", KILLER.replace("{signal}", kill), "qrels.txt", "run.txt", "AP", "--jobs", "1"],
-        cwd=tmp_path,
-        capture_output=True,
-        timeout=120,
+    return tmp_path
+
+
+def command(root: Path, how: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            KILLER.replace("{how}", how),
+            "qrels.txt",
+            "run.txt",
+            "PRES@100",
+            "--jobs",
+            "2",
+        ],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
     )
-    assert (done.returncode, done.stderr.decode(), done.stdout) == (status, line, b"")
+
+
+def children(pid: int) -> List[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text() if entry.isdigit() else ""
+        except OSError:
+            continue
+        if stat and int(stat[stat.rindex(")") + 2 :].split()[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def test_a_killed_range_worker_ends_the_command_with_one_line(small_collection: Path) -> None:
+    done = command(small_collection, "kill")
+    out, err = done.communicate(timeout=120)
+    assert (done.returncode, err.decode(), out) == (
+        1,
+        "ir_measures_pres: error: a worker process was killed (signal 9, often the out-of-memory killer); "
+        "rerun with --jobs 1 or more memory\n",
+        b"",
+    )
+
+
+@pytest.mark.parametrize("number, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_stop_while_ranges_are_parsed_ends_every_worker_quietly(
+    small_collection: Path, number: int, status: int
+) -> None:
+    done = command(small_collection, "slow")
+    deadline = time.monotonic() + 60
+    workers: List[int] = []
+    while len(workers) < 2:  # the range workers parse (0.2 s a range, about 20 ranges)
+        assert done.poll() is None and time.monotonic() < deadline, "the range workers never appeared"
+        workers = children(done.pid)
+        time.sleep(0.002)
+    os.kill(done.pid, number)
+    out, err = done.communicate(timeout=120)
+    assert (done.returncode, err.decode(), out) == (status, "", b"")
+    deadline = time.monotonic() + 10
+    while any(alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not [w for w in workers if alive(w)], "range workers left behind"
+
+
+def alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
 
 
 def test_a_stream_is_read_as_before(ranges: List[int]) -> None:

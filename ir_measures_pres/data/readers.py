@@ -48,7 +48,10 @@ query (``str`` ids) or a vectorised hash filter whose candidates are compared ex
 ids). Files are read in blocks of about 1 MiB (:data:`BLOCK_SIZE`), parsed side by side by one
 thread per CPU (:data:`PARSE_THREADS`; numpy runs without the GIL) and completed in file order,
 so the memory needed is the result plus about ten times one block per thread (why these sizes:
-bench/README.md).
+bench/README.md). A run of at least 16 MiB (:data:`.byteranges.PARALLEL_MIN_BYTES`) is instead
+parsed in byte ranges by forked workers, one per CPU (:mod:`.byteranges`: the same blocks, the
+same parser, the same messages; a gzipped file is decompressed once and standard input read
+whole before the split).
 
 Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
 (``surrogateescape``), so distinct ids stay distinct.
