@@ -61,8 +61,9 @@ print(time.perf_counter() - t0)
 """
 
 
-def child(cmd: List[str], tree: Optional[Path], inner: bool = False) -> Tuple[float, float]:
-    """(wall seconds, peak MiB) of one command; ``inner``: the seconds it prints instead."""
+def child(cmd: List[str], tree: Optional[Path], inner: bool = False) -> Tuple[float, float, float]:
+    """(wall seconds, peak MiB, CPU seconds of it and its workers) of one command; ``inner``: the
+    seconds it prints instead of the wall time."""
     env = dict(os.environ, PYTHONWARNINGS="ignore")
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
@@ -75,7 +76,7 @@ def child(cmd: List[str], tree: Optional[Path], inner: bool = False) -> Tuple[fl
         sys.exit(f"{' '.join(cmd[:5])} failed")
     if inner:
         wall = float(out.decode().split()[-1])
-    return wall, usage.ru_maxrss / 1024.0
+    return wall, usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:
@@ -117,17 +118,21 @@ def main() -> None:
         for label, tree in trees.items():
             cmd = [py, "-m", "ir_measures_pres", robust_qrels, str(ROBUST / "runs"), "AP nDCG@10 PRES@1000"]
             rows[f"{label}: 17 Robust 2003 runs"] = (cmd, tree, False)
-    times: Dict[str, List[Tuple[float, float]]] = {name: [] for name in rows}
+    times: Dict[str, List[Tuple[float, float, float]]] = {name: [] for name in rows}
     for rep in range(args.reps):
         for name, (cmd, tree, inner) in rows.items():
             times[name].append(child(cmd, tree, inner))
         print(f"round {rep + 1} done, load {os.getloadavg()[0]:.2f}", file=sys.stderr)
-    print(f"cores: {os.cpu_count()}, medians of {args.reps} (min-max)")
-    med = {name: statistics.median(w for w, _ in got) for name, got in times.items()}
+    print(f"cores: {os.cpu_count()}, medians of {args.reps} (min-max); cpu: user + system, workers included")
+    med = {name: statistics.median(w for w, _, _ in got) for name, got in times.items()}
     for name, got in times.items():
-        walls = [w for w, _ in got]
-        peak = max(m for _, m in got)
-        print(f"{name:45s} {med[name]:6.2f} s ({min(walls):.2f}-{max(walls):.2f})  peak {peak:5.0f} MiB")
+        walls = [w for w, _, _ in got]
+        peak = max(m for _, m, _ in got)
+        cpu = statistics.median(c for _, _, c in got)
+        print(
+            f"{name:40s} {med[name]:6.2f} s ({min(walls):.2f}-{max(walls):.2f})  cpu {cpu:5.2f} s  "
+            f"peak {peak:5.0f} MiB"
+        )
     stock = med.get("stock ir_measures AP")
     for label in trees:
         if stock:
