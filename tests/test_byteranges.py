@@ -86,7 +86,9 @@ def error_text(read: Any, *args: Any, **kwargs: Any) -> str:
     return str(result)
 
 
-def random_run(seed: int, lines: int = 3000, eol: bytes = b"\n", final: bool = True) -> bytes:
+def random_run(
+    seed: int, lines: int = 3000, eol: bytes = b"\n", final: bool = True, unique: bool = False
+) -> bytes:
     """Queries of various lengths (grouped), tied scores, repeated documents, comments, blank
     lines, non-ASCII and non-UTF-8 ids, an id wider than 64 bytes, tags with spaces."""
     rng = np.random.default_rng(seed)
@@ -106,6 +108,8 @@ def random_run(seed: int, lines: int = 3000, eol: bytes = b"\n", final: bool = T
             out.append(b"   ")
             continue
         doc = b"D%d" % int(rng.integers(0, 150))  # repeats inside a query: duplicates
+        if unique:  # none (trec_eval refuses them)
+            doc = b"D%d" % (200 - left)
         if r < 0.04:
             doc = "dé文書".encode() + doc
         elif r < 0.045:
@@ -446,3 +450,50 @@ def test_a_stream_is_read_as_before(ranges: List[int]) -> None:
     data = random_run(11)
     got = read_run(io.BytesIO(data), doc_ids="bytes")
     assert ranges and columns_of(got) == columns_of(one_core(read_run, io.BytesIO(data), doc_ids="bytes")[0])
+
+
+FORCED = """
+import sys
+import ir_measures_pres.data.byteranges as byteranges
+import ir_measures_pres.data.readers as trec_io
+trec_io.BLOCK_SIZE = 512
+byteranges.RANGE_BYTES = 2048
+byteranges.PARALLEL_MIN_BYTES = 0 if sys.argv.pop(1) == "ranges" else 1 << 62
+byteranges.usable_cpus = lambda: 2
+calls = []
+real = trec_io.parse_in_ranges
+trec_io.parse_in_ranges = lambda *a: calls.append(1) or real(*a)
+from ir_measures_pres.cli.evaluate import main
+status = main()
+print("ranges used:", bool(calls), file=sys.stderr)
+sys.exit(status)
+"""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["qrels.txt", "run.txt", "PRES@100 QMeasure Bpref10", "-q", "--jobs", "2"],
+        ["trec_eval", "-q", "-m", "all_trec", "qrels.txt", "run.txt"],
+        ["trec_eval", "-q", "-c", "-M", "50", "qrels.txt", "run.gz"],
+    ],
+)
+def test_the_commands_print_the_same_bytes_read_in_ranges(tmp_path: Path, args: List[str]) -> None:
+    data = random_run(12, lines=4000, unique=True)
+    rng = np.random.default_rng(12)
+    (tmp_path / "qrels.txt").write_text(
+        "".join(f"q{q} 0 D{d} {int(rng.integers(0, 3))}\n" for q in range(1, 40) for d in range(0, 150, 7))
+    )
+    (tmp_path / "run.txt").write_bytes(data)
+    (tmp_path / "run.gz").write_bytes(gzip.compress(data))
+    outputs = {}
+    for how in ("ranges", "one core"):
+        done = subprocess.run(
+            [sys.executable, "-c", FORCED, how, *args], cwd=tmp_path, capture_output=True, timeout=120
+        )
+        outputs[how] = (done.returncode, done.stdout, done.stderr.decode().splitlines()[:-1])
+        assert (
+            done.stderr.decode().splitlines()[-1] == f"ranges used: {how == 'ranges' and 'run.txt' in args}"
+        )
+    assert outputs["ranges"] == outputs["one core"]
+    assert outputs["ranges"][0] == 0 and outputs["ranges"][1].count(b"\n") > 100
