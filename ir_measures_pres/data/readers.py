@@ -48,7 +48,10 @@ query (``str`` ids) or a vectorised hash filter whose candidates are compared ex
 ids). Files are read in blocks of about 1 MiB (:data:`BLOCK_SIZE`), parsed side by side by one
 thread per CPU (:data:`PARSE_THREADS`; numpy runs without the GIL) and completed in file order,
 so the memory needed is the result plus about ten times one block per thread (why these sizes:
-bench/README.md).
+bench/README.md). A run of at least 16 MiB (:data:`.byteranges.PARALLEL_MIN_BYTES`) is instead
+parsed in byte ranges by forked workers, one per CPU (:mod:`.byteranges`: the same blocks, the
+same parser, the same messages; a gzipped file is decompressed once and standard input read
+whole before the split).
 
 Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
 (``surrogateescape``), so distinct ids stay distinct.
@@ -78,6 +81,7 @@ import numpy as np
 from ..runtime.pool import in_worker
 from ._trec_parse import Block, Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str, usable_cpus
+from .byteranges import PARALLEL_MIN_BYTES, Buffer, file_buffer, parse_in_ranges, range_processes, read_whole
 from .duplicates import find_duplicates
 from .inputs import Columns, input_file_error, object_array
 
@@ -330,8 +334,9 @@ def _read(
     stream, name, to_close = _open(source)
     blocks: List[Block] = []
     try:
-        chunks = _blocks(stream, name)
+        chunks: Optional[Iterator[bytes]] = None
         if kind in (_QRELS, _SAMPLED_QRELS):  # 5 columns on the first line: sampled judgements
+            chunks = _blocks(stream, name)
             width, seen = _first_width(chunks)
             chunks = chain(seen, chunks)
             if width == 4 and kind is _SAMPLED_QRELS:
@@ -341,7 +346,10 @@ def _read(
             if width == 5:
                 kind = _SAMPLED_QRELS
         reader = Reader(kind, name, as_bytes, col2=file_order)
-        blocks.extend(_parsed_in_order(reader, chunks))
+        parsed = (
+            parsed_blocks(reader, stream, name, True) if chunks is None else _parsed_in_order(reader, chunks)
+        )
+        blocks.extend(parsed)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         if isinstance(exc, FileNotFoundError):
             raise
@@ -408,6 +416,28 @@ def _as_text(raw: np.ndarray) -> np.ndarray:
         raw = np.array(raw.tolist(), dtype="S")
     uniq, inverse = np.unique(raw, return_inverse=True)
     return object_array([u.decode("utf-8", "surrogateescape") for u in uniq.tolist()])[inverse.reshape(-1)]
+
+
+def parsed_blocks(reader: Reader, stream: IO[bytes], name: str, whole: bool = False) -> Iterator[Block]:
+    """The blocks of a run ``stream`` parsed and completed in file order (what reading it in
+    order gives): in byte ranges by forked workers when that pays (:mod:`.byteranges`; a regular
+    file, or with ``whole`` any stream, read whole first: a gzipped file decompressed once,
+    standard input), else by this process's threads (:func:`_parsed_in_order`)."""
+    buffer = file_buffer(stream)
+    if buffer is None and whole and range_processes(PARALLEL_MIN_BYTES) > 1:
+        data, error = read_whole(stream, name, BLOCK_SIZE)
+        if error is not None:  # the whole lines read before it first, as reading in order does
+            yield from _parsed_in_order(reader, _blocks(io.BytesIO(data[: data.rfind(b"\n") + 1]), name))
+            raise error
+        buffer = Buffer(len(data), data=data)
+    if buffer is not None:
+        processes = range_processes(buffer.size - buffer.start)
+        if processes > 1:
+            yield from parse_in_ranges(reader, buffer, processes, BLOCK_SIZE)
+            return
+        if buffer.data is not None:
+            stream = io.BytesIO(buffer.data)
+    yield from _parsed_in_order(reader, _blocks(stream, name))
 
 
 def _parsed_in_order(reader: Reader, chunks: Iterator[bytes]) -> Iterator[Block]:

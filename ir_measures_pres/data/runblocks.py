@@ -35,7 +35,7 @@ from ._trec_parse import Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str
 from .duplicates import find_duplicates
 from .inputs import Columns, InputError, object_array
-from .readers import _RUN, _blocks, _doc_mode, _open, _parsed_in_order, duplicates_message
+from .readers import _RUN, _doc_mode, _open, duplicates_message, parsed_blocks
 
 __all__ = ["BLOCK_LINES", "RunBlocks", "UngroupedRun"]
 
@@ -96,7 +96,7 @@ class RunBlocks:
         last_code = -1
         skipped = 0
         try:
-            for block in _parsed_in_order(reader, _blocks(stream, name)):
+            for block in parsed_blocks(reader, stream, name):
                 skipped += block.skipped
                 if not len(block.docs):
                     continue

@@ -224,8 +224,14 @@ def stream_run(
     are raised as the whole-file reader raises them, before anything is returned.
     ``block_lines``: lines per block (default :data:`~ir_measures_pres.data.runblocks.BLOCK_LINES`)."""
     from ..data import runblocks
+    from ..data.byteranges import ranges_pay
     from ..data.readers import read_run
 
+    if jobs > 1 and evaluation.others is None and ranges_pay(source):
+        # the package's own measures score a block in far less time than it takes to parse it:
+        # the CPUs parse the file in byte ranges and the blocks are scored here (bench/README.md,
+        # "The reader in byte ranges"); pytrec_eval's measures are the larger part: workers score
+        jobs = 1
     spool: Optional[_Spool] = None
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-":
         if sys.stdin is None:

@@ -47,6 +47,7 @@ __all__ = [
     "can_fork",
     "forked_map",
     "in_worker",
+    "pools_running",
     "set_stop_check",
     "split",
     "stop_point",
@@ -56,6 +57,8 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 _in_worker = False
+#: pools of this process whose workers live (:func:`pools_running`)
+_running = 0
 
 #: called at each :func:`stop_point` (:func:`set_stop_check`)
 _stop_check: Optional[Callable[[], None]] = None
@@ -121,6 +124,12 @@ class _RemoteTraceback(Exception):
 def can_fork() -> bool:
     """Whether work can be spread over forked processes from here."""
     return sys.platform.startswith("linux") and not _in_worker
+
+
+def pools_running() -> int:
+    """How many pools of this process have workers alive: a reader that could fork workers of its
+    own reads on one core meanwhile (the CPUs are the pool's)."""
+    return _running
 
 
 def in_worker() -> bool:
@@ -196,6 +205,9 @@ class _Workers:
                 pass
         # forked from the main thread, a worker dies with the parent (Linux ties that to the thread)
         main = threading.current_thread() is threading.main_thread()
+        global _running
+        _running += 1
+        self.counted = True
         self.pipes: List[Any] = []
         self.processes: List[Any] = []
         pipes: List[Tuple[Any, Any]] = []
@@ -295,6 +307,10 @@ class _Workers:
         Each ended process is closed here too: its finaliser (multiprocessing's ``close_fds``)
         would otherwise run whenever the process object is collected, and a stop landing inside
         it is lost ("Exception ignored"). A second call does nothing."""
+        global _running
+        if getattr(self, "counted", False):
+            self.counted = False
+            _running -= 1
         with StopsHeld():
             for pipe in self.pipes:
                 pipe.close()
