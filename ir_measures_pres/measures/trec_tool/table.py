@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from ...data.perl import DECIMAL
 from . import kernels as k
 from .lists import ToolLists
 
@@ -385,12 +386,10 @@ NICKNAMES: Dict[str, Tuple[str, ...]] = {
     "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
 }
 
-#: the longest prefix of a string that C's strtod reads (else 0), and strtol's base-10 prefix
-_STRTOD = re.compile(
-    r"\s*([+-]?(?:0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?"
-    r"|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?|inf(?:inity)?|nan))",
-    re.IGNORECASE,
-)
+#: the longest prefix of a string that C's strtod reads (else 0): a hexadecimal number, a decimal
+#: one (the package's one DECIMAL pattern), an infinity or a NaN; and strtol's base-10 prefix
+_HEX = r"[+-]?0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?[0-9]+)?"
+_STRTOD = re.compile(rf"\s*({_HEX}|{DECIMAL}|[+-]?(?:inf(?:inity)?|nan))", re.IGNORECASE)
 _STRTOL = re.compile(r"\s*([+-]?\d+)")
 _LONG_MAX = 2**63 - 1
 
