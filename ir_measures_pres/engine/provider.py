@@ -21,7 +21,6 @@ from ..data.qrels import Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..measures.catalogue import BY_NAME, MEASURES
 from ..measures.diversity_scoring import qrels_intents
-from ..measures.summary import lacking_values
 from ..measures.table import check_qrels
 
 
@@ -44,38 +43,46 @@ class PresEvaluator(Evaluator):
         super().__init__(in_fixed_order(measures), qrels.query_ids)
         self.qrels = qrels
 
-    def _answered(self, run: Any, measures: List[Any]) -> Tuple[List[str], List[List[float]]]:
-        """(query ids, one list of values per measure) for the queries the run answers. A query
-        with an empty ranked list is one the run does not answer: like a missing query it gets
-        what the measure gives an empty ranking (:meth:`_lacking`, added by the callers)."""
-        qids, columns, _ = self._scored(run, measures)
-        return qids, columns
+    def _ranked(self, run: Any) -> RankedRun:
+        return run if isinstance(run, RankedRun) and run.qrels is self.qrels else rank_run(run, self.qrels)
 
-    def _scored(self, run: Any, measures: List[Any]) -> Tuple[List[str], List[List[float]], RankedRun]:
-        ranked = run if isinstance(run, RankedRun) and run.qrels is self.qrels else rank_run(run, self.qrels)
+    def _answered(self, run: Any, measures: List[Any]) -> Tuple[List[str], List[List[float]]]:
+        """(query ids, one list of values per measure) for the queries the run answers (a block
+        of a run: the caller adds the queries the whole run lacks)."""
+        ranked = self._ranked(run)
         answered = ranked.lengths > 0
         qids = [self.qrels.query_ids[i] for i in ranked.qpos[answered].tolist()]
-        return qids, [BY_NAME[m.NAME].compute(m, ranked)[answered].tolist() for m in measures], ranked
+        return qids, [BY_NAME[m.NAME].compute(m, ranked)[answered].tolist() for m in measures]
 
-    def _lacking(
-        self, answered: List[str], measures: List[Any], ranked: Any = None
-    ) -> Tuple[List[str], List[List[float]]]:
-        """(query ids, one list of values per measure) for the qrels queries not in ``answered``,
-        by query id (as ir_measures' ``Evaluator.iter_calc`` adds its DEFAULTs): what each
-        measure's own kernel gives an empty ranking of the query (``yaap`` log(1/(1+R)),
-        ``Utility`` c·R + ..., 0 for most; :func:`~..measures.summary.lacking_values`)."""
-        given = set(answered)
-        index = self.qrels.index
-        qids = sorted(q for q in self.qrels.query_ids if q not in given)
-        qpos = np.fromiter((index[q] for q in qids), dtype=np.int64, count=len(qids))
-        return qids, [lacking_values(m, self.qrels, qpos, ranked).tolist() for m in measures]
+    def _every_query(
+        self, run: Any, measures: List[Any]
+    ) -> Tuple[List[str], List[List[float]], List[str], List[List[float]]]:
+        """(answered query ids, their values per measure, lacked query ids, theirs): the queries
+        the run answers in its order, then every other qrels query by id (as ir_measures'
+        ``Evaluator.iter_calc`` adds its DEFAULTs), each scored as an empty ranking of it by the
+        measure's own kernel (``yaap`` log(1/(1+R)), ``Utility`` c·R + ..., 0 for most), in one
+        pass: the run's ranking with an empty list added for each qrels query it lacks."""
+        ranked = self._ranked(run)
+        absent = np.setdiff1d(np.arange(len(self.qrels.query_ids)), ranked.qpos)
+        grown = ranked.with_empty_lists(absent) if len(absent) else ranked
+        answered = grown.lengths > 0
+        ids = self.qrels.query_ids
+        qids = [ids[i] for i in grown.qpos[answered].tolist()]
+        left = np.flatnonzero(~answered)
+        left = left[np.argsort(np.asarray([ids[i] for i in grown.qpos[left].tolist()], dtype=object))]
+        lacking = [ids[i] for i in grown.qpos[left].tolist()]
+        columns, rest = [], []
+        for m in measures:
+            values = np.asarray(BY_NAME[m.NAME].compute(m, grown))
+            columns.append(values[answered].tolist())
+            rest.append(values[left].tolist())
+        return qids, columns, lacking, rest
 
     def _iter_calc(self, run: Any) -> Iterator[Metric]:
         # every qrels query: those the run answers, then those it lacks (ir_measures' iter_calc
         # would add the DEFAULT, which is not what an empty ranking scores for every measure)
         measures: List[Any] = list(self.measures)
-        qids, columns, ranked = self._scored(run, measures)
-        lacking, lacking_columns = self._lacking(qids, measures, ranked)
+        qids, columns, lacking, lacking_columns = self._every_query(run, measures)
         for row, qid in enumerate(qids):
             for measure, values in zip(measures, columns):
                 yield Metric(query_id=qid, measure=measure, value=values[row])
@@ -89,8 +96,7 @@ class PresEvaluator(Evaluator):
         run order, then the queries the run lacks), without making a ``Metric`` per query and
         measure, which would cost more than the measures themselves (bench/README.md)."""
         measures: List[Any] = list(dict.fromkeys(self.measures))  # a measure listed twice is one
-        qids, columns, ranked = self._scored(run, measures)
-        _, lacking_columns = self._lacking(qids, measures, ranked)
+        _, columns, _, lacking_columns = self._every_query(run, measures)
         result = {}
         for measure, values, rest in zip(measures, columns, lacking_columns):
             agg = measure.aggregator()

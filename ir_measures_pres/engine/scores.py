@@ -42,7 +42,6 @@ from ..data.ranking import RankedRun, rank_run
 from ..data.runfiles import list_run_files, run_name
 from ..measures.catalogue import MeasureNameError, entry_of, parse_measures
 from ..measures.standard import kernel_for
-from ..measures.summary import lacking_values
 from ..runtime.progress import progress_bar
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
@@ -451,19 +450,19 @@ class Core:
         """``values[m, r, q]`` for every measure, run and qrels query against the (reduced) qrels."""
         qrels, runs = self.ranked_runs(keep)
         nm, nr, nq = len(self.measures), len(runs), len(self.query_ids)
+        # ours score a topic the run lacks by their kernel on an empty list of it (made once a run)
+        absent = [np.setdiff1d(np.arange(nq), r.qpos) for r in runs]
+        grown = [r.with_empty_lists(a) if len(a) else r for r, a in zip(runs, absent)]
         out = np.empty((nm, nr, nq), dtype=np.float64)
         for i, (m, (kind, impl)) in enumerate(zip(self.measures, self._plan)):
             if kind == "fallback":
                 continue
             default = float(m.DEFAULT)
-            for j, ranked in enumerate(runs):
+            for j, ranked in enumerate(grown if kind == "plugin" else runs):
                 values = impl.compute(m, ranked) if kind == "plugin" else impl(m, ranked)
                 row = out[i, j]
                 row.fill(default)
                 row[ranked.qpos] = values
-                if kind == "plugin":  # a topic the run lacks: what the kernel gives an empty ranking
-                    lacking = np.setdiff1d(np.arange(nq), ranked.qpos)
-                    row[lacking] = lacking_values(m, qrels, lacking, ranked)
         if self.fallback_measures:
             self._evaluate_fallback(qrels, out)
         if not self.allow_undefined and np.isnan(out).any():

@@ -4,13 +4,13 @@ which way its values order runs, is :mod:`.direction`'s.
 
 **The summary** (:attr:`.entry.Entry.summary` for this package's measures):
 
-* :data:`~.entry.MEAN`: the arithmetic mean over the topics where the measure is defined (a NaN,
+* :data:`~.base.MEAN`: the arithmetic mean over the topics where the measure is defined (a NaN,
   a topic where it is undefined: statAP with nothing relevant sampled, Coverage with K ∩ R empty,
   is left out);
-* :data:`~.entry.GEOMETRIC`: trec_eval's geometric mean, exp(mean(log(max(v, 0.00001)))) (its
+* :data:`~.base.GEOMETRIC`: trec_eval's geometric mean, exp(mean(log(max(v, 0.00001)))) (its
   MIN_GEO_MEAN floor, so that one topic at 0 does not make the whole mean 0): ``GMAP``
   (``gm_map``), ``GMBpref`` (``gm_bpref``);
-* :data:`~.entry.SUM`: the sum, for counts (``NumNonRelJudgedRet``, the TAR counts
+* :data:`~.base.SUM`: the sum, for counts (``NumNonRelJudgedRet``, the TAR counts
   ``NumCandidates``, ``NumFeedback``, ``NumShown``).
 
 ir_measures' own measures keep their aggregators: a sum for ``NumQ``, ``NumRel``, ``NumRet``

@@ -49,13 +49,10 @@ _BETA = ParamInfo(dtype=float, default=1.0, desc="relative weight b of recall ag
 _GAINS = ParamInfo(dtype=dict, desc="gain of each relevance level {level: gain}; default G = the level")
 
 
-# its mean leaves the NaN of a topic where it is undefined out (K ∩ R empty; the compute
-# function warns, naming them): the catalogue's MEAN rule (.summary.DefinedMean)
-
-
 class _Undefinable(PluginMeasure):
-    """A measure some queries leave undefined (value NaN): they are left out of its mean (the
-    catalogue's :data:`~.entry.MEAN` rule)."""
+    """A measure some queries leave undefined (value NaN, K ∩ R empty; the compute function warns,
+    naming them): they are left out of its mean (the catalogue's :data:`~.base.MEAN` rule,
+    :class:`~.base.DefinedMean`)."""
 
 
 # --------------------------------------------------------------------------------------------
