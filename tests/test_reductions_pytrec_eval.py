@@ -293,13 +293,13 @@ def naive_bollmann(
 
 
 def _compare_naive(measures: dict[Any, Any], qrels: Qrels, run: Run) -> None:
-    """measures: our measure -> naive(docs, judged) for queries the run answers; a query missing
-    from the run or with an empty list gets the measure's DEFAULT (docs/conventions.md)."""
+    """measures: our measure -> naive(docs, judged); a query missing from the run or with an
+    empty list scores what the naive formula gives an empty ranking (docs/conventions.md)."""
     got = per_query(list(measures), qrels, run)
     wrong = []
     for measure, naive in measures.items():
         for qid, judged in qrels.items():
-            expected = naive(run[qid], judged) if run.get(qid) else measure.DEFAULT
+            expected = naive(run.get(qid) or {}, judged)
             if abs(got[(measure, qid)] - expected) > TOL:
                 wrong.append(f"{measure} {qid}: ours {got[(measure, qid)]!r} naive {expected!r}")
     assert not wrong, f"{len(wrong)} differ: " + "; ".join(wrong[:5])
