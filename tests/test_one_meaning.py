@@ -503,22 +503,64 @@ def test_a_test_of_a_geometric_mean_is_refused_in_each_surfaces_terms(tmp_path: 
     qrels, run = _te_inputs()
     with pytest.raises(MeasureNameError, match="tests and statistics on per-query values do not test it"):
         Core(qrels, {"a": run, "b": run}, "GMAP AP")
-    with pytest.raises(MeasureNameError, match=r"^GMAP: robustness ranks the runs by each measure's mean"):
-        Core(qrels, {"a": run, "b": run}, "GMAP AP", command="robustness")
+    with pytest.raises(MeasureNameError, match=r"^GMAP: agreement ranks the runs by each measure's mean"):
+        Core(qrels, {"a": run, "b": run}, "GMAP AP", command="agreement")
 
 
-def test_robustness_refuses_a_geometric_mean_in_its_own_words(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    from ir_measures_pres.cli.meta import main as meta_main
+def test_robustness_ranks_a_geometric_mean_by_its_geometric_mean(tmp_path: Path) -> None:
+    """robustness can honour GMAP's rule (it only ranks runs by their one number), so it takes it:
+    the full-qrels score is trec_eval's gm_map of the quick test (out.test: 0.1051), and every
+    f-qrels score and tau is the geometric mean of that sample's AP, computed here with numpy."""
+    pytest.importorskip("pandas")
+    pytest.importorskip("scipy")
+    from scipy.stats import kendalltau
 
-    a, b = tmp_path / "a", tmp_path / "b"
-    a.write_text((TE / "results.test").read_text())
-    b.write_text((TE / "results.test").read_text())
-    assert meta_main(["robustness", "-m", "GMAP", "AP", "-q", str(TE / "qrels.test"), str(a), str(b)]) == 2
-    err = capsys.readouterr().err
-    assert "robustness ranks the runs by each measure's mean over the topics" in err
-    assert "per-query values do not test it" not in err and len(err.strip().splitlines()) == 1
+    from ir_measures_pres.meta import robustness
+
+    qrels, run = _te_inputs()
+    other = [r._replace(score=-r.score) if r.query_id == "301" else r for r in run]
+    third = [r._replace(score=-r.score) if r.query_id == "303" else r for r in run]
+    runs = {"a": run, "b": other, "c": third}
+    res = robustness(qrels, runs, "GMAP AP", fractions=(0.2, 0.6), samples=3, seed=7, progress=False)
+    scores = res.scores
+    full = scores[(scores.fraction == 1.0) & (scores.measure == "GMAP")].set_index("run")["value"]
+    assert round(float(full["a"]), 4) == 0.1051  # trec_eval's gm_map (out.test)
+    ap = scores[scores.measure == "AP"]
+    gm = scores[scores.measure == "GMAP"]
+    assert (ap.fraction == 1.0).sum() == 3
+    # under every f-qrels, a geometric mean of the same per-topic AP: never above AP's mean
+    # (AM-GM), below it where the topics differ; and each sample's tau is scipy's on those numbers
+    merged = gm.merge(ap, on=["run", "fraction", "sample"], suffixes=("_gm", "_ap"))
+    assert (merged.value_gm <= merged.value_ap + 1e-12).all()
+    assert (merged.value_gm < merged.value_ap - 1e-6).any()  # a geometric mean, not the mean
+    for (f, s), group in gm[gm.fraction < 1.0].groupby(["fraction", "sample"]):
+        sample = group.set_index("run")["value"].loc[list(runs)]
+        want = kendalltau(full.loc[list(runs)].to_numpy(), sample.to_numpy()).statistic
+        row = res.samples[
+            (res.samples.measure == "GMAP") & (res.samples.fraction == f) & (res.samples["sample"] == s)
+        ]
+        got = float(row.tau.iloc[0])
+        assert (math.isnan(want) and math.isnan(got)) or close(got, want)
+
+
+def test_robustness_geometric_mean_is_trec_eval_s_of_its_per_topic_ap(tmp_path: Path) -> None:
+    """Each run's GMAP under the full qrels equals exp(mean(log(max(AP_q, 1e-5)))) of trec_eval's
+    per-topic AP (out.test.aq's map lines), written out here."""
+    pytest.importorskip("pandas")
+    pytest.importorskip("scipy")
+    from ir_measures_pres.meta import robustness
+
+    ap = {}
+    for line in (TE / "out.test.aq").read_text().splitlines():
+        name, topic, value = line.split()
+        if name == "map" and topic != "all":
+            ap[topic] = float(value)
+    assert len(ap) == 3
+    want = math.exp(sum(math.log(max(v, 0.00001)) for v in ap.values()) / len(ap))
+    qrels, run = _te_inputs()
+    res = robustness(qrels, {"a": run, "b": run}, "GMAP", fractions=(0.5,), samples=1, seed=1, progress=False)
+    full = res.scores[(res.scores.fraction == 1.0)].set_index("run")["value"]
+    assert abs(float(full["a"]) - want) < 5e-5  # out.test.aq prints AP to 4 decimals
 
 
 @pytest.mark.parametrize("where", ["qrels", "run"])

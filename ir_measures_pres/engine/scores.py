@@ -58,10 +58,10 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 
 #: what each meta-evaluation command does with per-topic values, in its own terms: the reason
-#: it gives for refusing a measure whose one number is a geometric mean (:func:`check_means`)
+#: it gives for refusing a measure whose one number is a geometric mean (:func:`check_means`).
+#: robustness is not here: it ranks the runs by each measure's own one number
+#: (:meth:`Core.summaries`), a geometric mean included
 USES_OF_TOPIC_VALUES = {
-    "robustness": "robustness ranks the runs by each measure's mean over the topics, with the full "
-    "qrels and with each f-qrels",
     "agreement": "agreement ranks the runs by each measure's mean over the topics",
     "discriminative-power": "discriminative-power tests pairs of runs on their per-topic values",
     "sensitivity": "sensitivity compares the runs' means over samples of topics",
@@ -79,7 +79,7 @@ def check_means(measures: Sequence[Any], command: Optional[str] = None) -> None:
     from ..measures.summary import is_geometric
 
     geometric = [str(m) for m in measures if is_geometric(m)]
-    if not geometric:
+    if not geometric or (command is not None and command not in USES_OF_TOPIC_VALUES):
         return
     instead = "use AP (for GMAP) or Bpref (for GMBpref) here, and the main command for the geometric mean"
     if command is None:
@@ -474,6 +474,14 @@ class Core:
                 f"on every topic; compare leaves such topics out"
             )
         return out
+
+    def summaries(self, values: np.ndarray) -> np.ndarray:
+        """``out[m, r]``: each measure's one number for each run from ``values[m, r, q]``
+        (:meth:`evaluate`), by the measure's own rule (the mean, trec_eval's geometric mean, or the
+        sum: :func:`~ir_measures_pres.measures.summary.summarise_along`)."""
+        from ..measures.summary import summarise_along
+
+        return np.stack([summarise_along(m, values[i]) for i, m in enumerate(self.measures)])
 
     def scores(self, keep: Optional[np.ndarray] = None) -> Scores:
         return Scores(

@@ -31,7 +31,7 @@ from typing import Any, Iterable, Optional
 import numpy as np
 from ir_measures.measures.base import SumAgg
 
-from .base import AGGREGATORS, GEOMETRIC, MEAN, SUM, SUMMARIES, DefinedMean, GeometricMean
+from .base import AGGREGATORS, GEOMETRIC, MEAN, MIN_GEO_MEAN, SUM, SUMMARIES, DefinedMean, GeometricMean
 from .table import entry_of
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "is_geometric",
     "lacking_values",
     "summarise",
+    "summarise_along",
     "summary_of",
     "summary_of_name",
 ]
@@ -71,6 +72,22 @@ def summarise(measure: Any, values: Iterable[float]) -> float:
     for v in values:
         agg.add(float(v))
     return float(agg.result())
+
+
+def summarise_along(measure: Any, values: np.ndarray) -> np.ndarray:
+    """``measure``'s one number for each row of ``values`` (topics along the last axis), by its
+    rule, vectorised: the mean (NaN, an undefined topic, left out), trec_eval's geometric mean
+    exp(mean(log(max(v, 0.00001)))), or the sum."""
+    values = np.asarray(values, dtype=np.float64)
+    rule = summary_of(measure)
+    if rule == GEOMETRIC:
+        return np.exp(np.log(np.maximum(values, MIN_GEO_MEAN)).mean(axis=-1))
+    if rule == SUM:
+        return values.sum(axis=-1)
+    if np.isnan(values).any():
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.nansum(values, axis=-1) / (~np.isnan(values)).sum(axis=-1)
+    return values.mean(axis=-1)
 
 
 def is_geometric(measure: Any) -> bool:

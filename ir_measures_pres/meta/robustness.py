@@ -7,7 +7,8 @@ the systems the same way?
    ``max(1, round(f n))`` of its n relevant documents are kept, the others dropped from the
    qrels (unjudged); judged non-relevant lines stay.
 2. Every run is scored with every measure on the full qrels and on each f-qrels; systems are
-   ranked by their mean over all qrels topics. Runs are ranked once; only labels change.
+   ranked by each measure's one number over all qrels topics, by its own rule (the mean; GMAP's
+   and GMBpref's geometric mean; a count's sum). Runs are ranked once; only labels change.
 3. Kendall's tau-b (:func:`._stats.kendall_tau`) between the system ranking under each f-qrels
    and under the full qrels, per measure (each cutoff is its own measure).
 4. Voorhees' reading: tau >= 0.9 equivalent rankings, tau < 0.8 noticeably different.
@@ -36,7 +37,8 @@ class RobustnessResult(SavedResult):
     * ``summary``: one row per (measure, fraction): ``mean_tau``, ``min_tau`` (what the paper
       plots), ``max_tau``, ``sd_tau`` (sd over the samples, ddof 1: the Monte Carlo spread of
       the random reduction, NaN for one sample), ``samples``;
-    * ``scores``: mean score of every run under every qrels version: ``run``, ``measure``,
+    * ``scores``: the one number (the mean; a geometric mean or a sum where that is the
+      measure's rule) of every run under every qrels version: ``run``, ``measure``,
       ``fraction`` (1.0 = full qrels), ``sample`` (0 = full qrels), ``value``.
     """
 
@@ -166,7 +168,7 @@ def robustness(
         core = Core(qrels, runs, measures, progress=progress, command="robustness")
     labels = core.measure_labels
     refuse_judgements_elsewhere(core.measures, labels, core)
-    full = core.evaluate().mean(axis=2)
+    full = core.summaries(core.evaluate())  # each measure's one number: its own rule
     # a document relevant to one of its intents is relevant (diversity measures on the qrels'
     # intents); else the qrels' labels
     sampling = core.sampling_labels()
@@ -182,7 +184,7 @@ def robustness(
         for f in fractions:
             for s in range(1, samples + 1):
                 keep = f_qrels_mask(core.line_qidx, sampling, n_q, f, sample_rng(seed, f, s), rel)
-                means = core.evaluate(keep).mean(axis=2)
+                means = core.summaries(core.evaluate(keep))
                 kept = int((keep & relevant).sum())
                 for i, m in enumerate(labels):
                     tau, p = kendall_tau(full[i], means[i])
