@@ -283,17 +283,20 @@ def test_yaap_without_relevant_documents() -> None:
     assert values(yaap(rel=2), qrels, {"q1": ranked("a", "b")})["q1"] == 0.0
 
 
-def test_queries_as_trec_eval_minus_c_counts_them() -> None:
-    """A qrels topic the run lacks scores 0 in every measure (trec_eval -c adds 0 for it, even
-    for yaap, where an empty list would be log(1 / (1 + R))); a run topic the qrels lack is not
-    scored."""
+def test_a_qrels_topic_the_run_lacks_scores_an_empty_ranking() -> None:
+    """A qrels topic the run lacks scores what an empty ranking of it scores: 0 for unj, rbp and
+    rbp_resid, and log(1 / (1 + R)) for yaap (q2: R = 1, log(1/2)), so skipping a topic is worth
+    no more than answering it and finding nothing; a run topic the qrels lack is not scored."""
     qrels = {"q1": {"a": 1, "b": 0}, "q2": {"c": 1}}
     run = {"q1": ranked("a", "z"), "q3": ranked("c")}
-    for measure in (unj @ 5, rbp, rbp_resid, yaap):
+    for measure in (unj @ 5, rbp, rbp_resid):
         got = values(measure, qrels, run)
         assert set(got) == {"q1", "q2"} and got["q2"] == 0.0, measure
+    got = values(yaap, qrels, run)
+    assert set(got) == {"q1", "q2"} and got["q2"] == pytest.approx(math.log(1 / (1 + 1)), abs=1e-15)
+    # q1: a found at rank 1 of R = 1: s = 1, yaap = log((1 + 1) / (1 + 1 - 1)) = log 2
     assert ir_measures.calc_aggregate([yaap], qrels, run)[yaap] == pytest.approx(
-        (math.log(2 / 1) + 0.0) / 2, abs=1e-15
+        (math.log(2 / 1) + math.log(1 / 2)) / 2, abs=1e-15
     )
 
 
