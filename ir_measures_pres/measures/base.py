@@ -15,6 +15,7 @@ import math
 from typing import Any, Dict
 
 import ir_measures
+import numpy as np
 from ir_measures.measures.base import _NOT_PROVIDED, MeanAgg, ParamInfo, SumAgg
 
 #: largest cutoff, relevance level or collection size: 2**53, the last integer every count and
@@ -48,6 +49,12 @@ MEAN, GEOMETRIC, SUM = "mean", "geometric mean", "sum"
 SUMMARIES = (MEAN, GEOMETRIC, SUM)
 #: trec_eval's floor of a value before the log of its geometric means (MIN_GEO_MEAN)
 MIN_GEO_MEAN = 0.00001
+
+
+def gm_log(values: np.ndarray) -> np.ndarray:
+    """The per-query value a geometric mean accumulates, trec_eval's log(max(v, MIN_GEO_MEAN));
+    the geometric mean is exp of their mean."""
+    return np.log(np.maximum(values, MIN_GEO_MEAN))  # type: ignore[no-any-return]
 
 
 class DefinedMean(MeanAgg):

@@ -31,7 +31,7 @@ from typing import Any, Iterable, Optional
 import numpy as np
 from ir_measures.measures.base import SumAgg
 
-from .base import AGGREGATORS, GEOMETRIC, MEAN, MIN_GEO_MEAN, SUM, SUMMARIES, DefinedMean, GeometricMean
+from .base import GEOMETRIC, MEAN, SUM, SUMMARIES, DefinedMean, GeometricMean, gm_log
 from .table import entry_of
 
 __all__ = [
@@ -61,9 +61,10 @@ def summary_of(measure: Any) -> str:
 
 
 def aggregator_of(measure: Any) -> Any:
-    """A new aggregator (``add``, ``result``) that makes ``measure``'s one number, by its rule."""
-    entry = entry_of(measure)
-    return AGGREGATORS[entry.summary]() if entry is not None else measure.aggregator()
+    """A new aggregator (``add``, ``result``) that makes ``measure``'s one number, by its rule:
+    the measure's own (the catalogue writes each entry's summary on its measure class, whose
+    ``aggregator`` follows it; ir_measures' measures keep theirs)."""
+    return measure.aggregator()
 
 
 def summarise(measure: Any, values: Iterable[float]) -> float:
@@ -81,7 +82,7 @@ def summarise_along(measure: Any, values: np.ndarray) -> np.ndarray:
     values = np.asarray(values, dtype=np.float64)
     rule = summary_of(measure)
     if rule == GEOMETRIC:
-        return np.exp(np.log(np.maximum(values, MIN_GEO_MEAN)).mean(axis=-1))
+        return np.exp(gm_log(values).mean(axis=-1))
     if rule == SUM:
         return values.sum(axis=-1)
     if np.isnan(values).any():

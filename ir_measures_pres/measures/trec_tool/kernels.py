@@ -22,7 +22,6 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ...data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sums_in_order
-from ..base import MIN_GEO_MEAN  # trec_eval's floor before the log of a geometric mean
 from ..trec_eval10 import rbp_kernel, rbp_resid_kernel, unj_kernel, yaap_kernel, yaap_of_sum
 from .lists import JgLists, ToolLists
 
@@ -145,11 +144,6 @@ def _over_num_rel(lists: ToolLists, total: np.ndarray) -> np.ndarray:
 def average_precision(lists: ToolLists) -> np.ndarray:
     # map and gm_map share it
     return lists.cached("ap", lambda: _over_num_rel(lists, _precision_sum(lists)))  # type: ignore[no-any-return]
-
-
-def gm_log(values: np.ndarray) -> np.ndarray:
-    """The per-query value a geometric mean accumulates: log(max(v, MIN_GEO_MEAN))."""
-    return np.log(np.maximum(values, MIN_GEO_MEAN))
 
 
 def map_cut(lists: ToolLists, cutoffs: Sequence[int]) -> np.ndarray:

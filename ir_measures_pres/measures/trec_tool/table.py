@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ...data.perl import DECIMAL
+from ..base import gm_log
 from . import kernels as k
 from .lists import ToolLists
 
@@ -318,7 +319,7 @@ _TABLE: List[ToolMeasure] = [
     _row("num_rel", NONE, (), _plain(k.num_rel), SUM),
     _row("num_rel_ret", NONE, (), _plain(k.num_rel_ret), SUM),
     _row("map", NONE, (), _plain(k.average_precision)),
-    _row("gm_map", NONE, (), _plain(lambda lists: k.gm_log(k.average_precision(lists))), GEOMETRIC),
+    _row("gm_map", NONE, (), _plain(lambda lists: gm_log(k.average_precision(lists))), GEOMETRIC),
     _row("Rprec", NONE, (), _plain(k.r_prec)),
     _row("bpref", NONE, (), _plain(k.bpref)),
     _row("recip_rank", NONE, (), _plain(k.recip_rank)),
@@ -327,7 +328,7 @@ _TABLE: List[ToolMeasure] = [
     _row("relstring", DOUBLE_PARAMS, (10.0,), _with(lambda lists, v: k.relstring(lists, int(v[0]))), STRING),
     _row("recall", LONG_CUTOFFS, _CUTS, _with(k.recall)),
     _row("infAP", NONE, (), _plain(k.inf_ap)),
-    _row("gm_bpref", NONE, (), _plain(lambda lists: k.gm_log(k.bpref(lists))), GEOMETRIC),
+    _row("gm_bpref", NONE, (), _plain(lambda lists: gm_log(k.bpref(lists))), GEOMETRIC),
     _row("Rprec_mult", DOUBLE_CUTOFFS, _RPREC_MULTS, _with(k.rprec_mult)),
     _row("utility", DOUBLE_PARAMS, (1.0, -1.0, 0.0, 0.0), lambda lists, v, n: k.utility(lists, v, n)),
     _row("11pt_avg", DOUBLE_PARAMS, _RECALL_LEVELS, _with(k.eleven_pt_avg)),
