@@ -108,6 +108,12 @@ class RankedRun:
         out.column2 = self.column2
         return out
 
+    def with_every_query(self) -> "RankedRun":
+        """This run with an empty list for each qrels query it lacks (:meth:`with_empty_lists`),
+        itself when it lacks none: every qrels query scored, a lacking one as an empty ranking."""
+        absent = np.setdiff1d(np.arange(len(self.qrels.query_ids)), self.qpos)
+        return self.with_empty_lists(absent) if len(absent) else self
+
     @property
     def docs(self) -> Optional[np.ndarray]:
         """Document ids in ranked order (for relabelling against other qrels); made on first use

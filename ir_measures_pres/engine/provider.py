@@ -62,9 +62,7 @@ class PresEvaluator(Evaluator):
         ``Evaluator.iter_calc`` adds its DEFAULTs), each scored as an empty ranking of it by the
         measure's own kernel (``yaap`` log(1/(1+R)), ``Utility`` c·R + ..., 0 for most), in one
         pass: the run's ranking with an empty list added for each qrels query it lacks."""
-        ranked = self._ranked(run)
-        absent = np.setdiff1d(np.arange(len(self.qrels.query_ids)), ranked.qpos)
-        grown = ranked.with_empty_lists(absent) if len(absent) else ranked
+        grown = self._ranked(run).with_every_query()
         answered = grown.lengths > 0
         ids = self.qrels.query_ids
         qids = [ids[i] for i in grown.qpos[answered].tolist()]

@@ -451,8 +451,7 @@ class Core:
         qrels, runs = self.ranked_runs(keep)
         nm, nr, nq = len(self.measures), len(runs), len(self.query_ids)
         # ours score a topic the run lacks by their kernel on an empty list of it (made once a run)
-        absent = [np.setdiff1d(np.arange(nq), r.qpos) for r in runs]
-        grown = [r.with_empty_lists(a) if len(a) else r for r, a in zip(runs, absent)]
+        grown = [r.with_every_query() for r in runs]
         out = np.empty((nm, nr, nq), dtype=np.float64)
         for i, (m, (kind, impl)) in enumerate(zip(self.measures, self._plan)):
             if kind == "fallback":
