@@ -41,6 +41,7 @@ __all__ = [
     "check_against",
     "pair_keys",
     "judged_pairs",
+    "line_pair_keys",
 ]
 
 Source = Union[str, "os.PathLike[str]", IO[bytes]]
@@ -355,12 +356,17 @@ def pair_keys(topics: Any, docs: Any) -> np.ndarray:
     return np.char.add(np.char.add(t, b"\x00"), d)  # type: ignore[no-any-return]
 
 
-def judged_pairs(dq: DiversityQrels, kept: np.ndarray) -> DiversityQrels:
+def line_pair_keys(dq: DiversityQrels) -> np.ndarray:
+    """The (topic, document) key (:func:`pair_keys`) of each per-intent judgement line of ``dq``."""
+    return pair_keys([dq.topic_names[c] for c in dq.topic_code.tolist()], dq.doc)
+
+
+def judged_pairs(dq: DiversityQrels, kept: np.ndarray, keys: Optional[np.ndarray] = None) -> DiversityQrels:
     """The per-intent judgements of the (topic, document) pairs ``kept`` (:func:`pair_keys`)
     only: a document left out is unjudged for every intent (the f-qrels of the robustness
-    experiment, taken to the intents the qrels' iteration column holds)."""
-    mine = pair_keys([dq.topic_names[c] for c in dq.topic_code.tolist()], dq.doc)
-    keep = np.isin(mine, kept)
+    experiment, taken to the intents the qrels' iteration column holds). ``keys``: ``dq``'s
+    :func:`line_pair_keys`, when the caller keeps them for many calls."""
+    keep = np.isin(line_pair_keys(dq) if keys is None else keys, kept)
     return replace(
         dq,
         topic_code=dq.topic_code[keep],

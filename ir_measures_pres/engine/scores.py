@@ -338,6 +338,7 @@ class Core:
         self._run_dicts: Optional[List[Dict[str, Dict[str, float]]]] = None
         #: the qrels' per-intent judgements, once asked for (:meth:`qrels_intents`)
         self._intents: Optional[List[Any]] = None
+        self._keys: Optional[Tuple[np.ndarray, np.ndarray]] = None
         if warn_missing:  # compare words it itself: its topics rule decides what they get
             for name, missing in self.missing_topics().items():
                 if missing:
@@ -383,12 +384,16 @@ class Core:
             self._intents = [qrels_intents_of(self.qrels) if needs_qrels_intents(self.measures) else None]
         return self._intents[0]
 
-    def _line_pairs(self) -> np.ndarray:
-        """The (topic, document) key of every qrels line (:func:`~..data.diversity.pair_keys`)."""
-        from ..data.diversity import pair_keys
+    def _pair_keys(self, intents: Any) -> Tuple[np.ndarray, np.ndarray]:
+        """The (topic, document) keys (:func:`~..data.diversity.pair_keys`) of every per-intent
+        judgement line of ``intents`` (:meth:`qrels_intents`) and of every qrels line, made once
+        (each f-qrels sample reduces the intents by them)."""
+        if self._keys is None:
+            from ..data.diversity import line_pair_keys, pair_keys
 
-        topics = np.array(self.query_ids, dtype=object)[self.line_qidx] if len(self.line_qidx) else []
-        return pair_keys(topics, self._line_docs)
+            topics = np.array(self.query_ids, dtype=object)[self.line_qidx] if len(self.line_qidx) else []
+            self._keys = (line_pair_keys(intents), pair_keys(topics, self._line_docs))
+        return self._keys
 
     def sampling_labels(self) -> np.ndarray:
         """Per qrels line, the label that says whether its document is relevant when relevant
@@ -398,13 +403,10 @@ class Core:
         intents = self.qrels_intents()
         if intents is None:
             return self.line_labels
-        from ..data.diversity import pair_keys
-
-        mine = pair_keys([intents.topic_names[c] for c in intents.topic_code.tolist()], intents.doc)
+        mine, lines = self._pair_keys(intents)
         keys, inverse = np.unique(mine, return_inverse=True)
         highest = np.zeros(len(keys), dtype=np.int64)
         np.maximum.at(highest, inverse.reshape(-1), intents.level.astype(np.int64))
-        lines = self._line_pairs()
         at = np.minimum(np.searchsorted(keys, lines), max(len(keys) - 1, 0))
         found = (keys[at] == lines) if len(keys) else np.zeros(len(lines), dtype=bool)
         return np.maximum(self.line_labels, np.where(found, highest[at] if len(keys) else 0, 0))
@@ -429,7 +431,8 @@ class Core:
         if intents is not None:
             from ..data.diversity import judged_pairs
 
-            reduced.intents = judged_pairs(intents, self._line_pairs()[keep])
+            mine, lines = self._pair_keys(intents)
+            reduced.intents = judged_pairs(intents, lines[keep], mine)
         return reduced
 
     def ranked_runs(self, keep: Optional[np.ndarray] = None) -> Tuple[Qrels, List[RankedRun]]:
