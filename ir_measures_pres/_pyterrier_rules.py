@@ -21,25 +21,12 @@ the provider's ``iter_calc``. A PyTerrier without these helpers is left alone, w
 
 from __future__ import annotations
 
-import functools
 import warnings
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List
 
 __all__ = ["install"]
 
 _INSTALLED = "_ir_measures_pres_rules"
-
-
-@functools.lru_cache(maxsize=None)
-def _measure_of(name: str) -> Optional[Any]:
-    """The one measure a column name stands for as the catalogue reads it, else None."""
-    from .measures.catalogue import MeasureNameError, parse_measures
-
-    try:
-        found = parse_measures(name)
-    except (MeasureNameError, TypeError, ValueError):
-        return None
-    return found[0] if len(found) == 1 else None
 
 
 class _Names(Dict[Any, str]):
@@ -93,13 +80,13 @@ def _values_under_every_name(original: Any) -> Any:
 
 def _means_by_rule(original: Any) -> Any:
     def mean_of_measures(result: Any, measures: Any = None, num_q: Any = None) -> Any:
-        from .measures.summary import summarise
+        from .measures.summary import measure_of_name, summarise
 
         out = original(result, measures, num_q)
         if num_q is not None:  # PyTerrier's own divisor: its rule, not ours, was asked for
             return out
         for name in list(out):
-            measure = _measure_of(name) if isinstance(name, str) else None
+            measure = measure_of_name(name) if isinstance(name, str) else None
             if measure is not None:
                 out[name] = summarise(measure, (row[name] for row in result.values()))
         return out
@@ -109,12 +96,12 @@ def _means_by_rule(original: Any) -> Any:
 
 def _no_test_of_a_geometric_mean(original: Any) -> Any:
     def averages(self: Any, *args: Any, **kwargs: Any) -> Any:
-        from .measures.summary import is_geometric
+        from .measures.summary import is_geometric, measure_of_name
 
         if self.baseline is not None and self.systemEvalDictsPerQ:
             rows = next(iter(self.systemEvalDictsPerQ.values()))
             names = list(next(iter(rows.values()))) if rows else []
-            geometric = [n for n in names if (m := _measure_of(n)) is not None and is_geometric(m)]
+            geometric = [n for n in names if (m := measure_of_name(n)) is not None and is_geometric(m)]
             if geometric:
                 raise ValueError(
                     f"{', '.join(geometric)}: pt.Experiment's baseline= test compares the systems' "

@@ -44,6 +44,7 @@ __all__ = [
     "aggregator_of",
     "is_geometric",
     "lacking_values",
+    "measure_of_name",
     "summarise",
     "summarise_along",
     "summary_of",
@@ -97,17 +98,24 @@ def is_geometric(measure: Any) -> bool:
 
 
 @functools.lru_cache(maxsize=None)
-def summary_of_name(name: str) -> Optional[str]:
-    """:func:`summary_of` the one measure ``name`` stands for as the catalogue reads it (``"map"``,
-    ``"gm_map"``, ``"NumNonRelJudgedRet"``: the labels of score tables and PyTerrier's columns);
-    None when it names no measure or several."""
+def measure_of_name(name: str) -> Optional[Any]:
+    """The one measure ``name`` stands for as the catalogue reads it (``"map"``, ``"gm_map"``,
+    ``"NumNonRelJudgedRet"``: the labels of score tables and PyTerrier's columns); None when it
+    names no measure or several."""
     from .catalogue import MeasureNameError, parse_measures
 
     try:
         measures = parse_measures(name)
     except (MeasureNameError, TypeError, ValueError):
         return None
-    return summary_of(measures[0]) if len(measures) == 1 else None
+    return measures[0] if len(measures) == 1 else None
+
+
+def summary_of_name(name: str) -> Optional[str]:
+    """:func:`summary_of` the one measure ``name`` stands for (:func:`measure_of_name`); None when
+    it names no measure or several."""
+    measure = measure_of_name(name)
+    return None if measure is None else summary_of(measure)
 
 
 def lacking_values(measure: Any, qrels: Any, qpos: np.ndarray, like: Any = None) -> np.ndarray:
