@@ -94,6 +94,19 @@ def input_error(error: BaseException, kind: str) -> TrecEvalError:
     return TrecEvalError(text, DUPLICATE_STATUS if only_comments else INPUT_STATUS)
 
 
+def _file_bytes(path: str) -> bytes:
+    """The bytes of a judgement file (``-``: standard input), a gzipped one decompressed; raises
+    the OSError or EOFError that stopped the reading."""
+    import gzip
+
+    if path == "-":
+        raw = sys.stdin.buffer.read()
+    else:
+        with open(path, "rb") as f:
+            raw = f.read()
+    return gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
+
+
 def _check_qrels_lines(path: str) -> None:
     """What trec_eval's get_qrels refuses and the package's reader does not ("Malformed line",
     exit 2), checked on the file's bytes: a blank or whitespace-only line; a line after a comment
@@ -101,15 +114,10 @@ def _check_qrels_lines(path: str) -> None:
     only a 4-field one would pass, as a judgement of query '#...', which is refused here too);
     a line of other than 4 fields (sampled judgements' 5 columns included). The message names
     the file's line; standard input is left to the reader."""
-    import gzip
-
     if path == "-":
         return
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
+        raw = _file_bytes(path)
     except (OSError, EOFError):
         return  # the reader says why, as for any file
     if not raw:
@@ -212,16 +220,8 @@ def _read_fields(path: str, count: int, what: str) -> List[Tuple[int, List[str]]
     """(line number, fields) of the lines of a judgement file of ``count`` whitespace-separated
     fields (the last a number), read line by line (such files hold judgements, not runs);
     blank lines and lines starting with '#' are skipped; a malformed line is exit 2."""
-    import gzip
-
     try:
-        if path == "-":
-            raw = sys.stdin.buffer.read()
-        else:
-            with open(path, "rb") as f:
-                raw = f.read()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
+        raw = _file_bytes(path)
     except (OSError, EOFError) as error:
         raise TrecEvalError(f"{path}: {getattr(error, 'strerror', None) or error}", INPUT_STATUS) from None
     out = []
