@@ -46,7 +46,7 @@ def ours(runs: List[Path], jobs: int = 1) -> Tuple[float, Dict[Tuple[str, str], 
     sys.path.insert(0, str(REPO))
     from ir_measures_pres.cli.tar import _write
     from ir_measures_pres.engine.tar import evaluate_many
-    from ir_measures_pres.measures.tar.lines import value_2017
+    from ir_measures_pres.printers.tar import value_2017
 
     start = time.perf_counter()
     results = evaluate_many(list(QRELS.values()), runs, edition="2017", jobs=jobs)

@@ -16,10 +16,10 @@ from .runtime.pool import WorkerLost
 from .data.inputs import InputError
 from .engine.provider import PresProvider
 from .measures.base import MeasureParameterError
-from .measures.blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
-from .measures.bpref import Bpref10
+from .measures.ntcir.blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
+from .measures.recall.bpref import Bpref10
 from .measures.catalogue import MEASURES, MeasureNameError
-from .measures.normalized_recall import PRES, R_norm
+from .measures.recall.normalized import PRES, R_norm
 
 if TYPE_CHECKING:
     from .engine.bounds import BoundsError, calc_bounds
@@ -77,7 +77,7 @@ def register() -> None:
     from ir_measures import measures as im_measures
     from ir_measures import providers as im_providers
 
-    from .measures import trec_names
+    from .measures.trec_eval import parse_names as trec_names
 
     for entry in MEASURES:
         for name in (entry.measure.__name__, *entry.aliases):

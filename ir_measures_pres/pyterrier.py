@@ -37,7 +37,8 @@ ERROR: BaseException | None = None
 
 try:
     from . import register
-    from .measures import catalogue, trec_names
+    from .measures import catalogue
+    from .measures.trec_eval import parse_names as trec_names
 
     register()  # idempotent; the package import has done it already
     trec_names.install()  # idempotent as well

@@ -3,7 +3,7 @@ contract (shared spec diversity.md §2-§5: Sakai and Song SIGIR 2011, Sakai WWW
 roundings: w_i(d) and GG(d) as awk writes a number (integer, else ``%.6g``), a retrieved
 document's gain ``%.4f``. One topic at a time, plain Python loops; the oracle of
 tests/test_diversity_command.py for the vectorised kernels of
-:mod:`ir_measures_pres.measures.diversity`."""
+:mod:`ir_measures_pres.measures.diversity.kernels`."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """A naive reading of sample_eval.pl's estimators, straight from spec/judgements.md §1.2: one topic
 at a time, one rank at a time, dicts for the counters. Test-only: the oracle the vectorised
-kernels of :mod:`ir_measures_pres.measures.sampled` are compared with on random inputs
+kernels of :mod:`ir_measures_pres.measures.sampled.estimators` are compared with on random inputs
 (tests/test_sampled_naive.py)."""
 
 from __future__ import annotations

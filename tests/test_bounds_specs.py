@@ -62,7 +62,7 @@ def test_the_refusal_lists_the_measures_that_have_bounds() -> None:
 def test_every_spec_is_reached_by_its_measure() -> None:
     """Each spec hangs off one measure, and spec_of finds it there (and none for a measure of
     another library that shares a name)."""
-    from ir_measures_pres.measures.standard import STANDARD_KERNELS, STANDARD_REFUSED
+    from ir_measures_pres.measures.standard.kernels import STANDARD_KERNELS, STANDARD_REFUSED
     from ir_measures_pres.measures.table import MEASURES
 
     for entry in MEASURES:
@@ -129,7 +129,7 @@ def test_completed_qrels_are_built_through_the_constructor() -> None:
 def _measures() -> List[str]:
     """Every measure of the catalogue and every standard measure with a native kernel or a
     spec, each with the parameters it needs; and measures of ir_measures without one."""
-    from ir_measures_pres.measures.standard import STANDARD_KERNELS, STANDARD_REFUSED
+    from ir_measures_pres.measures.standard.kernels import STANDARD_KERNELS, STANDARD_REFUSED
     from ir_measures_pres.measures.table import MEASURES
 
     names = [str(e.measure) for e in MEASURES] + list(STANDARD_KERNELS) + list(STANDARD_REFUSED)

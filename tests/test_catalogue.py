@@ -25,9 +25,10 @@ import pytest
 import ir_measures_pres
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
 from ir_measures_pres.cli.evaluate import main
-from ir_measures_pres.measures import catalogue, trec_eval
+from ir_measures_pres.measures import catalogue
 from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures, trec_name, trec_names
-from ir_measures_pres.measures.trec_eval10 import rbp, rbp_resid, unj, yaap
+from ir_measures_pres.measures.trec_eval import names as trec_eval
+from ir_measures_pres.measures.trec_eval.judgement_aware import rbp, rbp_resid, unj, yaap
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO / "ir_measures_pres" / "data" / "sample"

@@ -282,7 +282,7 @@ def test_the_histogram_plot_sorts_its_bars_and_names_the_measure() -> None:
 def test_gain_curves_equal_the_measures_on_robust_2003(kind: str) -> None:
     """One truth: the curve's point i is the mean of ``CG@i`` / ``DCG@i`` as ir_measures
     computes them (through this package's provider), every qrels topic counted."""
-    from ir_measures_pres.measures.textbook import CG, DCG
+    from ir_measures_pres.measures.textbook.measures import CG, DCG
 
     runs = sorted((ROBUST / "runs").iterdir())[:2]
     qrels_path = ROBUST / "qrels" / "robust03_qrels.txt"

@@ -23,7 +23,7 @@ from ir_measures_pres.cli.diversity import diversity_cli
 from ir_measures_pres.cli.evaluate import main
 from ir_measures_pres.data.diversity import read_dqrels, read_intent_probs
 from ir_measures_pres.data.readers import read_run_lines
-from ir_measures_pres.measures.diversity import (
+from ir_measures_pres.measures.diversity.kernels import (
     d_sharp,
     found,
     gcompute,
@@ -485,7 +485,7 @@ def test_the_command_names_the_printers_scripts() -> None:
     """The command keeps its own copy of the script names (so that ``--help`` loads no numpy):
     it must be the printer's list, in its order."""
     from ir_measures_pres.cli.diversity import SCRIPTS as COMMAND_SCRIPTS
-    from ir_measures_pres.printers.ntcireval_diversity import SCRIPTS as PRINTER_SCRIPTS
+    from ir_measures_pres.printers.diversity import SCRIPTS as PRINTER_SCRIPTS
 
     assert COMMAND_SCRIPTS == PRINTER_SCRIPTS
 

@@ -21,7 +21,7 @@ from ir_measures_pres.data.qrels import Qrels
 from ir_measures_pres.data.ranking import rank_run
 from ir_measures_pres.data.runfiles import run_name
 from ir_measures_pres.engine.scores import resolve_runs
-from ir_measures_pres.measures.standard import STANDARD_KERNELS
+from ir_measures_pres.measures.standard.kernels import STANDARD_KERNELS
 from ir_measures_pres.meta import Core, Scores, evaluate, parse_measures
 from ir_measures_pres.meta.sampling import f_qrels_mask, sample_rng
 

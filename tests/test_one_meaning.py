@@ -46,8 +46,8 @@ from ir_measures_pres.data.readers import read_qrels, read_run
 from ir_measures_pres.engine.scores import Core
 from ir_measures_pres.measures import catalogue
 from ir_measures_pres.measures.catalogue import MeasureNameError, entry_of
-from ir_measures_pres.measures.sampled import check_strata
-from ir_measures_pres.measures.trec_tool.measures import GMAP, Utility
+from ir_measures_pres.measures.sampled.estimators import check_strata
+from ir_measures_pres.measures.trec_eval.measures import GMAP, Utility
 
 TE = DATA / "trec_eval_test"
 
@@ -238,7 +238,7 @@ def test_every_entry_is_walked(families: List[Family]) -> None:
 def empty_ranking_values(f: Family, m: Any) -> Dict[str, float]:
     """The entry's compute function on the run's ranking with an empty list added, by hand, for
     each topic the run lacks (what it reads of the whole run, column 2, stays the run's)."""
-    from ir_measures_pres.measures.diversity_scoring import qrels_intents
+    from ir_measures_pres.measures.diversity.scoring import qrels_intents
 
     qrels_obj, intents = qrels_intents([m], f.qrels)
     qrels = Qrels.from_any(qrels_obj)

@@ -29,7 +29,7 @@ from ir_measures import AP, RR, Qrel, ScoredDoc
 
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
 from ir_measures_pres.measures import catalogue
-from ir_measures_pres.measures.diversity_measures import MEASURES as DIVERSITY
+from ir_measures_pres.measures.diversity.measures import MEASURES as DIVERSITY
 from ir_measures_pres.measures.ntcir import (
     EBR,
     GAP,
@@ -43,8 +43,15 @@ from ir_measures_pres.measures.ntcir import (
     NTCIR_rpref,
     iRBU,
 )
-from ir_measures_pres.measures.sampled import infIPrec, infNDCG, infP, inum_rel, inum_rel_ret, xinfAP
-from ir_measures_pres.measures.statap import statAP, statP, statRprec
+from ir_measures_pres.measures.sampled.estimators import (
+    infIPrec,
+    infNDCG,
+    infP,
+    inum_rel,
+    inum_rel_ret,
+    xinfAP,
+)
+from ir_measures_pres.measures.sampled.statap import statAP, statP, statRprec
 from ir_measures_pres.measures.tar import (
     WSS,
     LastRel,
@@ -59,7 +66,7 @@ from ir_measures_pres.measures.tar import (
     TarUtility,
     Threshold,
 )
-from ir_measures_pres.measures.textbook import (
+from ir_measures_pres.measures.textbook.measures import (
     CG,
     DCG,
     APSeen,
@@ -70,8 +77,8 @@ from ir_measures_pres.measures.textbook import (
     RecallEffort,
     RelativeRecall,
 )
-from ir_measures_pres.measures.trec_eval10 import rbp, rbp_resid, unj, yaap
-from ir_measures_pres.measures.trec_tool.measures import (
+from ir_measures_pres.measures.trec_eval.judgement_aware import rbp, rbp_resid, unj, yaap
+from ir_measures_pres.measures.trec_eval.measures import (
     GMAP,
     BinG,
     G,

@@ -33,7 +33,7 @@ import pytrec_eval
 
 import ir_measures_pres
 from ir_measures_pres import PRES, QMeasure
-from ir_measures_pres.measures import trec_names as _trec_names
+from ir_measures_pres.measures.trec_eval import parse_names as _trec_names
 
 _trec_names.install()  # the lead wires this into register(); calling it again is a no-op
 

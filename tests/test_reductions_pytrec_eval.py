@@ -36,7 +36,7 @@ import ir_measures_pres  # noqa: F401 - registers the measures
 from ir_measures_pres import PRES, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
 from ir_measures_pres.data.qrels import Qrels as PackageQrels
 from ir_measures_pres.data.ranking import rank_run
-from ir_measures_pres.measures.bpref import bpref_kernel
+from ir_measures_pres.measures.recall.bpref import bpref_kernel
 
 TOL = 1e-9
 TE = DATA / "trec_eval_test"

@@ -153,7 +153,7 @@ def test_a_measure_of_a_reloaded_family_module_still_evaluates() -> None:
         import importlib
         import ir_measures
         import ir_measures_pres
-        from ir_measures_pres.measures import normalized_recall
+        from ir_measures_pres.measures.recall import normalized as normalized_recall
         importlib.reload(normalized_recall)  # what %autoreload or a notebook re-run can do
         pres = normalized_recall.PRES @ 10
         assert ir_measures.providers.registry["ir_measures_pres"].supports(pres)

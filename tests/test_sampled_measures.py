@@ -24,7 +24,14 @@ from ir_measures_pres.cli.evaluate import main
 from ir_measures_pres.data.inputs import InputError, SampledQrel
 from ir_measures_pres.data.readers import read_qrels, read_run
 from ir_measures_pres.engine.scores import Core
-from ir_measures_pres.measures.sampled import infIPrec, infNDCG, infP, inum_rel, inum_rel_ret, xinfAP
+from ir_measures_pres.measures.sampled.estimators import (
+    infIPrec,
+    infNDCG,
+    infP,
+    inum_rel,
+    inum_rel_ret,
+    xinfAP,
+)
 
 SAMPLED = shared_path("sampled-judgements")
 RUNS = shared_path("real", "trec-robust-2003", "runs")

@@ -14,7 +14,7 @@ from _naive_sampled import naive_topic
 from ir_measures_pres.data.inputs import Columns, object_array
 from ir_measures_pres.data.qrels import Qrels
 from ir_measures_pres.data.ranking import rank_run
-from ir_measures_pres.measures import sampled as sm
+from ir_measures_pres.measures.sampled import estimators as sm
 
 STRATA = ["1", "2", "10", "b", "a"]
 GRADES = [-1, -1, 0, 0, 0, 1, 1, 2, 3, 10, 12]

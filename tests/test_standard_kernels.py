@@ -1,4 +1,4 @@
-"""The native kernels of standard measures (ir_measures_pres.measures.standard) equal pytrec_eval per query
+"""The native kernels of standard measures (measures.standard.kernels) equal pytrec_eval per query
 on every real run of ../shared/data/real: the 17 TREC 2003 Robust runs (qrels 0/1/2) and the 20
 CLEF 2017 TAR runs (the graded qrels 0/1/2, and the binary content-level qrels, which has a topic
 without relevant documents).
@@ -27,7 +27,7 @@ from ir_measures_pres.data.inputs import Columns
 from ir_measures_pres.data.qrels import Qrels
 from ir_measures_pres.data.ranking import RankedRun, rank_run
 from ir_measures_pres.data.readers import read_qrels, read_run
-from ir_measures_pres.measures.standard import STANDARD_KERNELS, kernel_for
+from ir_measures_pres.measures.standard.kernels import STANDARD_KERNELS, kernel_for
 from ir_measures_pres.meta import evaluate
 
 #: qrels name -> (collection folder, qrels file)

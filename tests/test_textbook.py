@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 
 import ir_measures_pres  # noqa: F401 - registers the measures
 from ir_measures_pres.measures.catalogue import parse_measures
-from ir_measures_pres.measures.textbook import CG, DCG, APSeen, E, F
+from ir_measures_pres.measures.textbook.measures import CG, DCG, APSeen, E, F
 
 DATA = Path(__file__).resolve().parent / "data" / "textbook"
 QRELS = DATA / "qrels.txt"
@@ -298,7 +298,7 @@ def test_measures_equal_the_naive_loops(tmp_path_factory: pytest.TempPathFactory
         args = dict(params)
         if name in ("Coverage", "Novelty", "RelativeRecall", "RecallEffort"):
             args["known"] = str(path)
-        measure = getattr(ir_measures_pres.measures.textbook, name)(**args)
+        measure = getattr(ir_measures_pres.measures.textbook.measures, name)(**args)
         if k is not None:
             measure = measure @ k
         with warnings.catch_warnings():
@@ -350,7 +350,7 @@ def test_robust_2003_equals_the_naive_loops(tmp_path: Path) -> None:
             args = dict(params)
             if name in ("Coverage", "Novelty", "RelativeRecall", "RecallEffort"):
                 args["known"] = str(path)
-            measure = getattr(ir_measures_pres.measures.textbook, name)(**args)
+            measure = getattr(ir_measures_pres.measures.textbook.measures, name)(**args)
             measure = measure @ (10 * k) if k is not None else measure
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")

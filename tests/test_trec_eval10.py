@@ -43,7 +43,7 @@ import ir_measures_pres  # noqa: F401  (registers the measures)
 from ir_measures_pres.cli.evaluate import main
 from ir_measures_pres.measures.catalogue import parse_measures, trec_name
 from ir_measures_pres.measures.ntcir import NTCIR_RBP
-from ir_measures_pres.measures.trec_eval10 import rbp, rbp_resid, unj, yaap
+from ir_measures_pres.measures.trec_eval.judgement_aware import rbp, rbp_resid, unj, yaap
 
 Labels = List[Optional[int]]  # one query's qrels values in ranked order, None: not in the qrels
 

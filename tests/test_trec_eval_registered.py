@@ -30,8 +30,8 @@ from ir_measures_pres.measures.base import MeasureParameterError
 from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures, trec_name
 from ir_measures_pres.measures.direction import direction_of
 from ir_measures_pres.measures.entry import HIGHER, NEITHER
-from ir_measures_pres.measures.trec_tool import kernels
-from ir_measures_pres.measures.trec_tool.measures import (
+from ir_measures_pres.measures.trec_eval import kernels
+from ir_measures_pres.measures.trec_eval.measures import (
     GMAP,
     RELATIVE_P_CUTOFFS,
     RPREC_MULTIPLES,
@@ -203,7 +203,7 @@ def test_the_kernels_are_the_commands() -> None:
     """One kernel per measure: the compute functions call :mod:`.trec_tool.kernels`."""
     import inspect
 
-    from ir_measures_pres.measures.trec_tool import measures as tt
+    from ir_measures_pres.measures.trec_eval import measures as tt
 
     source = inspect.getsource(tt)
     for kernel in (

@@ -24,9 +24,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ir_measures_pres import PRES, Bpref10, OMeasure, PMeasure, PPlusMeasure, QMeasure, R_norm
-from ir_measures_pres.measures import trec_names as _trec_names
 from ir_measures_pres.measures.catalogue import MeasureNameError, parse_measures
-from ir_measures_pres.measures.trec_eval10 import rbp, rbp_resid, unj, yaap
+from ir_measures_pres.measures.trec_eval import parse_names as _trec_names
+from ir_measures_pres.measures.trec_eval.judgement_aware import rbp, rbp_resid, unj, yaap
 
 _trec_names.install()  # the lead wires this into register(); calling it again is a no-op
 

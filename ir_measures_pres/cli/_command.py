@@ -246,7 +246,7 @@ def needs_strata(measures: Sequence[Any]) -> bool:
     qrels must then be a 5-column file, which the reader says in the command line's words
     (``qrels_columns(..., sampled=True)``) instead of the measures' advice to Python callers."""
     from ..measures.catalogue import entry_of
-    from ..measures.sampled import check_strata
+    from ..measures.sampled.estimators import check_strata
 
     return any((e := entry_of(m)) is not None and e.check_qrels is check_strata for m in measures)
 

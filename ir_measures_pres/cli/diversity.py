@@ -30,7 +30,7 @@ as NEVIA2nev names it),
 ``--matrix LINE`` what ``Topicsys-matrix`` prints (a row per topic, a column per run).
 
 The readers, the measures and the printer are :mod:`ir_measures_pres.data.diversity`,
-:mod:`ir_measures_pres.measures.diversity` and :mod:`ir_measures_pres.printers.ntcireval_diversity`;
+:mod:`ir_measures_pres.measures.diversity.kernels` and :mod:`ir_measures_pres.printers.diversity`;
 this module reads the files and follows the commands' policy (:mod:`._runs`): the output is
 written once complete (the files of ``--output-dir`` renamed into place once every run is
 evaluated), so a stopped command prints and leaves nothing.
@@ -183,7 +183,7 @@ def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
         parser.error(f"--output-dir: {args.output}: not a folder")
     args.nev = _nev_metrics(parser, args)
     from ..data.diversity import read_dqrels, read_intent_probs
-    from ..measures.diversity import judgements
+    from ..measures.diversity.kernels import judgements
 
     judg = judgements(read_intent_probs(args.prob), read_dqrels(args.dqrels), args.gains)
     texts: Dict[int, str] = {}
@@ -226,7 +226,7 @@ def _nev_metrics(parser: Any, args: Any) -> List[str]:
     intent-aware script writes."""
     if not args.nev:
         return []
-    from ..printers.ntcireval_diversity import INTENT_AWARE
+    from ..printers.diversity import INTENT_AWARE
 
     at = f"@{args.cutoff:04d}"
     known = [name for name, _ in INTENT_AWARE.get(args.script, [])]
@@ -249,7 +249,7 @@ def _nev_metrics(parser: Any, args: Any) -> List[str]:
 def _files(args: Any, labels: List[str], texts: Dict[int, str]) -> Dict[str, str]:
     """``--output-dir``'s files: each evaluated run's file, and NEVIA2nev's file of each
     ``--nev`` metric beside it, by the names the scripts give them."""
-    from ..printers.ntcireval_diversity import nevia2nev_text
+    from ..printers.diversity import nevia2nev_text
 
     name = args.name if args.name is not None else f"l{args.cutoff}"
     files = {}
@@ -266,7 +266,7 @@ def _printed(args: Any, judg: Any, texts: Dict[int, str], failed: int) -> str:
     else nothing), else with one run and no ``--output-dir`` its file (or its ``--nev``
     metrics' NEVIA2nev lines), else nothing."""
     from ..data.inputs import InputError
-    from ..printers.ntcireval_diversity import matrix_text, nevia2nev_text, value_lines
+    from ..printers.diversity import matrix_text, nevia2nev_text, value_lines
 
     if args.matrix is not None:
         if failed:
@@ -300,8 +300,8 @@ def _run_text(args: Any, judg: Any, path: str) -> str:
     """The script's output file for the run at ``path`` (warnings for topics the tool skips)."""
     from ..data.readers import read_run_lines
     from ..engine.scores import lacking_topics, named_topics
-    from ..measures.diversity import run_lists
-    from ..printers.ntcireval_diversity import diversity_text, mean_lines
+    from ..measures.diversity.kernels import run_lists
+    from ..printers.diversity import diversity_text, mean_lines
 
     run = read_run_lines(path)
     lists = run_lists(judg, run)

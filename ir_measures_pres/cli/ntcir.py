@@ -125,7 +125,7 @@ def _parser() -> ArgumentParser:
 
 
 def _options(args: argparse.Namespace) -> Any:
-    from ..measures.ntcir.lines import Options
+    from ..printers.ntcir import Options
 
     if 0 < args.logb <= 1:
         raise UsageError(
@@ -153,7 +153,7 @@ def _options(args: argparse.Namespace) -> Any:
 
 def ntcir_cli(argv: Sequence[str], out: Any = None) -> int:
     """The ``ntcir`` subcommand (``argv`` without the word ``ntcir``); returns the exit status."""
-    from ..measures.ntcir.lines import measure_lines
+    from ..printers.ntcir import measure_lines
 
     out = sys.stdout if out is None else out
     parser = _parser()
@@ -183,7 +183,7 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
     from ..data.ranking import rank_run
     from ..data.readers import read_run
     from ..engine.scores import lacking_topics, named_topics
-    from ..measures.ntcir.lines import compute, header_counts, name_field
+    from ..printers.ntcir import compute, header_counts, name_field
 
     cols = qrels_columns(args.qrels)  # a file, or an ir_datasets id as in every command
     if len(cols.values) and cols.values.min() < 0:  # the tool's L0: its .rel files have no "unjudged"

@@ -1,8 +1,8 @@
 """``ir_measures_pres sampled``: the lines NIST's evaluation scripts for sampled judgements
 print: ``sample_eval.pl`` (xinfAP, infNDCG, inferred precision from stratified sampled
-judgements), computed by :mod:`ir_measures_pres.measures.sampled`, and, with ``--tool statap``,
+judgements), computed by :mod:`ir_measures_pres.measures.sampled.estimators`, and, with ``--tool statap``,
 ``statAP_MQ_eval_v3.pl`` (statAP, statRprec, statP@30 from a prels file), computed by
-:mod:`ir_measures_pres.measures.statap`. Their lines are printed by
+:mod:`ir_measures_pres.measures.sampled.statap`. Their lines are printed by
 :mod:`ir_measures_pres.printers`; this module reads the files and follows the commands' policy
 for several runs (:mod:`ir_measures_pres.cli._runs`).
 
@@ -145,8 +145,8 @@ def _sample_eval_block(args: argparse.Namespace) -> Callable[[str], str]:
     from ..data.inputs import InputError
     from ..data.qrels import Qrels
     from ..data.readers import read_run
-    from ..measures.sample_eval import sample_eval_run
-    from ..measures.sampled import PRECISION_RANKS
+    from ..measures.sampled.estimators import PRECISION_RANKS
+    from ..measures.sampled.sample_eval import sample_eval_run
     from ..printers.sample_eval import sample_eval_lines
 
     variant = args.variant or "cds"

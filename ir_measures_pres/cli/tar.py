@@ -27,7 +27,7 @@ import sys
 from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from ..engine.tar import Evaluation, scored_runs
-from ..measures.tar.lines import value_2017, value_2018
+from ..printers.tar import value_2017, value_2018
 from ._command import (
     PROG,
     QRELS_HELP,

@@ -11,7 +11,7 @@ trec_eval's options with their short and long spellings (``--measure``, ``--quer
 ``--Max_retrieved_per_topic``, ``--Judged_docs_only``, ``--Rel_info_format``,
 ``--Results_format``, ``--Zscore``, ``--help``, ``--version``), read as getopt reads them (bundled
 ``-qc``, attached ``-l2``, ``-mP.5``, options after the files). For one results file it prints
-what trec_eval 10.0 prints (:mod:`._trec_eval_print`); several results files (our extension)
+what trec_eval 10.0 prints (:mod:`..printers.trec_eval`); several results files (our extension)
 print one such block after another, in the order given, under the package's policy for several
 runs (:mod:`._runs`): nothing is printed before every file is done (a stopped command prints
 nothing), and a file that fails is reported in one line while the others are printed, then a
@@ -27,7 +27,7 @@ coefficients, a measure the ``-R`` format cannot give, inconsistent preferences 
 file of comments only, 7 when no query has both results and judgements, 255 for a z-score file
 that cannot be read. The tool's rules for ``-c`` (a query the run lacks scored on a
 one-document ranking, some values reset), for ``num_rel``'s summary and for NaN are in the
-printer (:mod:`._trec_eval_print`) and the lists (:mod:`..measures.trec_tool.lists`).
+printer (:mod:`..printers.trec_eval`) and the lists (:mod:`..measures.trec_eval.lists`).
 docs/trec_eval.md lists the five deliberate differences from the binary.
 """
 
@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import IO, Any, Dict, List, Optional, Sequence, Tuple
 
-from ..measures.trec_tool.table import MEASURES, NICKNAMES, NUM_Q, RUNID, MeasureSpecError, select
+from ..measures.trec_eval.table import MEASURES, NICKNAMES, NUM_Q, RUNID, MeasureSpecError, select
 from ._command import say, warn
 from ._runs import held_output, runs_status
 from ._trec_eval_read import (
@@ -245,9 +245,9 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
     from ..data import runblocks
     from ..data.inputs import INPUT_ERRORS, Columns
     from ..data.runblocks import RunBlocks, UngroupedRun
-    from ..measures.trec_tool.lists import build_lists
+    from ..measures.trec_eval.lists import build_lists
+    from ..printers.trec_eval import joined, only, tally
     from ..runtime.pool import stop_point
-    from ._trec_eval_print import joined, only, tally
 
     parts = []
     repeats: Dict[str, int] = {}
@@ -306,9 +306,9 @@ def _refuse_repeats(query_ids: Sequence[str], repeats: Dict[str, int], path: str
 def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     """Parse trec_eval's arguments, evaluate, print; raises :class:`TrecEvalError`."""
     from ..data.qrels import Qrels
-    from ..measures.trec_tool.lists import build_jg_lists, build_lists
-    from ..measures.trec_tool.prefs import PrefsError, build_prefs_lists
-    from ._trec_eval_print import complete_num_rel, tally, tally_lines
+    from ..measures.trec_eval.lists import build_jg_lists, build_lists
+    from ..measures.trec_eval.prefs import PrefsError, build_prefs_lists
+    from ..printers.trec_eval import complete_num_rel, tally, tally_lines
 
     out = sys.stdout if out is None else out
     o = _parse(argv)

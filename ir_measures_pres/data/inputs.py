@@ -325,7 +325,7 @@ class Columns:
     dropped: Optional[np.ndarray] = None
     #: the file a reader read them from (None: standard input, a stream or objects), where a
     #: measure that reads more of the file than the columns keep finds it (the intents of TREC
-    #: diversity qrels, :mod:`ir_measures_pres.measures.diversity_scoring`)
+    #: diversity qrels, :mod:`ir_measures_pres.measures.diversity.scoring`)
     path: Optional[str] = None
 
     def __len__(self) -> int:

@@ -1,5 +1,5 @@
 """The documents a user already knows (K), for the user-oriented measures of the textbook's
-evaluation chapter (``Coverage(known=FILE)`` ...; :mod:`ir_measures_pres.measures.textbook`).
+evaluation chapter (``Coverage(known=FILE)`` ...; :mod:`ir_measures_pres.measures.textbook.measures`).
 
 K is read from a qrels-format file through the package's qrels reader (only its query and
 document columns matter; an unreadable or malformed file is an input error naming the file and

@@ -56,7 +56,7 @@ class Qrels:
     #: see :attr:`lookup` (None: made from the bytes ids on first use)
     _lookup: Optional[List[Dict[str, int]]]
     #: sampled judgements' stratum of each entry of :attr:`labels` (object array of ``str``), or
-    #: None for plain qrels (see :mod:`ir_measures_pres.measures.sampled`)
+    #: None for plain qrels (see :mod:`ir_measures_pres.measures.sampled.estimators`)
     strata: Optional[np.ndarray] = None
     #: the file they were read from (:attr:`.inputs.Columns.path`), or None
     path: Optional[str] = None

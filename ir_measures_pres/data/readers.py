@@ -151,7 +151,7 @@ def read_qrels(
     A file whose first line has 5 columns holds sampled judgements, sample_eval.pl's
     ``qid iter docno stratum relevance`` (``stratum`` any text; relevance ``< 0``: in the pool but
     not sampled): the strata are kept as ``Columns.strata`` (``str``, one per line), which the
-    sampled-judgement measures (:mod:`ir_measures_pres.measures.sampled`) read. Every line of a
+    sampled-judgement measures (:mod:`ir_measures_pres.measures.sampled.estimators`) read. Every line of a
     file has the width of its first line; a line of the other width is an error that says so.
 
     A document judged twice for one query keeps its last judgement (one

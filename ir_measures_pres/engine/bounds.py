@@ -12,7 +12,7 @@ the level a document made relevant gets: the relevant level of the largest gain,
 be the top label (nDCG's gains need not rise with the level).
 
 **Which completions.** Every measure is scored by its one kernel (the native kernels of
-:mod:`..measures.standard` for AP, nDCG, P, R, Rprec, RR, Success; the catalogue's for ours) on
+:mod:`..measures.standard.kernels` for AP, nDCG, P, R, Rprec, RR, Success; the catalogue's for ours) on
 completions laid out as virtual queries in the per-query-offsets arrays: a copy of the query's
 judged list with some unjudged documents relabelled, and qrels (:meth:`.Qrels.of_labels`) with
 as many lines added. The kinds:
@@ -145,7 +145,7 @@ class BoundPlan:
 
 def _kernel(measure: Any) -> Optional[Kernel]:
     from ..measures.catalogue import entry_of
-    from ..measures.standard import kernel_for
+    from ..measures.standard.kernels import kernel_for
 
     entry = entry_of(measure)
     if entry is not None:

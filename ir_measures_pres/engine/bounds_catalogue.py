@@ -18,7 +18,7 @@ def spec_of(measure: Any) -> Optional[BoundSpec]:
     """The :class:`BoundSpec` of ``measure``: its catalogue entry's, or its native kernel's for
     an ir_measures measure (None: the bounds know nothing of it)."""
     from ..measures.catalogue import entry_of
-    from ..measures.standard import standard_bounds
+    from ..measures.standard.kernels import standard_bounds
 
     entry = entry_of(measure)
     return entry.bounds if entry is not None else standard_bounds(measure)
@@ -26,7 +26,7 @@ def spec_of(measure: Any) -> Optional[BoundSpec]:
 
 def all_specs() -> List[BoundSpec]:
     """Every spec: the standard measures' (their native kernels' order), then the catalogue's."""
-    from ..measures.standard import STANDARD_KERNELS, STANDARD_REFUSED
+    from ..measures.standard.kernels import STANDARD_KERNELS, STANDARD_REFUSED
     from ..measures.table import MEASURES
 
     standard = [k.bounds for k in STANDARD_KERNELS.values()] + list(STANDARD_REFUSED.values())

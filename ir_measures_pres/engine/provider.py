@@ -20,7 +20,7 @@ from ir_measures.util import Metric
 from ..data.qrels import Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..measures.catalogue import BY_NAME, MEASURES
-from ..measures.diversity_scoring import qrels_intents
+from ..measures.diversity.scoring import qrels_intents
 from ..measures.table import check_qrels
 
 

@@ -11,8 +11,8 @@ Measures are scored in three ways, all returning one value per (measure, run, qr
 * **this package's measures** (PRES, R_norm, Q/O/P/P+-measure, Bpref10) through the catalogue,
   ``catalogue.BY_NAME[m.NAME].compute(m, ranked)``, exactly as ``ir_measures`` calls them;
 * **common standard measures** (AP, P@k, R@k, nDCG, RR, Rprec, Success@k, Bpref) through the
-  native kernels of :mod:`ir_measures_pres.measures.standard`
-  (:func:`~ir_measures_pres.measures.standard.kernel_for`),
+  native kernels of :mod:`ir_measures_pres.measures.standard.kernels`
+  (:func:`~ir_measures_pres.measures.standard.kernels.kernel_for`),
   which equal pytrec_eval per query and serve repeated evaluation such as this only;
 * **anything else** through ``ir_measures.evaluator(...).iter_calc`` (correct, slower): the
   ranked list is handed over with strictly decreasing synthetic scores, so the backend sees
@@ -41,7 +41,7 @@ from ..data.qrels import ABSENT, Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..data.runfiles import list_run_files, run_name
 from ..measures.catalogue import MeasureNameError, entry_of, parse_measures
-from ..measures.standard import kernel_for
+from ..measures.standard.kernels import kernel_for
 from ..runtime.progress import progress_bar
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
@@ -376,9 +376,9 @@ class Core:
 
     def qrels_intents(self) -> Optional[Any]:
         """The per-intent judgements of the qrels' iteration column when a diversity measure
-        reads them (no ``dqrels=``; :func:`~..measures.diversity_scoring.qrels_intents_of`), else
+        reads them (no ``dqrels=``; :func:`~..measures.diversity.scoring.qrels_intents_of`), else
         None. A reduced qrels keeps those of its kept documents (:meth:`reduced_qrels`)."""
-        from ..measures.diversity_scoring import needs_qrels_intents, qrels_intents_of
+        from ..measures.diversity.scoring import needs_qrels_intents, qrels_intents_of
 
         if self._intents is None:
             self._intents = [qrels_intents_of(self.qrels) if needs_qrels_intents(self.measures) else None]

@@ -1,7 +1,7 @@
 """The ``tar`` command's scoring of runs, as the CLEF TAR tools score them: each run read in file
 order (its line order is the screening order), its screening lists built against each qrels,
 and the tool's rows (per evaluated topic, then ALL) and notices made (:class:`Evaluation`, from
-the lines of :mod:`ir_measures_pres.measures.tar.lines`); many runs scored side by side in forked
+the lines of :mod:`ir_measures_pres.printers.tar`); many runs scored side by side in forked
 processes (:func:`scored_runs`, :func:`evaluate_many`). :mod:`ir_measures_pres.cli.tar` writes
 the rows out.
 """
@@ -16,8 +16,8 @@ import numpy as np
 from ..data.inputs import INPUT_ERRORS, query_set
 from ..data.qrels import Qrels
 from ..data.readers import read_qrels, read_run
-from ..measures.tar.lines import aggregate, lines_2017, lines_2018
 from ..measures.tar.screening import codes_2017, flags_2018, from_file_order
+from ..printers.tar import aggregate, lines_2017, lines_2018
 from ..runtime.pool import forked_map
 
 
@@ -69,8 +69,8 @@ def evaluate_many(
 ) -> List[List[Tuple[List[Tuple[str, str, Any]], List[Tuple[int, str]]]]]:
     """The tool's rows and notices for every (qrels, run) pair, each file read once: per qrels,
     per run, ``(rows, notices)`` as :meth:`Evaluation.run` gives them (format them with
-    :func:`~ir_measures_pres.measures.tar.lines.value_2017` /
-    :func:`~ir_measures_pres.measures.tar.lines.value_2018`); ``jobs`` processes score the runs
+    :func:`~ir_measures_pres.printers.tar.value_2017` /
+    :func:`~ir_measures_pres.printers.tar.value_2018`); ``jobs`` processes score the runs
     side by side. Raises what the readers raise on bad input (an
     :class:`~ir_measures_pres.data.inputs.InputError` naming the file and line, an ``OSError``)."""
     evaluation = Evaluation(edition, task, rel)

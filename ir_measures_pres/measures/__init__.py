@@ -1,13 +1,16 @@
-"""The measures: one module per family (classes and their numpy kernels) and the catalogue.
+"""The measures: the catalogue at this floor, one subpackage per family below it.
 
-:mod:`.catalogue` is the one table of the package's measures and the one reader of measure
-names, with :mod:`.trec_eval` (trec_eval's name syntax) below it and :mod:`.trec_names` (which
-lets ``ir_measures.parse_trec_measure`` read those names) above it. :mod:`.normalized_recall`
-(PRES, R_norm), :mod:`.blended_ratio` (Q/O/P/P+), :mod:`.bpref` (Bpref-10), :mod:`.tar` (the
-CLEF TAR family), :mod:`.textbook` (Modern Information Retrieval's chapter: APSeen, F, E,
-Coverage ..., CG, DCG) and :mod:`.standard` (native kernels of standard measures, for repeated
-scoring) hold the families; :mod:`.base` their shared class.
+The catalogue: :mod:`.table` (one :class:`~.entry.Entry` per measure: aliases, kernel, trec-style
+name, summary, direction), :mod:`.catalogue` (the one reader and writer of measure names),
+:mod:`.entry`, :mod:`.direction`, :mod:`.summary`, :mod:`._syntax`, :mod:`.bounds_spec` and
+:mod:`.base` (the families' shared class). The families, each a folder whose ``__init__`` says
+what it is and which tool or paper it reproduces: :mod:`.recall` (PRES, R_norm, Bpref-10),
+:mod:`.ntcir` (NTCIREVAL's compute, Sakai's Q/O/P/P+ included), :mod:`.diversity`,
+:mod:`.trec_eval` (trec_eval's names, 10.0's judgement-aware measures, the tool's lists, kernels
+and table), :mod:`.sampled` (sample_eval, statAP), :mod:`.tar` (CLEF TAR), :mod:`.textbook` and
+:mod:`.standard` (native kernels of standard measures, for repeated scoring).
+
 Kernels read ranked lists of :mod:`ir_measures_pres.data`; nothing here reads files (the
 textbook's ``known=FILE`` is read by :mod:`ir_measures_pres.data.known`) or scores runs (that
-is :mod:`ir_measures_pres.engine`).
+is :mod:`ir_measures_pres.engine`); the tools' lines are :mod:`ir_measures_pres.printers`'.
 """

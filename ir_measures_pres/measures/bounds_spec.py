@@ -1,6 +1,6 @@
 """What the bounds over unjudged documents (:mod:`ir_measures_pres.engine.bounds`) need to know
 of one measure: a :class:`BoundSpec`, which hangs off the measure's catalogue entry
-(:mod:`.table`) or off its native kernel (:mod:`.standard`), beside the function that scores it.
+(:mod:`.table`) or off its native kernel (:mod:`.standard.kernels`), beside the function that scores it.
 Every list the bounds speak of (the measures bounded, those refused and why, the table of
 docs/uncertainty.md) is derived from these records
 (:mod:`ir_measures_pres.engine.bounds_catalogue`).

@@ -3,7 +3,7 @@
 Every surface reads measure names through :func:`parse_measures`: the command line
 (``ir_measures_pres QRELS RUN MEASURE ...``), the meta-evaluation command line and API
 (``-m``, ``Core(..., measures)``), and PyTerrier's strings (``ir_measures.parse_trec_measure``,
-wrapped by :mod:`ir_measures_pres.measures.trec_names`). ``--format trec`` prints the names
+wrapped by :mod:`ir_measures_pres.measures.trec_eval.parse_names`). ``--format trec`` prints the names
 :func:`trec_name` gives, and those names read back. A token is therefore accepted everywhere or
 rejected everywhere, with the same message (:class:`MeasureNameError`).
 
@@ -16,7 +16,7 @@ A token is read as, in this order:
    ``ndcg_cut.10``, ``recall.1000``, ``bpref``, a bare ``P`` (trec_eval's default cutoffs), and
    the nicknames ``official`` / ``all_trec``, whose measures come in the order trec_eval prints
    them (this syntax, and trec_eval's output names of the standard measures, are in
-   :mod:`ir_measures_pres.measures.trec_eval`);
+   :mod:`ir_measures_pres.measures.trec_eval.names`);
 3. **trec-style names of this package's measures**, the names ``--format trec`` prints
    (:class:`TrecStyle` of each entry): ``PRES_1000``, ``PRES_est_100``, ``Rnorm_N1000``,
    ``Rnorm_N1000_cut_100``, ``Rnorm_bollmann_N1000``, ``Q-measure``, ``Q-measure_cut_10`` (also
@@ -25,7 +25,7 @@ A token is read as, in this order:
    judgement-aware measures, as it prints them and as its ``-m`` reads them: ``unj_5``,
    ``unj.5,10``, a bare ``unj`` (its cutoffs 5, 10, 20), ``rbp``, ``rbp_p=0.5``, ``rbp.p=0.5``,
    ``rbp_resid``, ``rbp_resid_p=0.95``, ``yaap``; and the names trec_eval 10.0 prints for its
-   measures that ir_measures lacks, which the package registers (:mod:`.trec_tool.measures`):
+   measures that ir_measures lacks, which the package registers (:mod:`.trec_eval.measures`):
    ``11pt_avg``, ``Rprec_mult_0.20`` (a bare ``Rprec_mult``: its ten default multiples),
    ``relative_P_10``, ``relative_P.5,10``, a bare ``relative_P`` (its nine cutoffs). Their other
    trec_eval names (``gm_map``, ``Rndcg``, ``utility`` ...) are aliases, read in step 1, where a
@@ -55,7 +55,7 @@ from ir_measures.measures.base import _NOT_PROVIDED
 from ._syntax import digits_for_letters, syntax_problem
 from .entry import Entry, NamedNumber, TrecStyle
 from .table import BY_NAME, MEASURES, entry_of
-from .trec_eval import (
+from .trec_eval.names import (
     TREC_EVAL_NAMES,
     TREC_EVAL_ONLY,
     canonical_name,

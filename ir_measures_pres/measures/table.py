@@ -13,15 +13,13 @@ from typing import Any, Dict, Iterable, Optional, Tuple
 
 import numpy as np
 
-from . import diversity_measures as dvm
-from . import diversity_scoring as dv
 from . import ntcir as nt
-from . import sampled as sm
-from . import statap as sa
-from . import textbook as tb
-from . import trec_eval10 as te10
 from .base import MeasureParameterError
-from .blended_ratio import (
+from .bounds_spec import COMPLETIONS, EXTREMES, FREE, SKIPS, BoundSpec
+from .diversity import measures as dvm
+from .diversity import scoring as dv
+from .entry import GEOMETRIC, HIGHER, LOWER, NEITHER, SUM, Entry, NamedNumber, TrecStyle, higher_with_rel
+from .ntcir.blended_ratio import (
     OMeasure,
     PMeasure,
     PPlusMeasure,
@@ -33,10 +31,10 @@ from .blended_ratio import (
     compute_q,
     gain_of,
 )
-from .bounds_spec import COMPLETIONS, EXTREMES, FREE, SKIPS, BoundSpec
-from .bpref import Bpref10, compute_bpref10
-from .entry import GEOMETRIC, HIGHER, LOWER, NEITHER, SUM, Entry, NamedNumber, TrecStyle, higher_with_rel
-from .normalized_recall import PRES, R_norm, compute_pres, compute_rnorm
+from .recall.bpref import Bpref10, compute_bpref10
+from .recall.normalized import PRES, R_norm, compute_pres, compute_rnorm
+from .sampled import estimators as sm
+from .sampled import statap as sa
 from .tar import (
     WSS,
     LastRel,
@@ -63,7 +61,9 @@ from .tar import (
     compute_threshold,
     compute_wss,
 )
-from .trec_tool import measures as tt
+from .textbook import measures as tb
+from .trec_eval import judgement_aware as te10
+from .trec_eval import measures as tt
 
 #: trec-style names of the NTCIREVAL families with several members: the tool's own names
 _NCU = (("gu", "NCUgu"), ("rb", "NCUrb"))
@@ -84,7 +84,7 @@ def _SAMPLED(base: str) -> Tuple[Tuple[str, str], ...]:  # noqa: N802 - reads as
 
 
 def _gains_at(measure: Any, levels: np.ndarray, rel: int) -> np.ndarray:
-    """The gain :func:`.blended_ratio.gain_of` gives each level (nan where ``gains`` leave a
+    """The gain :func:`.ntcir.blended_ratio.gain_of` gives each level (nan where ``gains`` leave a
     relevant level out: the measure refuses such a level)."""
     out = np.full(len(levels), np.nan)
     for i, level in enumerate(levels.tolist()):
@@ -580,7 +580,7 @@ def entry_of(measure: Any) -> Optional[Entry]:
 
 def check_qrels(measures: Iterable[Any], qrels: Any) -> None:
     """Run the qrels check of each of ``measures`` that is this package's and has one (e.g.
-    :func:`~.blended_ratio.check_gains_cover`), once per evaluation; raises what the check raises."""
+    :func:`~.ntcir.blended_ratio.check_gains_cover`), once per evaluation; raises what the check raises."""
     for m in measures:
         entry = entry_of(m)
         if entry is not None and entry.check_qrels is not None:

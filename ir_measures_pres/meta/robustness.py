@@ -88,7 +88,7 @@ def refuse_judgements_elsewhere(measures: Sequence[Any], labels: Sequence[str], 
     iteration column, which the f-qrels do reduce (:meth:`~..engine.scores.Core.reduced_qrels`):
     it is accepted, once ``core`` (when given) shows that the qrels hold those intents."""
     from ..measures.catalogue import entry_of
-    from ..measures.diversity_scoring import needs_qrels_intents
+    from ..measures.diversity.scoring import needs_qrels_intents
 
     def sampled(m: Any) -> bool:
         return needs_qrels_intents([m]) and (core is None or core.qrels_intents() is not None)

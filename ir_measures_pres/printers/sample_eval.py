@@ -1,5 +1,5 @@
 """sample_eval.pl's printed lines for a run (``ir_measures_pres sampled QRELS RUN...``), from the
-figures :func:`~ir_measures_pres.measures.sample_eval.sample_eval_run` computes.
+figures :func:`~ir_measures_pres.measures.sampled.sample_eval.sample_eval_run` computes.
 
 With ``per_topic`` (the tool's ``-q``), per topic in numeric order: ``infAP``, ``infNDCG``,
 ``iP<k>`` for the variant's ranks, ``inum_rel_ret``, ``inum_rel``, ``num_ret``; then the ``all``
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import List
 
-from ..measures.sample_eval import SampleEvalRun
-from ..measures.sampled import RECALL_LEVELS
+from ..measures.sampled.estimators import RECALL_LEVELS
+from ..measures.sampled.sample_eval import SampleEvalRun
 
 __all__ = ["sample_eval_lines"]
 

@@ -1,5 +1,5 @@
 """statAP_MQ_eval_v3.pl's printed output for runs (``ir_measures_pres sampled --tool statap PRELS
-RUN...``), from the numbers :func:`~ir_measures_pres.measures.statap.statap_run` computes.
+RUN...``), from the numbers :func:`~ir_measures_pres.measures.sampled.statap.statap_run` computes.
 
 For each run, in the order given, what ``perl statAP_MQ_eval_v3.pl [-q] PRELS RUN`` prints,
 except its nDCG and its variance estimates (docs/judgements.md says why): with ``-q``
@@ -44,13 +44,13 @@ from ..data.inputs import Columns
 from ..data.perl import perl_text
 from ..data.prels import Prels, read_prels
 from ..data.readers import read_run
-from ..measures.statap import TOOL_CUTOFF, StatapRun, statap_run
+from ..measures.sampled.statap import TOOL_CUTOFF, StatapRun, statap_run
 
 __all__ = ["write_statap", "statap_text", "statap_lines"]
 
 
 def statap_lines(result: StatapRun, per_topic: bool) -> str:
-    """The tool's text for one run's :class:`~ir_measures_pres.measures.statap.StatapRun`
+    """The tool's text for one run's :class:`~ir_measures_pres.measures.sampled.statap.StatapRun`
     (``per_topic``: the tool's ``-q``, a block per topic before the summary)."""
     prels, lists, cutoff = result.prels, result.lists, result.cutoff
     sampled, sampled_rel = prels.sampled(), prels.sampled_relevant()

@@ -9,10 +9,10 @@ one rule) and every number comes from a measure's kernel, never from a loop of i
   precision at any recall >= the level) through ir_measures' backend (pytrec_eval), averaged over
   the qrels topics (a topic the run lacks counts 0);
 * ``cg``, ``dcg``: ``CG@i`` / ``DCG(logb=b)@i`` for i = 1 .. depth, the measures' own kernel
-  (:func:`~ir_measures_pres.measures.textbook.discounted_gain`, accumulated over the ranks once
-  by :func:`~ir_measures_pres.measures.textbook.run_gain_curve`), averaged over the qrels topics;
+  (:func:`~ir_measures_pres.measures.textbook.measures.discounted_gain`, accumulated over the ranks once
+  by :func:`~ir_measures_pres.measures.textbook.measures.run_gain_curve`), averaged over the qrels topics;
 * ``ncg``, ``ndcg``: those averaged curves divided by the averaged ideal curves
-  (:func:`~ir_measures_pres.measures.textbook.ideal_curve`, the same kernel on each topic's
+  (:func:`~ir_measures_pres.measures.textbook.measures.ideal_curve`, the same kernel on each topic's
   relevant documents by gain descending): CG̅[i] / ICG̅[i], the chapter's definition, not a mean
   of per-topic ratios;
 * ``histogram``: per topic, MEASURE(run A) - MEASURE(run B), any measure of the catalogue (the
@@ -176,7 +176,7 @@ def curve_measures(kind: str, depth: int = 10, logb: float = 2.0) -> List[Any]:
     """The measures whose means make the curve of ``kind``."""
     import ir_measures
 
-    from ..measures.textbook import CG, DCG
+    from ..measures.textbook.measures import CG, DCG
 
     if kind == "pr11":
         return [ir_measures.IPrec @ level for level in RECALL_LEVELS]
@@ -243,7 +243,7 @@ def curves(
         core = Core(qrels, runs, curve_measures(kind), progress=progress, min_runs=1)
         means = core.evaluate().mean(axis=2)  # (levels, runs): over every qrels topic
     else:
-        from ..measures.textbook import ideal_curve, run_gain_curve
+        from ..measures.textbook.measures import ideal_curve, run_gain_curve
 
         base = None if kind in ("cg", "ncg") else float(logb)
         # the engine ranks the runs (checking the measure of the deepest point); the curve is the

@@ -23,7 +23,7 @@ from ...data.arrays import offsets_from_counts, segment_ids
 from ...data.qrels import Qrels
 from ...data.ranking import JudgedList, RankedRun
 from ..base import PluginMeasure
-from ..blended_ratio import blended_ratio, gain_of
+from .blended_ratio import blended_ratio, gain_of
 
 Gains = Optional[Dict[int, float]]
 

@@ -1,5 +1,5 @@
 """The measure families NTCIREVAL 190111's ``ntcir_eval compute`` prints beyond Sakai's
-blended-ratio measures (:mod:`..blended_ratio`): NCU, GAP, RBP, ERR, nERR, EBR, iRBU, nDCG
+blended-ratio measures (:mod:`.blended_ratio`): NCU, GAP, RBP, ERR, nERR, EBR, iRBU, nDCG
 (Järvelin and Kekäläinen's original form), MSnDCG and the condensed-list bpref / rpref family.
 
 Notation, per topic: levels L0 (judged non-relevant, qrels value <= 0), L1 .. Lmax; g(L) the gain
@@ -7,7 +7,7 @@ of level L (``gains``; default g(L) = L) and g_max the largest gain (the highest
 ``gains``; by default the highest level of the qrels); R the relevant documents of the qrels
 (level >= 1), N its judged non-relevant ones; over the ranked list, g(r) the gain at rank r
 (0 for a non-relevant or unjudged document), count(r) the relevant documents in the top r, BR(r)
-the blended ratio of :mod:`..blended_ratio`. Unjudged documents count as non-relevant and keep
+the blended ratio of :mod:`.blended_ratio`. Unjudged documents count as non-relevant and keep
 their rank; ``judged_only=True`` removes them first (NTCIREVAL's condensed list, ``-j``). A list
 cut at ``@l`` keeps its top l. Names that ir_measures already uses (``RBP``, ``ERR``, ``nDCG``)
 carry the prefix ``NTCIR_``: the NTCIREVAL forms differ from them (docs/ntcir.md).

@@ -9,7 +9,7 @@ docs/tar.md gives the measures and the differences between tools and papers.
 
 * :mod:`.screening`: the screening lists (the tools' input rules), column 2's codes and flags;
 * :mod:`.tools`: the 2017 and 2018 tools' per-topic figures (``tar2017``, ``tar2018``);
-* :mod:`.lines`: the lines the tools print from those figures (names, rounding, ALL);
+* :mod:`ir_measures_pres.printers.tar`: the lines the tools print from those figures (names, rounding, ALL);
 * :mod:`.measures`: the measures registered with ir_measures and their ``compute_*`` kernels.
 
 The names the rest of the package and its users import from ``ir_measures_pres.measures.tar``

@@ -22,10 +22,10 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import cumsum_within, offsets_from_counts, running_sums_in_order
-from ..data.qrels import Qrels
-from ..data.ranking import JudgedList, RankedRun
-from .base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
+from ...data.arrays import cumsum_within, offsets_from_counts, running_sums_in_order
+from ...data.qrels import Qrels
+from ...data.ranking import JudgedList, RankedRun
+from ..base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure
 
 _COMMON_PARAMS = {
     "beta": ParamInfo(

@@ -22,12 +22,12 @@ from typing import Any, Dict, Optional, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import offsets_from_counts, ranks_within, segment_ids
-from ..data.known import known_relevant
-from ..data.qrels import Qrels
-from ..data.ranking import JudgedList, RankedRun, document_labels
-from .base import REL_PARAM, MeasureParameterError, PluginMeasure
-from .blended_ratio import gain_of
+from ...data.arrays import offsets_from_counts, ranks_within, segment_ids
+from ...data.known import known_relevant
+from ...data.qrels import Qrels
+from ...data.ranking import JudgedList, RankedRun, document_labels
+from ..base import REL_PARAM, MeasureParameterError, PluginMeasure
+from ..ntcir.blended_ratio import gain_of
 
 _MIR_CITE = """
     R. Baeza-Yates and B. Ribeiro-Neto. Modern Information Retrieval. Addison-Wesley, 1999,

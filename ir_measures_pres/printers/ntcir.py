@@ -3,8 +3,9 @@ in its order, and the registered measure behind each name (``ir_measures_pres nt
 ``--list``).
 
 Every value is computed by a registered measure's own kernel (:func:`compute`): the catalogue's
-entry for this package's measures, the native kernel of :mod:`..standard` for ir_measures' ``P``
-and ``Success`` (NTCIREVAL's ``P@l`` and ``Hit@l`` are trec_eval's ``P_l`` and ``success_l``).
+entry for this package's measures, the native kernel of :mod:`..measures.standard.kernels` for
+ir_measures' ``P`` and ``Success`` (NTCIREVAL's ``P@l`` and ``Hit@l`` are trec_eval's ``P_l`` and
+``success_l``).
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ...data.ranking import RankedRun
-from ..blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
-from .kernels import found
-from .measures import (
+from ..data.ranking import RankedRun
+from ..measures.ntcir.blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
+from ..measures.ntcir.kernels import found
+from ..measures.ntcir.measures import (
     EBR,
     GAP,
     NCU,
@@ -125,8 +126,8 @@ def name_field(name: str) -> str:
 
 def compute(measure: Any, ranked: RankedRun) -> np.ndarray:
     """One value per ranked topic of ``ranked``, by the measure's registered kernel."""
-    from ..catalogue import entry_of
-    from ..standard import kernel_for
+    from ..measures.catalogue import entry_of
+    from ..measures.standard.kernels import kernel_for
 
     entry = entry_of(measure)
     if entry is not None:

@@ -35,7 +35,7 @@ value rounded to 4 decimals (``%.4f``, what ``glabel``/``dinlabel`` write). The 
 is the run's lines for it **in file order** (the first 1000; scores and ranks are ignored), and
 every measure is computed on the list cut at l.
 
-Every value comes from the kernels of :mod:`.ntcir.kernels` and :mod:`.blended_ratio` (the same
+Every value comes from the kernels of :mod:`..ntcir.kernels` and :mod:`..ntcir.blended_ratio` (the same
 code as ``ir_measures_pres ntcir``): this module only builds their inputs, a
 :class:`~.ntcir.kernels.Found` (the retrieved documents with a gain) and an
 :class:`~.ntcir.kernels.Ideal` (the ideal list), with real-valued gains and one g_max per topic
@@ -53,11 +53,11 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from ..data.arrays import offsets_from_counts, ranks_within, running_sums_in_order, segment_ids
-from ..data.diversity import DiversityQrels, IntentProbs, check_against
-from ..data.ranking import JudgedList
-from .blended_ratio import blended_from, o_kernel, p_kernel, pplus_kernel, q_kernel
-from .ntcir.kernels import (
+from ...data.arrays import offsets_from_counts, ranks_within, running_sums_in_order, segment_ids
+from ...data.diversity import DiversityQrels, IntentProbs, check_against
+from ...data.ranking import JudgedList
+from ..ntcir.blended_ratio import blended_from, o_kernel, p_kernel, pplus_kernel, q_kernel
+from ..ntcir.kernels import (
     Found,
     Ideal,
     _running,
@@ -196,7 +196,7 @@ def judgements(
     line_intent = rows[inverse.reshape(-1)] if len(rel) else np.zeros(0, np.int64)
     docs = qrels.doc[rel]
     if not doc_bytes:
-        from ..data.arrays import ids_as_str
+        from ...data.arrays import ids_as_str
 
         docs = ids_as_str(docs)
     level = qrels.level[rel].astype(np.float64)
@@ -288,7 +288,7 @@ def run_lists(judg: DiversityJudgements, run: Any, depth: int = RUN_DEPTH) -> Di
     offsets = offsets_from_counts(np.bincount(t, minlength=len(judg.topics)))
     docs = run.doc_ids[lines]
     if docs.dtype.kind == "S" and judg.line_doc.dtype.kind != "S":
-        from ..data.arrays import ids_as_str
+        from ...data.arrays import ids_as_str
 
         docs = ids_as_str(docs)
     elif docs.dtype.kind != "S" and judg.line_doc.dtype.kind == "S":

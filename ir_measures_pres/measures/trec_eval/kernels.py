@@ -22,7 +22,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ...data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sums_in_order
-from ..trec_eval10 import rbp_kernel, rbp_resid_kernel, unj_kernel, yaap_kernel, yaap_of_sum
+from .judgement_aware import rbp_kernel, rbp_resid_kernel, unj_kernel, yaap_kernel, yaap_of_sum
 from .lists import JgLists, ToolLists
 
 #: infAP's smoothing (INFAP_EPSILON)

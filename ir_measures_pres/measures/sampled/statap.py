@@ -43,7 +43,7 @@ from typing import Any, List, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import (
+from ...data.arrays import (
     offsets_from_counts,
     ranks_within,
     running_sums_in_order,
@@ -51,12 +51,12 @@ from ..data.arrays import (
     sum_in_order,
     sums_in_order,
 )
-from ..data.inputs import InputError
-from ..data.perl import perl_number
-from ..data.prels import Prels, prels_rows
-from ..data.qrels import ABSENT, Qrels
-from ..data.ranking import RankedRun, document_labels, rank_run
-from .base import PluginMeasure
+from ...data.inputs import InputError
+from ...data.perl import perl_number
+from ...data.prels import Prels, prels_rows
+from ...data.qrels import ABSENT, Qrels
+from ...data.ranking import RankedRun, document_labels, rank_run
+from ..base import PluginMeasure
 
 _CITE = """
     J. A. Aslam, V. Pavlu and E. Yilmaz. A statistical method for system evaluation using

@@ -2,7 +2,7 @@
 D-measures, D#-measures, DIN-measures, I-rec, intent-aware measures (IA-nDCG, IA-Q, IA-ERR,
 IA-nERR, IA-EBR, IA-RBP), P+Q and P+Q# as ir_measures measures, computed by the kernels of
 :mod:`.diversity` (the ``diversity`` command's), on the package's ranking; their judgements and
-the dispatch to the kernels are :mod:`.diversity_scoring`.
+the dispatch to the kernels are :mod:`.scoring`.
 
 Each takes ``probs=FILE`` (the ``.Iprob`` or ``.DINprob`` file: ``topic intent P(i|q)
 [inf|nav]``, required) and the per-intent judgements: ``dqrels=FILE`` (NTCIREVAL's ``.Dqrels``,
@@ -29,8 +29,8 @@ from typing import Any, Tuple
 
 from ir_measures.measures.base import ParamInfo
 
-from .base import MeasureParameterError, PluginMeasure
-from .diversity import GAMMA, RBP_P, RBP_P_EVAL2
+from ..base import MeasureParameterError, PluginMeasure
+from .kernels import GAMMA, RBP_P, RBP_P_EVAL2
 
 __all__ = [
     "D_nDCG",

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.qrels import Qrels
-from ..data.ranking import JudgedList, RankedRun
-from .base import JUDGED_ONLY_PARAM, REL_PARAM, MeasureParameterError, PluginMeasure
+from ...data.qrels import Qrels
+from ...data.ranking import JudgedList, RankedRun
+from ..base import JUDGED_ONLY_PARAM, REL_PARAM, MeasureParameterError, PluginMeasure
 
 
 class _PRES(PluginMeasure):

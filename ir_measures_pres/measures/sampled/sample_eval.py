@@ -1,5 +1,5 @@
 """A whole run as NIST's ``sample_eval.pl`` computes it: every estimate of every topic the run
-and the sampled qrels share (:mod:`.sampled`'s kernels) and the summary's figures, added in the
+and the sampled qrels share (:mod:`.estimators`' kernels) and the summary's figures, added in the
 tool's order. :mod:`ir_measures_pres.printers.sample_eval` prints them as the tool does."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from typing import Any, List, Sequence, Tuple
 
 import numpy as np
 
-from ..data.arrays import sum_in_order
-from ..data.inputs import InputError
-from ..data.perl import numeric_key
-from ..data.qrels import Qrels
-from ..data.ranking import rank_run
-from . import sampled as sm
+from ...data.arrays import sum_in_order
+from ...data.inputs import InputError
+from ...data.perl import numeric_key
+from ...data.qrels import Qrels
+from ...data.ranking import rank_run
+from . import estimators as sm
 
 __all__ = ["SampleEvalRun", "sample_eval_run"]
 

@@ -11,8 +11,8 @@ from typing import Union
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.ranking import JudgedList, RankedRun
-from .base import REL_PARAM, PluginMeasure
+from ...data.ranking import JudgedList, RankedRun
+from ..base import REL_PARAM, PluginMeasure
 
 
 class _Bpref10(PluginMeasure):

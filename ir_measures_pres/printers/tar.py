@@ -11,7 +11,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .tools import TASK1_LEVELS, tar2017, tar2018
+from ..measures.tar.tools import TASK1_LEVELS, tar2017, tar2018
 
 #: one output line of the tool: (name, per-topic values, how ALL aggregates them)
 _Line = Tuple[str, List[Any], str]

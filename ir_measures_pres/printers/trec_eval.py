@@ -12,7 +12,7 @@ them; the names get a ``Z`` prefix, every value prints as ``%6.4f``, and the sum
 the z-scores the same way (so ``Znum_ret`` is their sum, ``Zgm_map`` the exponential of their
 mean, ``Znum_q`` the query count).
 
-Self-contained (the measures come from :mod:`ir_measures_pres.measures.trec_tool`), so that the
+Self-contained (the measures come from :mod:`ir_measures_pres.measures.trec_eval`), so that the
 printers of the tool replicas can live together later.
 """
 
@@ -24,8 +24,8 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..data.arrays import sum_in_order
-from ..measures.trec_tool.lists import ToolLists, trec_order
-from ..measures.trec_tool.table import GEOMETRIC, NUM_Q, RUNID, STRING, SUM, Selected
+from ..measures.trec_eval.lists import ToolLists, trec_order
+from ..measures.trec_eval.table import GEOMETRIC, NUM_Q, RUNID, STRING, SUM, Selected
 
 #: trec_eval's value for a z-score the file cannot give (MISSING_ZSCORE_VALUE)
 MISSING_ZSCORE = -1000000.0

@@ -79,14 +79,14 @@ _TREC_EVAL_ORDER = (
 ).split()
 
 
-#: attribute set on the PyTerrier wrapper of :mod:`.trec_names`; its value is the wrapped
+#: attribute set on the PyTerrier wrapper of :mod:`.parse_names`; its value is the wrapped
 #: function. Here, below both that module and the catalogue, so that the catalogue finds the
 #: original without importing the module that imports it
 WRAPPED_MARK = "__ir_measures_pres_wrapped__"
 
 
 #: set while ir_measures' own ``parse_trec_measure`` runs for our PyTerrier wrapper
-#: (:mod:`.trec_names`): it expands a nickname (``official``) by calling the module's function,
+#: (:mod:`.parse_names`): it expands a nickname (``official``) by calling the module's function,
 #: the wrapper, for each member; the members then get the original's answer, so that a string
 #: ir_measures accepts gives what it gave before. The catalogue calls the original without it:
 #: there a nickname's members read as every name does, ``gm_map`` as the registered ``GMAP``

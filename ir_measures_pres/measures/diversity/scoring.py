@@ -1,4 +1,4 @@
-"""How the registered diversity measures (:mod:`.diversity_measures`) are scored: where their
+"""How the registered diversity measures (:mod:`.measures`) are scored: where their
 judgements come from, and the dispatch from a ranked run to the kernels of :mod:`.diversity`.
 
 The intent probabilities come from ``probs=``; the per-intent judgements from ``dqrels=`` (an
@@ -16,8 +16,8 @@ from typing import Any, Iterable, Optional, Tuple
 
 import numpy as np
 
-from ..data.arrays import segment_ids
-from ..data.diversity import (
+from ...data.arrays import segment_ids
+from ...data.diversity import (
     DiversityQrels,
     IntentProbs,
     check_against,
@@ -25,11 +25,12 @@ from ..data.diversity import (
     read_dqrels,
     read_intent_probs,
 )
-from ..data.inputs import InputError, file_stamp, predict_kind
-from ..data.qrels import Qrels
-from ..data.ranking import RankedRun
-from .base import PluginMeasure
-from .diversity import (
+from ...data.inputs import InputError, file_stamp, predict_kind
+from ...data.qrels import Qrels
+from ...data.ranking import RankedRun
+from ..base import PluginMeasure
+from ..ntcir.kernels import err_kernel, rbp_kernel
+from .kernels import (
     GAMMA,
     RBP_P,
     RUN_DEPTH,
@@ -50,8 +51,7 @@ from .diversity import (
     printed,
     run_lists,
 )
-from .diversity_measures import _Diversity
-from .ntcir.kernels import err_kernel, rbp_kernel
+from .measures import _Diversity
 
 __all__ = [
     "check_diversity",

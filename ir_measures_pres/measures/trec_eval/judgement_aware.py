@@ -34,10 +34,10 @@ from typing import Any
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.qrels import Qrels
-from ..data.ranking import JudgedList, RankedRun
-from .base import REL_PARAM, MeasureParameterError, PluginMeasure
-from .standard import relevant_precision_sum
+from ...data.qrels import Qrels
+from ...data.ranking import JudgedList, RankedRun
+from ..base import REL_PARAM, MeasureParameterError, PluginMeasure
+from ..standard.kernels import relevant_precision_sum
 
 __all__ = [
     "UNJ_CUTOFFS",

@@ -16,7 +16,7 @@ rankings of the gain measures come.
 Evaluated queries: those of the run that the qrels have; with ``-c`` every qrels query, a query
 the run lacks scored as trec_eval 10 scores it, on a bogus ranking of one document
 (:data:`BOGUS_DOCNO`, score 1; ``-M 0`` and ``-J`` drop it as they drop any document), some of
-its values being reset afterwards by the printer (:mod:`ir_measures_pres.cli._trec_eval_print`).
+its values being reset afterwards by the printer (:mod:`ir_measures_pres.printers.trec_eval`).
 """
 
 from __future__ import annotations
@@ -179,7 +179,7 @@ class ToolLists:
 
     def judged_list(self, cutoff: Optional[int] = None) -> JudgedList:
         """The judged documents (value >= 0) as :class:`~ir_measures_pres.data.ranking.JudgedList`,
-        the input of the kernels of :mod:`ir_measures_pres.measures.trec_eval10`."""
+        the input of the kernels of :mod:`ir_measures_pres.measures.trec_eval.judgement_aware`."""
         keep = self.rel >= 0
         lengths = self.num_ret
         if cutoff is not None:

@@ -32,11 +32,11 @@ from typing import Any, Callable, Dict, Mapping, Optional
 
 import numpy as np
 
-from ..data.arrays import offsets_from_counts, ranks_within, segment_ids
-from ..data.qrels import Qrels
-from ..data.ranking import JudgedList, RankedRun
-from .bounds_spec import COMPLETIONS, EXTREMES, SKIPS, BoundSpec
-from .bpref import bpref_kernel
+from ...data.arrays import offsets_from_counts, ranks_within, segment_ids
+from ...data.qrels import Qrels
+from ...data.ranking import JudgedList, RankedRun
+from ..bounds_spec import COMPLETIONS, EXTREMES, SKIPS, BoundSpec
+from ..recall.bpref import bpref_kernel
 
 __all__ = [
     "STANDARD_KERNELS",
@@ -94,7 +94,7 @@ def ap_kernel(judged: JudgedList, n_relevant: np.ndarray, rel: int) -> np.ndarra
 
 def relevant_precision_sum(judged: JudgedList, rel: int) -> np.ndarray:
     """Per query, the sum of count(r_d) / r_d over the relevant documents d (label >= ``rel``) of
-    the list: AP's numerator, and the s of trec_eval's ``yaap`` (:mod:`.trec_eval10`)."""
+    the list: AP's numerator, and the s of trec_eval's ``yaap`` (:mod:`..trec_eval.judgement_aware`)."""
     found = _found(judged, rel)
     count_so_far = found.cumsum(np.ones(len(found.rank)))
     return found.sum(count_so_far / found.rank)

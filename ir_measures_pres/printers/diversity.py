@@ -2,7 +2,7 @@
 diversity.md §6, §7, §9): the lines ``D-NTCIR-eval`` writes into ``<run>.<name>.Dnev``,
 ``D-NTCIR-eval2`` into its ``.Dnev``, ``DIN-NTCIR-eval`` into ``.DINnev``, ``D-NTCIR-IAeval``
 and ``D-NTCIR-IAeval2`` into ``.nevIA`` and ``DIN-NTCIR-PQeval`` into ``.nevPQ``, from the
-values of :mod:`ir_measures_pres.measures.diversity`.
+values of :mod:`ir_measures_pres.measures.diversity.kernels`.
 
 Per topic of the tid list (the probability file's topics, sorted): ``# syslen= jrel= jnonrel=``
 (jnonrel: the documents relevant only to intents of probability 0, gain 0 in the ideal list),
@@ -28,7 +28,7 @@ from typing import Dict, Iterator, List, Sequence, Tuple
 import numpy as np
 
 from ..data.arrays import sum_in_order
-from ..measures.diversity import (
+from ..measures.diversity.kernels import (
     GAMMA,
     RBP_P,
     RBP_P_EVAL2,

@@ -23,9 +23,9 @@ package by itself, so code writing ``'nDCG@10'`` works only where the package is
 the issue weighed that below a name that works in our command line and fails in PyTerrier.
 
 :func:`install` is idempotent: the wrapper is marked, and a second call (or a reload of this
-package) wraps nothing again. The mark is defined in :mod:`ir_measures_pres.measures.trec_eval`,
+package) wraps nothing again. The mark is defined in :mod:`ir_measures_pres.measures.trec_eval.names`,
 where the catalogue reads the original function through it
-(:func:`~ir_measures_pres.measures.trec_eval.original_parse_trec_measure`): this module imports
+(:func:`~ir_measures_pres.measures.trec_eval.names.original_parse_trec_measure`): this module imports
 the catalogue, never the other way round.
 """
 
@@ -36,8 +36,8 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from .trec_eval import ORIGINAL_ONLY, original_answer
-from .trec_eval import WRAPPED_MARK as _MARK  # set on our wrapper; its value is the wrapped function
+from .names import ORIGINAL_ONLY, original_answer
+from .names import WRAPPED_MARK as _MARK  # set on our wrapper; its value is the wrapped function
 
 #: set while the catalogue reads a string for the wrapper: a wrapper that another plugin put
 #: around ours may lead the catalogue back here, and must then get the original's answer
@@ -54,7 +54,7 @@ def _wrap(original: Callable[[str], list[Any]]) -> Callable[[str], list[Any]]:
         except ValueError:
             if not isinstance(measure, str) or _FALLING_BACK.get() or ORIGINAL_ONLY.get():
                 raise
-        from .catalogue import parse_measures
+        from ..catalogue import parse_measures
 
         falling_back = _FALLING_BACK.set(True)
         try:

@@ -57,11 +57,11 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 from ir_measures.measures.base import ParamInfo
 
-from ..data.arrays import offsets_from_counts, segment_ids, sum_in_order
-from ..data.inputs import InputError
-from ..data.qrels import ABSENT, Qrels
-from ..data.ranking import RankedRun
-from .base import MeasureParameterError, PluginMeasure
+from ...data.arrays import offsets_from_counts, segment_ids, sum_in_order
+from ...data.inputs import InputError
+from ...data.qrels import ABSENT, Qrels
+from ...data.ranking import RankedRun
+from ..base import MeasureParameterError, PluginMeasure
 
 __all__ = [
     "VARIANTS",
