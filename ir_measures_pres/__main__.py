@@ -3,9 +3,8 @@
 The package is imported before this module, and its first import sets the command's start-up
 handlers of SIGINT and SIGTERM (:mod:`ir_measures_pres._start`)."""
 
-import sys
-
+from ._start import end
 from .cli.evaluate import main
 
 if __name__ == "__main__":
-    sys.exit(main())
+    end(main())

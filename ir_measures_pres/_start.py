@@ -15,9 +15,12 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Any, Sequence
+from typing import Any, NoReturn, Sequence
 
 PACKAGE = "ir_measures_pres"
+
+#: the exit statuses of a stop: the shells' 128 + SIGINT and 128 + SIGTERM
+STOPPED = (128 + signal.SIGINT, 128 + signal.SIGTERM)
 
 
 def hold_stops() -> None:
@@ -33,6 +36,30 @@ def hold_stops() -> None:
 def leave(signum: int, frame: Any) -> None:
     """The start-up handler: exit at once with the shells' status, 128 + the signal."""
     os._exit(128 + signum)
+
+
+def end(status: int) -> NoReturn:
+    """End the command's process (``python -m ir_measures_pres``, ``python -m
+    ir_measures_pres.meta``) with ``status``. After a stop (130, 143) the process leaves at once,
+    its output flushed, without the interpreter's finalisation, for two reasons:
+
+    * CPython (3.8 to 3.13, ``Py_RunMain``) ends a ``-m`` process by SIGINT instead of with its
+      status when a KeyboardInterrupt went through code run from a string (``exec``/``eval``:
+      each dataclass and namedtuple made while the modules load) even though it was caught
+      afterwards: a Ctrl-C at that instant was reported as a death by signal, not 130;
+    * the finalisation waits for the threads still running, one of which may be blocked on an
+      input that never comes (a FIFO, a stalled pipe).
+
+    The workers are ended before (:func:`~ir_measures_pres.cli._command.guarded`)."""
+    if status in STOPPED:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(status)
+    sys.exit(status)
 
 
 def _is_command() -> bool:

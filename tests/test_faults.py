@@ -580,6 +580,72 @@ def test_a_stop_while_the_console_script_starts_is_quiet(waiting: Path) -> None:
             assert _stop_at(command, waiting, number, delay) == (status, b"", b""), (number, delay)
 
 
+_STOP_THROUGH_EXEC = """
+import sys
+try:
+    exec("raise KeyboardInterrupt", {})  # as a Ctrl-C landing in a dataclass's generated code
+except KeyboardInterrupt:
+    pass
+if sys.argv[1:] == ["end"]:
+    from ir_measures_pres._start import end
+    end(130)
+sys.exit(130)
+"""
+
+
+def test_a_stop_caught_after_code_run_from_a_string_ends_with_130(tmp_path: Path) -> None:
+    """CPython ends a ``-m`` process by SIGINT, whatever its exit status, once a KeyboardInterrupt
+    went through code run from a string (``exec``; every dataclass and namedtuple made while the
+    modules load runs such code), even when it was caught: a Ctrl-C at that instant was seen
+    once in CI as a death by signal (-2) instead of 130. ``_start.end`` leaves with 130. The
+    control (``sys.exit``) shows the test meets CPython's behaviour here."""
+    package = tmp_path / "stopped_in_exec"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "__main__.py").write_text(_STOP_THROUGH_EXEC)
+
+    def status(*args: str) -> int:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), *sys.path])}
+        return subprocess.run(
+            [sys.executable, "-m", "stopped_in_exec", *args], cwd=tmp_path, env=env, timeout=LIMIT
+        ).returncode
+
+    assert status("end") == 130
+    if sys.version_info >= (3, 8):
+        assert status() == -signal.SIGINT  # CPython's own behaviour, which end() sidesteps
+
+
+_DROPPED_BEFORE_READING = """
+import sys
+from ir_measures_pres.cli import _command
+from ir_measures_pres.cli.evaluate import main
+
+catch_stops = _command._catch_stops
+
+
+def dropped(replaced):  # the command's handlers are set; a stop comes and something drops it
+    catch_stops(replaced)
+    _command._stopping.append(KeyboardInterrupt)
+
+
+_command._catch_stops = dropped
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_dropped_stop_ends_the_command_before_it_waits_on_a_file(waiting: Path) -> None:
+    """A stop dropped while the command starts (its KeyboardInterrupt caught by code that catches
+    everything) ends the command before it opens its first file: it used to wait on the qrels
+    (here a FIFO no one writes, seen once as a hang after Ctrl-C) until its first block."""
+    done = subprocess.run(
+        [sys.executable, "-c", _DROPPED_BEFORE_READING, *STARTS["evaluate"]],
+        cwd=waiting,
+        capture_output=True,
+        timeout=LIMIT,
+    )
+    assert (done.returncode, done.stderr, done.stdout) == (130, b"", b"")
+
+
 def test_a_stop_inside_argument_parsing_is_a_stop() -> None:
     """argparse's intermixed parse sets ``save_nargs`` on each positional action and restores it
     in a ``finally``: a Ctrl-C arriving between the two used to leave an action half set, and

@@ -78,7 +78,7 @@ from typing import IO, Any, Deque, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ..runtime.pool import in_worker
+from ..runtime.pool import in_worker, stop_point
 from ._trec_parse import Block, Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str, usable_cpus
 from .byteranges import PARALLEL_MIN_BYTES, Buffer, file_buffer, parse_in_ranges, range_processes, read_whole
@@ -247,6 +247,7 @@ def _open(source: Any) -> Tuple[IO[bytes], str, List[IO[bytes]]]:
         raw, name = sys.stdin.buffer, "<stdin>"
     elif isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
+        stop_point()  # a stop something dropped ends the command before it waits on a file
         try:
             raw = open(name, "rb")  # noqa: SIM115 - closed by the caller
         except OSError as exc:  # the package's one error type for bad input (still a FileNotFoundError)

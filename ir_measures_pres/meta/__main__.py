@@ -2,7 +2,8 @@
 
 import sys
 
+from .._start import end
 from ..cli.meta import main
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    end(main(sys.argv[1:]))
