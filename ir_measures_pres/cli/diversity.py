@@ -30,7 +30,7 @@ as NEVIA2nev names it),
 ``--matrix LINE`` what ``Topicsys-matrix`` prints (a row per topic, a column per run).
 
 The readers, the measures and the printer are :mod:`ir_measures_pres.data.diversity`,
-:mod:`ir_measures_pres.measures.diversity.kernels` and :mod:`ir_measures_pres.printers.diversity`;
+:mod:`ir_measures_pres.measures.diversity.scripts` and :mod:`ir_measures_pres.printers.diversity`;
 this module reads the files and follows the commands' policy (:mod:`._runs`): the output is
 written once complete (the files of ``--output-dir`` renamed into place once every run is
 evaluated), so a stopped command prints and leaves nothing.
@@ -56,8 +56,8 @@ from ._command import (
 )
 from ._runs import held_output, in_turn, run_paths, runs_status
 
-#: the per-run evaluation scripts of the suite (the printer's SCRIPTS, named here so that
-#: ``--help`` does not load numpy; tests/test_diversity_command.py checks that the two are equal)
+#: the per-run evaluation scripts of the suite (the measures' and printer's SCRIPTS, named here so
+#: that ``--help`` does not load numpy; tests/test_diversity_command.py checks that the two are equal)
 SCRIPTS = (
     "D-NTCIR-eval",
     "D-NTCIR-eval2",
@@ -301,7 +301,8 @@ def _run_text(args: Any, judg: Any, path: str) -> str:
     from ..data.readers import read_run_lines
     from ..engine.scores import lacking_topics, named_topics
     from ..measures.diversity.kernels import run_lists
-    from ..printers.diversity import diversity_text, mean_lines
+    from ..measures.diversity.scripts import script_values
+    from ..printers import diversity
 
     run = read_run_lines(path)
     lists = run_lists(judg, run)
@@ -319,9 +320,9 @@ def _run_text(args: Any, judg: Any, path: str) -> str:
         notes.append(lacking_topics(path, missing, len(judg.topics), "zero"))
     if notes:
         warn(notes)
-    text = diversity_text(args.script, judg, lists, args.cutoff, args.digits)
+    text = diversity.lines(script_values(args.script, judg, lists, args.cutoff), args.digits)
     if args.mean:
-        text += mean_lines(text, len(judg.topics), args.digits)
+        text += diversity.mean_lines(text, len(judg.topics), args.digits)
     return text
 
 
