@@ -140,25 +140,6 @@ def _parser() -> ArgumentParser:
     return parser
 
 
-#: the suffix of each script's per-run file (NEVIAPQ2sharpnev's is made from the cutoff)
-SUFFIX = {
-    "D-NTCIR-eval": "Dnev",
-    "D-NTCIR-eval2": "Dnev",
-    "DIN-NTCIR-eval": "DINnev",
-    "D-NTCIR-IAeval": "nevIA",
-    "D-NTCIR-IAeval2": "nevIA",
-    "DIN-NTCIR-PQeval": "nevPQ",
-}
-
-
-def output_name(script: str, run: str, name: str, cutoff: int) -> str:
-    """The file a script writes for ``run``: ``<run>.<name>.<suffix>``, or NEVIAPQ2sharpnev's
-    ``<run>.PplusQ#@LLLL.nev``."""
-    if script == "NEVIAPQ2sharpnev":
-        return f"{run}.PplusQ#@{cutoff:04d}.nev"
-    return f"{run}.{name}.{SUFFIX[script]}"
-
-
 def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
     """The ``diversity`` subcommand (``argv`` without the word ``diversity``); returns the exit
     status."""
@@ -249,7 +230,7 @@ def _nev_metrics(parser: Any, args: Any) -> List[str]:
 def _files(args: Any, labels: List[str], texts: Dict[int, str]) -> Dict[str, str]:
     """``--output-dir``'s files: each evaluated run's file, and NEVIA2nev's file of each
     ``--nev`` metric beside it, by the names the scripts give them."""
-    from ..printers.diversity import nevia2nev_text
+    from ..printers.diversity import nevia2nev_text, output_name
 
     name = args.name if args.name is not None else f"l{args.cutoff}"
     files = {}

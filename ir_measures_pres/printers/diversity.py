@@ -39,6 +39,7 @@ __all__ = [
     "mean_lines",
     "matrix_text",
     "nevia2nev_text",
+    "output_name",
     "value_lines",
 ]
 
@@ -55,6 +56,25 @@ INTENT_AWARE = {
     ],
     "DIN-NTCIR-PQeval": [("PplusQ", "")],
 }
+
+#: the suffix of each script's per-run file (NEVIAPQ2sharpnev's is made from the cutoff)
+SUFFIX = {
+    "D-NTCIR-eval": "Dnev",
+    "D-NTCIR-eval2": "Dnev",
+    "DIN-NTCIR-eval": "DINnev",
+    "D-NTCIR-IAeval": "nevIA",
+    "D-NTCIR-IAeval2": "nevIA",
+    "DIN-NTCIR-PQeval": "nevPQ",
+}
+
+
+def output_name(script: str, run: str, name: str, cutoff: int) -> str:
+    """The file a script writes for ``run``: ``<run>.<name>.<suffix>``, or NEVIAPQ2sharpnev's
+    ``<run>.PplusQ#@LLLL.nev``."""
+    if script == "NEVIAPQ2sharpnev":
+        return f"{run}.PplusQ#@{cutoff:04d}.nev"
+    return f"{run}.{name}.{SUFFIX[script]}"
+
 
 #: the format of the lines the scripts compute in awk (D#, DIN#, SUMp): ``%.4f`` whatever the
 #: digits of the values they read (the 17-decimal build's D# lines are 4-decimal too)
