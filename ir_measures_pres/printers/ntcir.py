@@ -36,6 +36,8 @@ from ..measures.ntcir.measures import (
     iRBU,
 )
 
+__all__ = ["Options", "lines", "measure_lines", "name_field"]
+
 #: the tool's defaults (ntcir_eval.h)
 DEFAULT_BETA = 1.0
 DEFAULT_GAMMA = 0.95

@@ -16,6 +16,18 @@ import numpy as np
 
 from ..measures.tar.tools import TASK1_LEVELS
 
+__all__ = [
+    "aggregate",
+    "lines",
+    "notice_lines",
+    "notices_inline",
+    "rows",
+    "table_2017",
+    "table_2018",
+    "value_2017",
+    "value_2018",
+]
+
 #: one output line of the tool: (name, per-topic values, how ALL aggregates them)
 Line = Tuple[str, List[Any], str]
 #: a run's rows: (topic or ALL, name, value), and its notices: (row index before which it goes, text)
