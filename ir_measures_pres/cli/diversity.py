@@ -44,6 +44,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
+from ..measures.diversity.scripts import SCRIPTS
 from ._command import (
     PROG,
     ArgumentParser,
@@ -55,18 +56,6 @@ from ._command import (
     warn,
 )
 from ._runs import held_output, in_turn, run_paths, runs_status
-
-#: the per-run evaluation scripts of the suite (the measures' and printer's SCRIPTS, named here so
-#: that ``--help`` does not load numpy; tests/test_diversity_command.py checks that the two are equal)
-SCRIPTS = (
-    "D-NTCIR-eval",
-    "D-NTCIR-eval2",
-    "DIN-NTCIR-eval",
-    "D-NTCIR-IAeval",
-    "D-NTCIR-IAeval2",
-    "DIN-NTCIR-PQeval",
-    "NEVIAPQ2sharpnev",
-)
 
 
 def _parser() -> ArgumentParser:
