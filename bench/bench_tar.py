@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import io
 import shutil
 import subprocess
 import sys
@@ -44,18 +43,15 @@ def ours(runs: List[Path], jobs: int = 1) -> Tuple[float, Dict[Tuple[str, str], 
     """Seconds for one call evaluating every run against both qrels (each file read once, the
     tool's lines formatted; ``jobs`` processes), and the output per (qrels, run)."""
     sys.path.insert(0, str(REPO))
-    from ir_measures_pres.cli.tar import _write
     from ir_measures_pres.engine.tar import evaluate_many
-    from ir_measures_pres.printers.tar import value_2017
+    from ir_measures_pres.printers import tar
 
     start = time.perf_counter()
     results = evaluate_many(list(QRELS.values()), runs, edition="2017", jobs=jobs)
     outputs: Dict[Tuple[str, str], str] = {}
     for level, per_run in zip(QRELS, results):
         for run, (rows, notices) in zip(runs, per_run):
-            out = io.StringIO()
-            _write(out, out, "tool", "stdout", run.name, False, rows, notices, value_2017)
-            outputs[(level, run.name)] = out.getvalue()
+            outputs[(level, run.name)] = tar.lines(rows, notices, "2017", with_notices=True)
     return time.perf_counter() - start, outputs
 
 

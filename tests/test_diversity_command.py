@@ -482,8 +482,7 @@ def test_long_document_ids(tmp_path: Path) -> None:
 
 
 def test_the_command_names_the_printers_scripts() -> None:
-    """The command keeps its own copy of the script names (so that ``--help`` loads no numpy):
-    it must be the printer's list, in its order."""
+    """The command names the scripts the printer writes, in its order (one list, the measures')."""
     from ir_measures_pres.cli.diversity import SCRIPTS as COMMAND_SCRIPTS
     from ir_measures_pres.printers.diversity import SCRIPTS as PRINTER_SCRIPTS
 

@@ -176,7 +176,7 @@ def write_trec(
     ``tag`` (several runs): each run's block opens with trec_eval's ``runid all TAG`` line."""
     from ..measures.catalogue import trec_names
     from ..measures.summary import is_geometric
-    from ._trec_format import format_line, format_value
+    from ..printers.trec_eval import format_line, format_value
 
     places = DEFAULT_PLACES if args.places == -1 else args.places
     names = trec_names(measures)

@@ -30,7 +30,7 @@ as NEVIA2nev names it),
 ``--matrix LINE`` what ``Topicsys-matrix`` prints (a row per topic, a column per run).
 
 The readers, the measures and the printer are :mod:`ir_measures_pres.data.diversity`,
-:mod:`ir_measures_pres.measures.diversity.kernels` and :mod:`ir_measures_pres.printers.diversity`;
+:mod:`ir_measures_pres.measures.diversity.scripts` and :mod:`ir_measures_pres.printers.diversity`;
 this module reads the files and follows the commands' policy (:mod:`._runs`): the output is
 written once complete (the files of ``--output-dir`` renamed into place once every run is
 evaluated), so a stopped command prints and leaves nothing.
@@ -44,6 +44,7 @@ import os
 import sys
 from typing import Any, Dict, List, Optional, Sequence
 
+from ..measures.diversity.scripts import SCRIPTS
 from ._command import (
     PROG,
     ArgumentParser,
@@ -55,18 +56,6 @@ from ._command import (
     warn,
 )
 from ._runs import held_output, in_turn, run_paths, runs_status
-
-#: the per-run evaluation scripts of the suite (the printer's SCRIPTS, named here so that
-#: ``--help`` does not load numpy; tests/test_diversity_command.py checks that the two are equal)
-SCRIPTS = (
-    "D-NTCIR-eval",
-    "D-NTCIR-eval2",
-    "DIN-NTCIR-eval",
-    "D-NTCIR-IAeval",
-    "D-NTCIR-IAeval2",
-    "DIN-NTCIR-PQeval",
-    "NEVIAPQ2sharpnev",
-)
 
 
 def _parser() -> ArgumentParser:
@@ -138,25 +127,6 @@ def _parser() -> ArgumentParser:
         help="the evaluation's name in the file names (the scripts' evalname; default l<L>)",
     )
     return parser
-
-
-#: the suffix of each script's per-run file (NEVIAPQ2sharpnev's is made from the cutoff)
-SUFFIX = {
-    "D-NTCIR-eval": "Dnev",
-    "D-NTCIR-eval2": "Dnev",
-    "DIN-NTCIR-eval": "DINnev",
-    "D-NTCIR-IAeval": "nevIA",
-    "D-NTCIR-IAeval2": "nevIA",
-    "DIN-NTCIR-PQeval": "nevPQ",
-}
-
-
-def output_name(script: str, run: str, name: str, cutoff: int) -> str:
-    """The file a script writes for ``run``: ``<run>.<name>.<suffix>``, or NEVIAPQ2sharpnev's
-    ``<run>.PplusQ#@LLLL.nev``."""
-    if script == "NEVIAPQ2sharpnev":
-        return f"{run}.PplusQ#@{cutoff:04d}.nev"
-    return f"{run}.{name}.{SUFFIX[script]}"
 
 
 def diversity_cli(argv: Sequence[str], out: Any = None) -> int:
@@ -249,7 +219,7 @@ def _nev_metrics(parser: Any, args: Any) -> List[str]:
 def _files(args: Any, labels: List[str], texts: Dict[int, str]) -> Dict[str, str]:
     """``--output-dir``'s files: each evaluated run's file, and NEVIA2nev's file of each
     ``--nev`` metric beside it, by the names the scripts give them."""
-    from ..printers.diversity import nevia2nev_text
+    from ..printers.diversity import nevia2nev_text, output_name
 
     name = args.name if args.name is not None else f"l{args.cutoff}"
     files = {}
@@ -301,7 +271,8 @@ def _run_text(args: Any, judg: Any, path: str) -> str:
     from ..data.readers import read_run_lines
     from ..engine.scores import lacking_topics, named_topics
     from ..measures.diversity.kernels import run_lists
-    from ..printers.diversity import diversity_text, mean_lines
+    from ..measures.diversity.scripts import script_values
+    from ..printers import diversity
 
     run = read_run_lines(path)
     lists = run_lists(judg, run)
@@ -319,9 +290,9 @@ def _run_text(args: Any, judg: Any, path: str) -> str:
         notes.append(lacking_topics(path, missing, len(judg.topics), "zero"))
     if notes:
         warn(notes)
-    text = diversity_text(args.script, judg, lists, args.cutoff, args.digits)
+    text = diversity.lines(script_values(args.script, judg, lists, args.cutoff), args.digits)
     if args.mean:
-        text += mean_lines(text, len(judg.topics), args.digits)
+        text += diversity.mean_lines(text, len(judg.topics), args.digits)
     return text
 
 

@@ -177,13 +177,13 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
 
     import numpy as np
 
-    from ..data.arrays import sum_in_order
     from ..data.datasets import qrels_columns
     from ..data.qrels import Qrels
     from ..data.ranking import rank_run
     from ..data.readers import read_run
     from ..engine.scores import lacking_topics, named_topics
-    from ..printers.ntcir import compute, header_counts, name_field
+    from ..measures.ntcir.compute import compute_run
+    from ..printers import ntcir
 
     cols = qrels_columns(args.qrels)  # a file, or an ir_datasets id as in every command
     if len(cols.values) and cols.values.min() < 0:  # the tool's L0: its .rel files have no "unjudged"
@@ -191,29 +191,9 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
     qrels = Qrels.from_any(cols)
     _check_levels(qrels, opts, args.qrels)
     ranked = rank_run(read_run(args.run, doc_ids="bytes"), qrels)
-    row = {q: i for i, q in enumerate(ranked.qpos.tolist())}
-    values = [compute(measure, ranked) for _, measure in lines]
-    heads = header_counts(ranked, opts.condensed)
-    n_rel = qrels.count(lo=1)
-    n_nonrel = qrels.count(lo=0, hi=1)
-    fmt = f"%.{args.digits}f"
-    names = [name_field(name) for name, _ in lines]
-    printed: List[List[float]] = [[] for _ in lines]  # NEV2mean adds the printed values
-    skipped: List[str] = []
-    parts: List[str] = []  # written once whole: a stopped command prints nothing
-    write = parts.append
-    for q, tid in enumerate(qrels.query_ids):
-        if n_rel[q] == 0 or (opts.condensed and n_nonrel[q] == 0):
-            skipped.append(tid)
-            continue
-        i = row.get(q)
-        syslen, r1, rp = (0, 0, 0) if i is None else (heads["syslen"][i], heads["r1"][i], heads["rp"][i])
-        write(f"{tid} # syslen={syslen} jrel={n_rel[q]} jnonrel={n_nonrel[q]}\n")
-        write(f"{tid} # r1={r1} rp={rp}\n")
-        for k, name in enumerate(names):
-            text = fmt % (0.0 if i is None else values[k][i])
-            printed[k].append(float(text))
-            write(f"{tid} {name}{text}\n")
+    values = compute_run([measure for _, measure in lines], qrels, ranked, opts.condensed)
+    text = ntcir.lines(values, [name for name, _ in lines], args.digits, args.mean)  # a stop prints nothing
+    skipped = values.skipped()
     if skipped:
         why = "a judged non-relevant document (needed by -j)" if opts.condensed else "a relevant document"
         warn(
@@ -222,14 +202,10 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
                 f"as in ntcir_eval: {named_topics(skipped)}"
             ]
         )
-    missing = [tid for q, tid in enumerate(qrels.query_ids) if q not in row]
+    missing = values.lacking()
     if missing:  # the tool is given an empty list for them: every value 0
         warn([lacking_topics(args.run, missing, len(qrels.query_ids), "zero")])
-    if args.mean:
-        topics = len(qrels.query_ids)
-        for k, name in enumerate(names):
-            write(f"ALL {name}{fmt % (sum_in_order(printed[k]) / topics if topics else 0.0)}\n")
-    out.write("".join(parts))
+    out.write(text)
 
 
 def _check_levels(qrels: Any, opts: Any, path: str) -> None:

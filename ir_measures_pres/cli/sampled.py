@@ -147,7 +147,7 @@ def _sample_eval_block(args: argparse.Namespace) -> Callable[[str], str]:
     from ..data.readers import read_run
     from ..measures.sampled.estimators import PRECISION_RANKS
     from ..measures.sampled.sample_eval import sample_eval_run
-    from ..printers.sample_eval import sample_eval_lines
+    from ..printers import sample_eval
 
     variant = args.variant or "cds"
     depth = 1000 if args.depth is None else args.depth
@@ -163,7 +163,7 @@ def _sample_eval_block(args: argparse.Namespace) -> Callable[[str], str]:
     def block(path: str) -> str:
         run = read_run(path, doc_ids="bytes")
         _note_leading_zeros(run, qrels, path)
-        return sample_eval_lines(sample_eval_run(qrels, run, variant, depth, ranks, path), args.per_topic)
+        return sample_eval.lines(sample_eval_run(qrels, run, variant, depth, ranks, path), args.per_topic)
 
     return block
 
@@ -173,10 +173,11 @@ def _statap_block(prels_path: str, per_topic: bool) -> Callable[[str], str]:
     the prels read once."""
     from ..data.prels import read_prels
     from ..data.readers import read_run
-    from ..printers.statap import statap_text
+    from ..measures.sampled.statap import statap_run
+    from ..printers import statap
 
     prels = read_prels(prels_path)
-    return lambda path: statap_text(prels, read_run(path), per_topic)
+    return lambda path: statap.lines(statap_run(prels, read_run(path)), per_topic)
 
 
 def _note_leading_zeros(cols: Any, qrels: Any, path: str) -> None:

@@ -1,5 +1,6 @@
 """``ir_measures_pres tar``: the CLEF TAR tools' output, computed by :mod:`ir_measures_pres.measures.tar`
-for the runs :mod:`ir_measures_pres.engine.tar` scores. This module holds the parser and the writing.
+for the runs :mod:`ir_measures_pres.engine.tar` scores, printed by :mod:`ir_measures_pres.printers.tar`.
+This module holds the parser and hands each run's rows to the printer.
 
 Usage::
 
@@ -22,12 +23,11 @@ what was expected, what was found``), 2 for a usage error.
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Optional, Sequence
 
 from ..engine.tar import Evaluation, scored_runs
-from ..printers.tar import value_2017, value_2018
+from ..printers import tar
 from ._command import (
     PROG,
     QRELS_HELP,
@@ -81,47 +81,6 @@ def _parser() -> ArgumentParser:
     return parser
 
 
-# --------------------------------------------------------------------------------------------
-# command
-# --------------------------------------------------------------------------------------------
-
-
-def _write(
-    out: Any,
-    err: Any,
-    fmt: str,
-    notices_to: str,
-    run_name: str,
-    several: bool,
-    rows: List[Tuple[str, str, Any]],
-    notices: List[Tuple[int, str]],
-    show: Callable[[Any], str],
-) -> None:
-    pending = iter(notices)
-    nxt = next(pending, None)
-
-    def flush_notices(upto: int) -> Iterator[str]:
-        nonlocal nxt
-        while nxt is not None and nxt[0] <= upto:
-            yield nxt[1]
-            nxt = next(pending, None)
-
-    for i, (qid, name, value) in enumerate(rows):
-        for text in flush_notices(i):
-            (out if notices_to == "stdout" and fmt == "tool" else err).write(text + "\n")
-        if fmt != "tool" and isinstance(value, str) and name != "topic_id":
-            value = float(value)  # a value the tool formats itself (Task 1 recall_threshold's ALL)
-        if fmt == "tool":
-            out.write(f"{qid}\t{name}\t{show(value)}\n")
-        elif fmt == "tsv":
-            prefix = f"{run_name}\t" if several else ""
-            out.write(f"{prefix}{qid}\t{name}\t{value}\n")
-        else:
-            out.write(json.dumps({"run": run_name, "query_id": qid, "measure": name, "value": value}) + "\n")
-    for text in flush_notices(len(rows)):
-        (out if notices_to == "stdout" and fmt == "tool" else err).write(text + "\n")
-
-
 def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     """The ``tar`` subcommand (``argv`` without the word ``tar``); returns the exit status."""
     from ..data.datasets import qrels_columns
@@ -137,7 +96,6 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     task = 2 if args.task is None else args.task
     if args.qrels == "-" and "-" in args.runs or args.runs.count("-") > 1:
         parser.error("only one file can be read from standard input ('-')")
-    show = value_2017 if args.edition == "2017" else value_2018
     evaluation = Evaluation(args.edition, task, args.rel)
     qrels = Qrels.from_any(qrels_columns(args.qrels))
     runs, names, several = run_paths(args.runs)
@@ -151,9 +109,10 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
         name = names[k]
         if missing:
             warn([lacking_topics(name, missing, len(qrels.query_ids), "left out")])
-        if several and args.format == "tool":
-            sink.write(f"ALL\trunid\t{name}\n")  # trec_eval's 'runid all NAME' line, in the tool's order
-        _write(sink, err, args.format, args.notices, name, several, rows, notices, show)
+        inline = tar.notices_inline(args.format, args.notices)
+        if notices and not inline:
+            err.write(tar.notice_lines(notices))
+        sink.write(tar.lines(rows, notices, args.edition, args.format, name, several, inline))
 
     status = evaluate_runs(runs, evaluate_one, out, several)
     next(scored, None)  # every run taken: the workers end here, not when the generator is collected

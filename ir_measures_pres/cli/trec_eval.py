@@ -27,7 +27,8 @@ coefficients, a measure the ``-R`` format cannot give, inconsistent preferences 
 file of comments only, 7 when no query has both results and judgements, 255 for a z-score file
 that cannot be read. The tool's rules for ``-c`` (a query the run lacks scored on a
 one-document ranking, some values reset), for ``num_rel``'s summary and for NaN are in the
-printer (:mod:`..printers.trec_eval`) and the lists (:mod:`..measures.trec_eval.lists`).
+per-query values (:mod:`..measures.trec_eval.tally`), the printer (:mod:`..printers.trec_eval`) and the
+lists (:mod:`..measures.trec_eval.lists`).
 docs/trec_eval.md lists the five deliberate differences from the binary.
 """
 
@@ -246,7 +247,7 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
     from ..data.inputs import INPUT_ERRORS, Columns
     from ..data.runblocks import RunBlocks, UngroupedRun
     from ..measures.trec_eval.lists import build_lists
-    from ..printers.trec_eval import joined, only, tally
+    from ..measures.trec_eval.tally import joined, only, tally
     from ..runtime.pool import stop_point
 
     parts = []
@@ -308,7 +309,8 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
     from ..data.qrels import Qrels
     from ..measures.trec_eval.lists import build_jg_lists, build_lists
     from ..measures.trec_eval.prefs import PrefsError, build_prefs_lists
-    from ..printers.trec_eval import complete_num_rel, tally, tally_lines
+    from ..measures.trec_eval.tally import complete_num_rel, tally
+    from ..printers.trec_eval import lines
 
     out = sys.stdout if out is None else out
     o = _parse(argv)
@@ -389,7 +391,7 @@ def run(argv: Sequence[str], out: Optional[IO[str]] = None) -> int:
         checked = [q for q in values.query_ids if q in evaluated]
         _refuse_repeats(checked, repeats, path)
         _refuse_repeats(checked, qrels_repeats, o.files[0])
-        sink.writelines(tally_lines(values, tag, o.per_query, o.summary, zscores, num_rel_all))
+        sink.write(lines(values, tag, o.per_query, o.summary, zscores, num_rel_all))
 
     # the package's policy for several runs (cli/_runs.py): output held until every file is
     # done; with several results files a bad one is reported and the others printed

@@ -1,23 +1,23 @@
 """The ``tar`` command's scoring of runs, as the CLEF TAR tools score them: each run read in file
 order (its line order is the screening order), its screening lists built against each qrels,
-and the tool's rows (per evaluated topic, then ALL) and notices made (:class:`Evaluation`, from
-the lines of :mod:`ir_measures_pres.printers.tar`); many runs scored side by side in forked
-processes (:func:`scored_runs`, :func:`evaluate_many`). :mod:`ir_measures_pres.cli.tar` writes
-the rows out.
+the tools' figures computed (:mod:`ir_measures_pres.measures.tar.tools`) and laid out as the
+tool's rows (per evaluated topic, then ALL) and notices (:class:`Evaluation`, by
+:mod:`ir_measures_pres.printers.tar`); many runs scored side by side in forked processes
+(:func:`scored_runs`, :func:`evaluate_many`). :mod:`ir_measures_pres.cli.tar` hands the rows to
+the printer's :func:`~ir_measures_pres.printers.tar.lines`.
 """
 
 from __future__ import annotations
 
 import warnings
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
-
-import numpy as np
+from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 from ..data.inputs import INPUT_ERRORS, query_set
 from ..data.qrels import Qrels
 from ..data.readers import read_qrels, read_run
 from ..measures.tar.screening import codes_2017, flags_2018, from_file_order
-from ..printers.tar import aggregate, lines_2017, lines_2018
+from ..measures.tar.tools import tar2017, tar2018
+from ..printers.tar import rows, table_2017, table_2018
 from ..runtime.pool import forked_map
 
 
@@ -33,30 +33,12 @@ class Evaluation:
         """(rows (topic, name, value), notices (row index before which it goes, text))."""
         lists = from_file_order(qrels, cols, rel=self.rel, task=self.task)
         if self.edition == "2017":
-            figures = lines_2017(lists, codes_2017(lists, "the 2017 TAR measures"), self.rel)
+            figures = tar2017(lists, rel=self.rel, codes=codes_2017(lists, "the 2017 TAR measures"))
+            table = table_2017(figures, lists)
         else:
-            figures = lines_2018(lists, flags_2018(lists, "the 2018 TAR measures"), self.task, self.rel)
-        evaluated = np.flatnonzero(lists.n_rel > 0).tolist()
-        rows: List[Tuple[str, str, Any]] = []
-        notices: List[Tuple[int, str]] = []
-        dups: Dict[str, List[str]] = {}
-        for q, d, _ in getattr(cols, "duplicates", ()):
-            dups.setdefault(q, []).append(d)
-        position = {b: j for j, b in enumerate(evaluated)}
-        for b, qid in enumerate(lists.query_ids):
-            if b not in position:
-                notices.append((len(rows), f"Skipping topic: {qid}"))
-                continue
-            for d in dups.get(qid, ()):
-                notices.append((len(rows), f"{qid} Duplicate {d}"))
-            j = position[b]
-            for name, values, _ in figures:
-                rows.append((qid, name, values[j]))
-        k = len(evaluated)
-        for name, values, how in figures:
-            value = (values[k] if len(values) > k else 0.0) if how in ("micro", "given") else None
-            rows.append(("ALL", name, aggregate(values[:k], how) if value is None else value))
-        return rows, notices
+            figures = tar2018(lists, flags_2018(lists, "the 2018 TAR measures"), rel=self.rel)
+            table = table_2018(figures, lists, self.task)
+        return rows(table, lists, getattr(cols, "duplicates", ()))
 
 
 def evaluate_many(
@@ -68,7 +50,8 @@ def evaluate_many(
     jobs: int = 1,
 ) -> List[List[Tuple[List[Tuple[str, str, Any]], List[Tuple[int, str]]]]]:
     """The tool's rows and notices for every (qrels, run) pair, each file read once: per qrels,
-    per run, ``(rows, notices)`` as :meth:`Evaluation.run` gives them (format them with
+    per run, ``(rows, notices)`` as :meth:`Evaluation.run` gives them (print them with
+    :func:`~ir_measures_pres.printers.tar.lines`, or a value with
     :func:`~ir_measures_pres.printers.tar.value_2017` /
     :func:`~ir_measures_pres.printers.tar.value_2018`); ``jobs`` processes score the runs
     side by side. Raises what the readers raise on bad input (an

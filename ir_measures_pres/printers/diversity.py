@@ -2,7 +2,7 @@
 diversity.md §6, §7, §9): the lines ``D-NTCIR-eval`` writes into ``<run>.<name>.Dnev``,
 ``D-NTCIR-eval2`` into its ``.Dnev``, ``DIN-NTCIR-eval`` into ``.DINnev``, ``D-NTCIR-IAeval``
 and ``D-NTCIR-IAeval2`` into ``.nevIA`` and ``DIN-NTCIR-PQeval`` into ``.nevPQ``, from the
-values of :mod:`ir_measures_pres.measures.diversity.kernels`.
+values :func:`ir_measures_pres.measures.diversity.scripts.script_values` computes (:func:`lines`).
 
 Per topic of the tid list (the probability file's topics, sorted): ``# syslen= jrel= jnonrel=``
 (jnonrel: the documents relevant only to intents of probability 0, gain 0 in the ideal list),
@@ -28,43 +28,21 @@ from typing import Dict, Iterator, List, Sequence, Tuple
 import numpy as np
 
 from ..data.arrays import sum_in_order
-from ..measures.diversity.kernels import (
-    GAMMA,
-    RBP_P,
-    RBP_P_EVAL2,
-    DiversityJudgements,
-    DiversityLists,
-    first_ranks,
-    found,
-    gcompute,
-    intent_aware,
-    intent_found,
-    intent_recall,
-    intent_segments,
-)
+from ..measures.diversity.kernels import GAMMA, intent_aware
+from ..measures.diversity.scripts import SCRIPTS, SUPPORTED, ScriptValues
+from .ntcir import name_field
 
 __all__ = [
     "SCRIPTS",
     "SUPPORTED",
-    "diversity_text",
+    "lines",
     "mean_lines",
     "matrix_text",
     "nevia2nev_text",
+    "output_name",
     "value_lines",
 ]
 
-#: the scripts of the diversity suite, in the order of README.diversity
-SCRIPTS = (
-    "D-NTCIR-eval",
-    "D-NTCIR-eval2",
-    "DIN-NTCIR-eval",
-    "D-NTCIR-IAeval",
-    "D-NTCIR-IAeval2",
-    "DIN-NTCIR-PQeval",
-    "NEVIAPQ2sharpnev",
-)
-#: the scripts whose files are reproduced (docs/diversity.md's status table): all of them
-SUPPORTED = SCRIPTS
 #: the per-topic lines of the intent-aware scripts: (printed name, the per-intent line it
 #: weighs; PplusQ: Q@l for an informational intent, P-plus for a navigational one)
 INTENT_AWARE = {
@@ -79,15 +57,28 @@ INTENT_AWARE = {
     "DIN-NTCIR-PQeval": [("PplusQ", "")],
 }
 
-#: the tool's name field
-NAME_WIDTH = 21
+#: the suffix of each script's per-run file (NEVIAPQ2sharpnev's is made from the cutoff)
+SUFFIX = {
+    "D-NTCIR-eval": "Dnev",
+    "D-NTCIR-eval2": "Dnev",
+    "DIN-NTCIR-eval": "DINnev",
+    "D-NTCIR-IAeval": "nevIA",
+    "D-NTCIR-IAeval2": "nevIA",
+    "DIN-NTCIR-PQeval": "nevPQ",
+}
+
+
+def output_name(script: str, run: str, name: str, cutoff: int) -> str:
+    """The file a script writes for ``run``: ``<run>.<name>.<suffix>``, or NEVIAPQ2sharpnev's
+    ``<run>.PplusQ#@LLLL.nev``."""
+    if script == "NEVIAPQ2sharpnev":
+        return f"{run}.PplusQ#@{cutoff:04d}.nev"
+    return f"{run}.{name}.{SUFFIX[script]}"
+
+
 #: the format of the lines the scripts compute in awk (D#, DIN#, SUMp): ``%.4f`` whatever the
 #: digits of the values they read (the 17-decimal build's D# lines are 4-decimal too)
 AWK = "%.4f"
-
-
-def _field(name: str) -> str:
-    return f"{name}=".ljust(NAME_WIDTH)
 
 
 def _sharp_lines(script: str, at: str) -> List[Tuple[str, str]]:
@@ -99,36 +90,31 @@ def _sharp_lines(script: str, at: str) -> List[Tuple[str, str]]:
     return lines
 
 
-def diversity_text(
-    script: str, judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int = 4
-) -> str:
-    """What ``script`` writes into a run's output file at cutoff ``cutoff`` (``digits``: the
-    decimals of the values ``ntcir_eval`` prints, 4 in the stock tool; the lines the scripts
-    compute in awk from those printed values keep 4)."""
+def lines(values: ScriptValues, digits: int = 4) -> str:
+    """What ``values.script`` writes into a run's output file at ``values.cutoff``, from the
+    values :func:`~ir_measures_pres.measures.diversity.scripts.script_values` computes
+    (``digits``: the decimals of the values ``ntcir_eval`` prints, 4 in the stock tool; the lines
+    the scripts compute in awk from those printed values keep 4)."""
+    script = values.script
     if script not in SUPPORTED:
         raise ValueError(f"{script} is not reproduced yet (supported: {', '.join(SUPPORTED)})")
     if script in INTENT_AWARE:
-        return _intent_aware_text(script, judg, lists, cutoff, digits)
+        return _intent_aware_text(script, values, digits)
     if script == "NEVIAPQ2sharpnev":
-        return _pq_sharp_text(judg, lists, cutoff, digits)
-    din = script == "DIN-NTCIR-eval"
-    rbp = RBP_P_EVAL2 if script == "D-NTCIR-eval2" else RBP_P
-    f = found(judg, lists, cutoff, din=din)
-    values = gcompute(f, judg.ideal, cutoff, rbp)
-    heads = first_ranks(f)
+        return _pq_sharp_text(values, digits)
+    judg, cutoff, heads = values.judg, values.cutoff, values.heads
+    assert values.irec_l is not None and values.irec_n is not None  # the per-topic scripts'
     n = judg.n_intents
-    irec_l = intent_recall(judg, lists, np.full(len(judg.topics), cutoff))
-    irec_n = intent_recall(judg, lists, n)
     at = f"@{cutoff:04d}"
     fmt = f"%.{digits}f"
-    names = [(name, _field(name)) for name in values]
+    names = [(name, name_field(name)) for name in values.values]
     texts: Dict[str, List[str]] = {
-        name: (np.char.mod(fmt, v).tolist() if len(v) else []) for name, v in values.items()
+        name: (np.char.mod(fmt, v).tolist() if len(v) else []) for name, v in values.values.items()
     }
-    irec_l_text = [fmt % v for v in irec_l.tolist()]
-    irec_n_text = [fmt % v for v in irec_n.tolist()]
+    irec_l_text = [fmt % v for v in values.irec_l.tolist()]
+    irec_n_text = [fmt % v for v in values.irec_n.tolist()]
     sharp = _sharp_lines(script, at)
-    lengths = lists.lengths.tolist()
+    lengths = values.lengths.tolist()
     out: List[str] = []
     write = out.append
     for k, tid in enumerate(judg.topics):
@@ -137,20 +123,20 @@ def diversity_text(
         # document: their lines are missing, and awk reads a missing value as 0
         has_gain, has_intent = judg.n_rel[k] > 0, n[k] > 0
         if has_gain:
-            write(f"{tid} # syslen={f.syslen[k]} jrel={judg.n_rel[k]} jnonrel={judg.n_zero_gain[k]}\n")
+            write(f"{tid} # syslen={values.syslen[k]} jrel={judg.n_rel[k]} jnonrel={judg.n_zero_gain[k]}\n")
             write(f"{tid} # r1={heads['r1'][k]} rp={heads['rp'][k]}\n")
             for name, field in names:
                 write(f"{tid} {field}{texts[name][k]}\n")
         if has_intent:
             write(f"{tid} #intent_num={n[k]}\n")
-            l_line = f"{tid} {_field(f'I-rec{at}')}{irec_l_text[k]}\n"
-            n_line = f"{tid} {_field('I-rec@n')}{irec_n_text[k]}\n"
+            l_line = f"{tid} {name_field(f'I-rec{at}')}{irec_l_text[k]}\n"
+            n_line = f"{tid} {name_field('I-rec@n')}{irec_n_text[k]}\n"
             n_first = lengths[k] >= n[k] and n[k] < cutoff
             write(n_line + l_line if n_first else l_line + n_line)
         irec = float(irec_l_text[k]) if has_intent else 0.0
         for printed_name, source in sharp:
             value = GAMMA * irec + (1 - GAMMA) * (float(texts[source][k]) if has_gain else 0.0)
-            write(f"{tid} {_field(printed_name)}{AWK % value}\n")
+            write(f"{tid} {name_field(printed_name)}{AWK % value}\n")
     return "".join(out)
 
 
@@ -178,7 +164,7 @@ def mean_lines(text: str, topics: int, digits: int = 4) -> str:
         sums.setdefault(name, []).append(float(value))
     fmt = f"%.{digits}f"
     return "".join(
-        f"ALL {_field(name)}{fmt % (sum_in_order(values) / topics if topics else 0.0)}\n"
+        f"ALL {name_field(name)}{fmt % (sum_in_order(values) / topics if topics else 0.0)}\n"
         for name, values in sums.items()
     )
 
@@ -204,18 +190,19 @@ def matrix_text(texts: Sequence[str], topics: Sequence[str], name: str) -> str:
     return "".join(" ".join(row) + "\n" for row in zip(*columns)) if columns else ""
 
 
-def _pq_sharp_text(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int) -> str:
+def _pq_sharp_text(values: ScriptValues, digits: int) -> str:
     """``NEVIAPQ2sharpnev``'s ``<run>.PplusQ#@l.nev``: per topic ``TID PplusQ@l=<TAB>v`` (v as
     the ``.nevPQ`` file prints it) and ``TID PplusQ#@l=<TAB>%.4f(0.5 I-rec@l + 0.5 v)``, I-rec@l
     as the ``.Dnev`` file prints it (0 for a topic without a relevant document, whose block has
     no I-rec line; a topic whose relevant documents are all of intents with P(i|q) = 0 has one)."""
+    judg, cutoff, irec = values.judg, values.cutoff, values.irec_l
+    assert irec is not None  # NEVIAPQ2sharpnev's values have I-rec@l
     at = f"@{cutoff:04d}"
     pq = {}
-    for line in _intent_aware_text("DIN-NTCIR-PQeval", judg, lists, cutoff, digits).splitlines():
+    for line in _intent_aware_text("DIN-NTCIR-PQeval", values, digits).splitlines():
         tokens = line.split()
         if len(tokens) == 5 and tokens[1] == "SUMp=":
             pq[tokens[0]] = tokens[4]
-    irec = intent_recall(judg, lists, np.full(len(judg.topics), cutoff))
     fmt = f"%.{digits}f"
     out = []
     for k, tid in enumerate(judg.topics):
@@ -226,21 +213,17 @@ def _pq_sharp_text(judg: DiversityJudgements, lists: DiversityLists, cutoff: int
     return "".join(out)
 
 
-def _intent_aware_text(
-    script: str, judg: DiversityJudgements, lists: DiversityLists, cutoff: int, digits: int
-) -> str:
+def _intent_aware_text(script: str, values: ScriptValues, digits: int) -> str:
     """D-NTCIR-IAeval(2)'s ``.nevIA`` or DIN-NTCIR-PQeval's ``.nevPQ``: per topic, a
     ``gcompute`` block per intent with a relevant document (prefix ``TID i P``, PQ:
     ``TID i inf|nav P``), then ``TID SUMp= s X@l= v`` per metric, s = sum P(i|q) and
     v = sum P(i|q) X_i@l over those intents, X_i@l as printed (the scripts' awk)."""
-    segs = intent_segments(judg)
-    f = intent_found(judg, segs, lists, cutoff)
-    values = gcompute(f, segs.ideal, cutoff)
-    heads = first_ranks(f)
+    judg, cutoff, heads, segs = values.judg, values.cutoff, values.heads, values.segs
+    assert segs is not None  # the intent-aware scripts' values are per intent
     at = f"@{cutoff:04d}"
     fmt = f"%.{digits}f"
-    texts = {name: (np.char.mod(fmt, v).tolist() if len(v) else []) for name, v in values.items()}
-    names = [(name, _field(name)) for name in values]
+    texts = {name: (np.char.mod(fmt, v).tolist() if len(v) else []) for name, v in values.values.items()}
+    names = [(name, name_field(name)) for name in values.values]
     probs = judg.probs
     p_text = [probs.prob_text[r] for r in segs.row.tolist()]
     p = np.array([float(t) for t in p_text])
@@ -262,7 +245,7 @@ def _intent_aware_text(
             row = int(segs.row[j])
             kind = f" {'nav' if probs.nav[row] else 'inf'}" if pq else ""
             prefix = f"{tid} {probs.intent[row]}{kind} {p_text[j]} "
-            write(f"{prefix}# syslen={f.syslen[j]} jrel={segs.n_rel[j]} jnonrel=0\n")
+            write(f"{prefix}# syslen={values.syslen[j]} jrel={segs.n_rel[j]} jnonrel=0\n")
             write(f"{prefix}# r1={heads['r1'][j]} rp={heads['rp'][j]}\n")
             for name, field in names:
                 write(f"{prefix}{field}{texts[name][j]}\n")

@@ -1,23 +1,27 @@
 """The lines of NTCIREVAL's ``ntcir_eval compute``: which names it prints for a set of options,
-in its order, and the registered measure behind each name (``ir_measures_pres ntcir`` and its
-``--list``).
+in its order, and the registered measure behind each name (:func:`measure_lines`, also
+``ir_measures_pres ntcir --list``), and the lines themselves for a run's values (:func:`lines`).
 
-Every value is computed by a registered measure's own kernel (:func:`compute`): the catalogue's
-entry for this package's measures, the native kernel of :mod:`..measures.standard.kernels` for
-ir_measures' ``P`` and ``Success`` (NTCIREVAL's ``P@l`` and ``Hit@l`` are trec_eval's ``P_l`` and
+Every value is computed by a registered measure's own kernel
+(:func:`ir_measures_pres.measures.ntcir.compute.compute`): the catalogue's entry for this
+package's measures, the native kernel of :mod:`..measures.standard.kernels` for ir_measures'
+``P`` and ``Success`` (NTCIREVAL's ``P@l`` and ``Hit@l`` are trec_eval's ``P_l`` and
 ``success_l``).
+
+Per evaluated topic, in qrels order: ``TID # syslen=S jrel=R jnonrel=N``, ``TID # r1=A rp=B``,
+then ``TID name=value`` per line, ``name=`` left-aligned in 21 characters (:func:`name_field`) and
+the value ``%.4f`` (``digits``); with ``mean``, ``ALL name=value`` per line after them, the mean
+of the printed values over the qrels topics (NEV2mean).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
-import numpy as np
-
-from ..data.ranking import RankedRun
+from ..data.arrays import sum_in_order
 from ..measures.ntcir.blended_ratio import OMeasure, PMeasure, PPlusMeasure, QMeasure
-from ..measures.ntcir.kernels import found
+from ..measures.ntcir.compute import ComputeRun
 from ..measures.ntcir.measures import (
     EBR,
     GAP,
@@ -31,6 +35,8 @@ from ..measures.ntcir.measures import (
     NTCIR_rpref,
     iRBU,
 )
+
+__all__ = ["Options", "lines", "measure_lines", "name_field"]
 
 #: the tool's defaults (ntcir_eval.h)
 DEFAULT_BETA = 1.0
@@ -124,35 +130,30 @@ def name_field(name: str) -> str:
     return f"{name}=".ljust(NAME_WIDTH)
 
 
-def compute(measure: Any, ranked: RankedRun) -> np.ndarray:
-    """One value per ranked topic of ``ranked``, by the measure's registered kernel."""
-    from ..measures.catalogue import entry_of
-    from ..measures.standard.kernels import kernel_for
-
-    entry = entry_of(measure)
-    if entry is not None:
-        return entry.compute(measure, ranked)
-    kernel = kernel_for(measure)
-    if kernel is None:  # pragma: no cover - measure_lines names only measures with a kernel
-        raise ValueError(f"no kernel computes {measure}")
-    return kernel(measure, ranked)
-
-
-def header_counts(ranked: RankedRun, condensed: bool) -> Dict[str, np.ndarray]:
-    """Per ranked topic, the numbers of the tool's two comment lines: syslen, jrel, jnonrel,
-    r1 (rank of the first relevant document, 0 if none) and rp (the first document of the
-    highest level retrieved, 0 if none)."""
-    f = found(ranked, condensed, None, None, "ntcir")
-    n = f.rel.num_queries
-    r1 = np.zeros(n, dtype=np.int64)
-    rp = np.zeros(n, dtype=np.int64)
-    has = np.diff(f.rel.offsets) > 0
-    starts = f.rel.offsets[:-1][has]
-    r1[has] = f.rel.rank[starts]
-    if has.any():
-        top = np.maximum.reduceat(f.level, starts)
-        top_of = np.zeros(n, dtype=np.int64)
-        top_of[has] = top
-        queries, first = f.rel.first(f.level == top_of[f.q])
-        rp[queries] = f.rel.rank[first]
-    return {"syslen": f.syslen, "jrel": f.n_rel, "jnonrel": f.n_nonrel, "r1": r1, "rp": rp}
+def lines(values: ComputeRun, names: Sequence[str], digits: int = 4, mean: bool = False) -> str:
+    """What ``ntcir_eval compute -out TID`` prints for every evaluated topic of the qrels, in qrels
+    order, the values of ``values`` under the printed ``names`` (:func:`measure_lines`' names, in
+    the same order), ``digits`` decimals; with ``mean``, then the ``ALL`` lines (NEV2mean: the
+    mean of the printed values over the qrels topics, a topic not printed counting 0)."""
+    heads = values.heads
+    fmt = f"%.{digits}f"
+    fields = [name_field(name) for name in names]
+    printed: List[List[float]] = [[] for _ in fields]  # NEV2mean adds the printed values
+    parts: List[str] = []
+    write = parts.append
+    for q, tid in enumerate(values.topics):
+        if not values.evaluated(q):
+            continue
+        i = values.row.get(q)
+        syslen, r1, rp = (0, 0, 0) if i is None else (heads["syslen"][i], heads["r1"][i], heads["rp"][i])
+        write(f"{tid} # syslen={syslen} jrel={values.n_rel[q]} jnonrel={values.n_nonrel[q]}\n")
+        write(f"{tid} # r1={r1} rp={rp}\n")
+        for k, name in enumerate(fields):
+            text = fmt % (0.0 if i is None else values.values[k][i])
+            printed[k].append(float(text))
+            write(f"{tid} {name}{text}\n")
+    if mean:
+        topics = len(values.topics)
+        for k, name in enumerate(fields):
+            write(f"ALL {name}{fmt % (sum_in_order(printed[k]) / topics if topics else 0.0)}\n")
+    return "".join(parts)

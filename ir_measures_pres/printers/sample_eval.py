@@ -14,10 +14,10 @@ from typing import List
 from ..measures.sampled.estimators import RECALL_LEVELS
 from ..measures.sampled.sample_eval import SampleEvalRun
 
-__all__ = ["sample_eval_lines"]
+__all__ = ["lines"]
 
 
-def sample_eval_lines(result: SampleEvalRun, per_topic: bool) -> str:
+def lines(result: SampleEvalRun, per_topic: bool) -> str:
     """What ``sample_eval.pl [-q] QRELS RUN`` prints for the run's figures."""
     lines: List[str] = []
     add = lines.append

@@ -31,6 +31,11 @@ with ``    VAR_MAP=... ``) and its ``statMNDCG_on_valid_topics`` line is not pri
 are formatted as Perl formats them (``%f`` for the per-topic values, 15 significant digits for
 the means), from the same additions in the same order, so they are the tool's digits.
 
+:func:`lines` is the printers' interface (:mod:`ir_measures_pres.printers`): a run's
+:class:`~ir_measures_pres.measures.sampled.statap.StatapRun` in, the tool's text out;
+:func:`statap_text` and :func:`write_statap` are the Python caller's shortcuts (they read or
+compute first, then print with :func:`lines`).
+
 The ranking: scores compared as doubles, as the tool compares them, descending; tied scores by
 document id descending, trec_eval's rule (the tool's own order of tied scores changes from one
 invocation to the next; docs/judgements.md).
@@ -46,10 +51,10 @@ from ..data.prels import Prels, read_prels
 from ..data.readers import read_run
 from ..measures.sampled.statap import TOOL_CUTOFF, StatapRun, statap_run
 
-__all__ = ["write_statap", "statap_text", "statap_lines"]
+__all__ = ["lines", "statap_text", "write_statap"]
 
 
-def statap_lines(result: StatapRun, per_topic: bool) -> str:
+def lines(result: StatapRun, per_topic: bool) -> str:
     """The tool's text for one run's :class:`~ir_measures_pres.measures.sampled.statap.StatapRun`
     (``per_topic``: the tool's ``-q``, a block per topic before the summary)."""
     prels, lists, cutoff = result.prels, result.lists, result.cutoff
@@ -90,7 +95,7 @@ def statap_text(prels: Prels, run: Columns, per_topic: bool, cutoff: int = TOOL_
     reads it) against ``prels`` (:func:`~ir_measures_pres.data.prels.read_prels`). Raises
     :class:`~ir_measures_pres.data.inputs.InputError` when no topic is scored (the tool divides
     by zero)."""
-    return statap_lines(statap_run(prels, run, cutoff), per_topic)
+    return lines(statap_run(prels, run, cutoff), per_topic)
 
 
 def write_statap(

@@ -1,20 +1,38 @@
-"""The lines the CLEF TAR tools print for a run: per evaluated topic the tool's names, order,
-rounding and number formatting (:func:`lines_2017`, :func:`lines_2018`, from the figures of
-:mod:`.tools`), the ALL values as the tools aggregate them (:func:`aggregate`), and the tools'
-``print`` of a value (:func:`value_2017`, :func:`value_2018`). Pure functions of screening lists;
-the ``tar`` command's run scoring (:mod:`ir_measures_pres.engine.tar`) assembles them.
+"""The lines the CLEF TAR tools print for a run: per evaluated topic the tool's names, order and
+rounding (:func:`table_2017`, :func:`table_2018`, from the per-topic figures
+:func:`~ir_measures_pres.measures.tar.tools.tar2017` / ``tar2018`` compute), the ALL values as the
+tools aggregate them (:func:`aggregate`), the rows of a run in the tool's order with its notices
+(:func:`rows`), the tools' ``print`` of a value (:func:`value_2017`, :func:`value_2018`) and the
+lines of those rows (:func:`lines`: the tool's, or ``tsv`` / ``jsonl`` rows). Formatting only:
+the ``tar`` command's run scoring (:mod:`ir_measures_pres.engine.tar`) computes the figures.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Tuple
+import json
+from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..measures.tar.tools import TASK1_LEVELS, tar2017, tar2018
+from ..measures.tar.tools import TASK1_LEVELS
+
+__all__ = [
+    "aggregate",
+    "lines",
+    "notice_lines",
+    "notices_inline",
+    "rows",
+    "table_2017",
+    "table_2018",
+    "value_2017",
+    "value_2018",
+]
 
 #: one output line of the tool: (name, per-topic values, how ALL aggregates them)
-_Line = Tuple[str, List[Any], str]
+Line = Tuple[str, List[Any], str]
+#: a run's rows: (topic or ALL, name, value), and its notices: (row index before which it goes, text)
+Rows = List[Tuple[str, str, Any]]
+Notices = List[Tuple[int, str]]
 
 
 # --------------------------------------------------------------------------------------------
@@ -91,14 +109,15 @@ def _figures(
     return ints, floats
 
 
-def lines_2017(lists: Any, codes: Dict[str, np.ndarray], rel: int = 1) -> List[_Line]:
-    f = tar2017(lists, rel=rel, codes=codes)
+def table_2017(f: Dict[str, np.ndarray], lists: Any) -> List[Line]:
+    """The 2017 tool's lines from its per-topic figures ``f`` (:func:`~..measures.tar.tools.tar2017`)
+    on ``lists``: per line its name, the evaluated topics' values and how ALL makes them one."""
     ev = _evaluated(lists)
 
     ints, floats = _figures(f, ev)
 
     n_rel = ints("num_rels")
-    lines: List[_Line] = [
+    lines: List[Line] = [
         ("topic_id", [lists.query_ids[b] for b in ev.tolist()], "id"),
         ("num_docs", ints("num_docs"), "sum"),
         ("num_rels", n_rel, "sum"),
@@ -128,8 +147,9 @@ def lines_2017(lists: Any, codes: Dict[str, np.ndarray], rel: int = 1) -> List[_
     return lines
 
 
-def lines_2018(lists: Any, flags: np.ndarray, task: int, rel: int = 1) -> List[_Line]:
-    f = tar2018(lists, flags, rel=rel)
+def table_2018(f: Dict[str, np.ndarray], lists: Any, task: int) -> List[Line]:
+    """The 2018 tool's lines (``task`` 1 or 2) from its per-topic figures ``f``
+    (:func:`~..measures.tar.tools.tar2018`) on ``lists``."""
     ev = _evaluated(lists)
 
     ints, floats = _figures(f, ev)
@@ -138,7 +158,7 @@ def lines_2018(lists: Any, flags: np.ndarray, task: int, rel: int = 1) -> List[_
         return [round(v, places) for v in values]
 
     n_rel = ints("num_rels")
-    lines: List[_Line] = [
+    lines: List[Line] = [
         ("num_shown", ints("num_shown"), "sum"),
         ("rels_found", ints("rels_found"), "sum"),
         ("num_rels", n_rel, "sum"),
@@ -207,3 +227,89 @@ def lines_2018(lists: Any, flags: np.ndarray, task: int, rel: int = 1) -> List[_
         ("loss_er", floats("loss_er_seen"), "mean0.0"),
     ]
     return lines
+
+
+# --------------------------------------------------------------------------------------------
+# a run's rows and their lines
+# --------------------------------------------------------------------------------------------
+
+
+def rows(
+    table: List[Line], lists: Any, duplicates: Iterable[Tuple[str, str, Any]] = ()
+) -> Tuple[Rows, Notices]:
+    """The rows the tool prints for a run, per evaluated topic its lines then ALL, and its notices
+    (``Skipping topic: Q`` for a topic without relevant documents, ``Q Duplicate D`` per document
+    of ``duplicates`` (topic, document, line) screened twice), each before the row it precedes."""
+    evaluated = _evaluated(lists).tolist()
+    out: Rows = []
+    notices: Notices = []
+    dups: Dict[str, List[str]] = {}
+    for q, d, _ in duplicates:
+        dups.setdefault(q, []).append(d)
+    position = {b: j for j, b in enumerate(evaluated)}
+    for b, qid in enumerate(lists.query_ids):
+        if b not in position:
+            notices.append((len(out), f"Skipping topic: {qid}"))
+            continue
+        for d in dups.get(qid, ()):
+            notices.append((len(out), f"{qid} Duplicate {d}"))
+        j = position[b]
+        for name, values, _ in table:
+            out.append((qid, name, values[j]))
+    k = len(evaluated)
+    for name, values, how in table:
+        value = (values[k] if len(values) > k else 0.0) if how in ("micro", "given") else None
+        out.append(("ALL", name, aggregate(values[:k], how) if value is None else value))
+    return out, notices
+
+
+def notices_inline(fmt: str, notices_to: str) -> bool:
+    """Whether the notices go among the lines (``--notices stdout`` with the tool's format, where
+    the tool prints them) rather than to standard error (:func:`notice_lines`)."""
+    return notices_to == "stdout" and fmt == "tool"
+
+
+def lines(
+    run_rows: Rows,
+    notices: Notices,
+    edition: str,
+    fmt: str = "tool",
+    run_name: str = "",
+    several: bool = False,
+    with_notices: bool = False,
+) -> str:
+    """What is printed for a run's rows (:func:`rows`): with ``fmt`` ``tool`` the tool's lines,
+    ``topic<TAB>name<TAB>value`` (the ``edition``'s print of the value) and, with ``several``
+    runs, an ``ALL<TAB>runid<TAB>NAME`` line first (trec_eval's ``runid`` line, in the tool's
+    order); ``tsv`` rows ``[run<TAB>]query_id<TAB>measure<TAB>value`` (the run column with
+    ``several``), ``jsonl`` one object per row. ``with_notices``: the notices among the lines,
+    each before its row (else :func:`notice_lines` gives them)."""
+    show = value_2017 if edition == "2017" else value_2018
+    parts: List[str] = []
+    write = parts.append
+    if several and fmt == "tool":
+        write(f"ALL\trunid\t{run_name}\n")
+    pending = iter(notices if with_notices else ())
+    nxt = next(pending, None)
+    for i, (qid, name, value) in enumerate(run_rows):
+        while nxt is not None and nxt[0] <= i:
+            write(nxt[1] + "\n")
+            nxt = next(pending, None)
+        if fmt != "tool" and isinstance(value, str) and name != "topic_id":
+            value = float(value)  # a value the tool formats itself (Task 1 recall_threshold's ALL)
+        if fmt == "tool":
+            write(f"{qid}\t{name}\t{show(value)}\n")
+        elif fmt == "tsv":
+            prefix = f"{run_name}\t" if several else ""
+            write(f"{prefix}{qid}\t{name}\t{value}\n")
+        else:
+            write(json.dumps({"run": run_name, "query_id": qid, "measure": name, "value": value}) + "\n")
+    while nxt is not None:
+        write(nxt[1] + "\n")
+        nxt = next(pending, None)
+    return "".join(parts)
+
+
+def notice_lines(notices: Sequence[Tuple[int, str]]) -> str:
+    """The notices as the tool prints them, one a line (for standard error)."""
+    return "".join(text + "\n" for _, text in notices)

@@ -1,7 +1,7 @@
-"""NTCIREVAL 190111's ``ntcir_eval compute``, whole: its measure families (:mod:`.measures`),
-their kernels (:mod:`.kernels`) and Sakai's Q, O, P and P+ (:mod:`.blended_ratio`); its lines are
-:mod:`ir_measures_pres.printers.ntcir`'s. docs/ntcir.md has the table of names, formulas and
-citations."""
+"""NTCIREVAL 190111's ``ntcir_eval compute``, whole: its measure families (:mod:`.measures`), their
+kernels (:mod:`.kernels`), Sakai's Q, O, P and P+ (:mod:`.blended_ratio`) and what it computes
+for a run (:mod:`.compute`); its lines are :mod:`ir_measures_pres.printers.ntcir`'s.
+docs/ntcir.md has the table of names, formulas and citations."""
 
 from .kernels import (
     check_levels,

@@ -19,5 +19,8 @@ users get its names and the measures pytrec_eval's bundled trec_eval 9 lacks. It
   nicknames, how each is averaged and printed, which ``-R`` format it reads, and its
   description in our words.
 
+* :mod:`.tally` holds a results file's per-query values of the selected measures, one column
+  per printed name, before they are printed.
+
 Its lines are printed by :mod:`ir_measures_pres.printers.trec_eval`.
 """
