@@ -182,7 +182,7 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
     from ..data.qrels import Qrels
     from ..data.ranking import rank_run
     from ..data.readers import read_run
-    from ..engine.scores import lacking_topics, named_topics
+    from ..engine.lacking import lacking_topics, named_topics
     from ..printers.ntcir import compute, header_counts, name_field
 
     cols = qrels_columns(args.qrels)  # a file, or an ir_datasets id as in every command

@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .. import stats
-from ..engine.scores import lacking_topics
+from ..engine.lacking import lacking_topics
 from ..measures.summary import SUM, summary_of_name
 from .tables import COLUMNS, SIMULTANEOUS, Comparison
 
