@@ -22,8 +22,8 @@ from .measures.catalogue import MEASURES, MeasureNameError
 from .measures.recall.normalized import PRES, R_norm
 
 if TYPE_CHECKING:
+    from .engine.block_evaluator import BlockEvaluator, iter_calc_blocks
     from .engine.bounds import BoundsError, calc_bounds
-    from .engine.streaming import BlockEvaluator, iter_calc_blocks
     from .stats.comparison import Comparison, compare, compare_scores
     from .stats.intervals import Interval, calc_intervals
 
@@ -44,9 +44,9 @@ def __getattr__(name: str) -> Any:
 
         return getattr(bounds, name)
     if name in ("BlockEvaluator", "iter_calc_blocks"):  # runs larger than memory (docs/streaming.md)
-        from .engine import streaming
+        from .engine import block_evaluator
 
-        return getattr(streaming, name)
+        return getattr(block_evaluator, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

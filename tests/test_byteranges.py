@@ -25,10 +25,10 @@ import numpy as np
 import pytest
 from test_io import reference
 
+import ir_measures_pres.data.blocks as trec_io
 import ir_measures_pres.data.byteranges as byteranges
-import ir_measures_pres.data.readers as trec_io
 from ir_measures_pres.data._trec_parse import Reader
-from ir_measures_pres.data.readers import TrecFormatError, ids_as_str, read_run, read_run_lines
+from ir_measures_pres.data.readers import RUN_KIND, TrecFormatError, ids_as_str, read_run, read_run_lines
 from ir_measures_pres.data.runblocks import RunBlocks
 from ir_measures_pres.runtime.pool import forked_map
 
@@ -185,7 +185,7 @@ def test_the_blocks_are_the_one_core_readers_blocks(ranges: List[int], tmp_path:
         byteranges.PARALLEL_MIN_BYTES = 0 if parallel else 1 << 62
         try:
             with open(path, "rb") as stream:
-                reader = Reader(trec_io._RUN, str(path), True)
+                reader = Reader(RUN_KIND, str(path), True)
                 return [
                     (
                         b.first_line,
@@ -291,7 +291,7 @@ def test_a_truncated_gzip_still_reports_a_bad_line_before_the_damage(
 SNIPPET = """
 import sys, hashlib
 import ir_measures_pres.data.byteranges as byteranges
-import ir_measures_pres.data.readers as trec_io
+import ir_measures_pres.data.blocks as trec_io
 from ir_measures_pres.data.readers import read_run
 trec_io.BLOCK_SIZE = 256
 byteranges.RANGE_BYTES = 768
@@ -348,7 +348,7 @@ def test_no_range_workers_inside_a_worker_or_beside_a_pool(ranges: List[int]) ->
 KILLER = """
 import os, signal, sys, time
 import ir_measures_pres.data.byteranges as byteranges
-import ir_measures_pres.data.readers as trec_io
+import ir_measures_pres.data.blocks as trec_io
 trec_io.BLOCK_SIZE = 4096
 byteranges.RANGE_BYTES = 8192
 byteranges.PARALLEL_MIN_BYTES = 0
@@ -455,7 +455,7 @@ def test_a_stream_is_read_as_before(ranges: List[int]) -> None:
 FORCED = """
 import sys
 import ir_measures_pres.data.byteranges as byteranges
-import ir_measures_pres.data.readers as trec_io
+import ir_measures_pres.data.blocks as trec_io
 trec_io.BLOCK_SIZE = 512
 byteranges.RANGE_BYTES = 2048
 byteranges.PARALLEL_MIN_BYTES = 0 if sys.argv.pop(1) == "ranges" else 1 << 62

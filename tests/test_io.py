@@ -22,8 +22,8 @@ from conftest import DATA, shared_data
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import ir_measures_pres.data.blocks as trec_io
 import ir_measures_pres.data.duplicates as duplicates
-import ir_measures_pres.data.readers as trec_io
 from ir_measures_pres import InputError
 from ir_measures_pres.data.inputs import Columns
 from ir_measures_pres.data.qrels import Qrels

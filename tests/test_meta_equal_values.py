@@ -21,7 +21,8 @@ from ir_measures_pres.meta.discrimination import (  # noqa: E402
     discriminative_power_from_scores,
     stability_from_scores,
 )
-from ir_measures_pres.stats.significance import DECIMALS, bootstrap_test, kendall_tau, wilcoxon  # noqa: E402
+from ir_measures_pres.stats.meta_tests import bootstrap_test  # noqa: E402
+from ir_measures_pres.stats.significance import DECIMALS, kendall_tau, wilcoxon  # noqa: E402
 
 X = np.array([0.3, 0.2, 0.4, 0.1, 0.8, 0.5, 0.7, 0.2])
 Y = np.array([0.2, 0.1, 0.3, 0.0, 0.7, 0.4, 0.6, 0.3])

@@ -17,7 +17,7 @@ from conftest import shared_data  # noqa: E402
 
 from ir_measures_pres.engine.scores import Scores  # noqa: E402
 from ir_measures_pres.meta.sensitivity import sensitivity_from_scores  # noqa: E402
-from ir_measures_pres.stats.significance import swap_bins, swap_samples, swap_sensitivity  # noqa: E402
+from ir_measures_pres.stats.meta_tests import swap_bins, swap_samples, swap_sensitivity  # noqa: E402
 
 
 def _scores(values, measures=None):

@@ -43,7 +43,7 @@ from ir_measures_pres.measures.ntcir import (
     NTCIR_rpref,
     iRBU,
 )
-from ir_measures_pres.measures.sampled.estimators import (
+from ir_measures_pres.measures.sampled.measures import (
     infIPrec,
     infNDCG,
     infP,

@@ -24,7 +24,7 @@ from ir_measures_pres.cli.evaluate import main
 from ir_measures_pres.data.inputs import InputError, SampledQrel
 from ir_measures_pres.data.readers import read_qrels, read_run
 from ir_measures_pres.engine.scores import Core
-from ir_measures_pres.measures.sampled.estimators import (
+from ir_measures_pres.measures.sampled.measures import (
     infIPrec,
     infNDCG,
     infP,

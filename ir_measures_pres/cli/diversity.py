@@ -269,7 +269,7 @@ def _line_name(given: str, cutoff: int, names: Any) -> str:
 def _run_text(args: Any, judg: Any, path: str) -> str:
     """The script's output file for the run at ``path`` (warnings for topics the tool skips)."""
     from ..data.readers import read_run_lines
-    from ..engine.scores import lacking_topics, named_topics
+    from ..engine.lacking import lacking_topics, named_topics
     from ..measures.diversity.kernels import run_lists
     from ..measures.diversity.scripts import script_values
     from ..printers import diversity

@@ -483,7 +483,7 @@ def _write_run(
     run lacks qrels topics (a run of another collection would otherwise score 0 silently),
     naming it ``label`` (its file name); ``notices``: where the warning goes (a forked worker
     sends its warnings back), else straight to stderr."""
-    from ..engine.scores import lacking_topics
+    from ..engine.lacking import lacking_topics
 
     missing = missing_topics(qrels, run)
     if missing:

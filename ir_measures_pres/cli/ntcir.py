@@ -181,7 +181,7 @@ def _evaluate(args: argparse.Namespace, opts: Any, lines: List[Tuple[str, Any]],
     from ..data.qrels import Qrels
     from ..data.ranking import rank_run
     from ..data.readers import read_run
-    from ..engine.scores import lacking_topics, named_topics
+    from ..engine.lacking import lacking_topics, named_topics
     from ..measures.ntcir.compute import compute_run
     from ..printers import ntcir
 

@@ -183,7 +183,7 @@ def _statap_block(prels_path: str, per_topic: bool) -> Callable[[str], str]:
 def _note_leading_zeros(cols: Any, qrels: Any, path: str) -> None:
     """A warning for run topics that match a qrels topic only once leading zeros are stripped
     (some copies of the tool strip them; here topics match as written)."""
-    from ..engine.scores import named_topics
+    from ..engine.lacking import named_topics
 
     names = cols.query_names if cols.query_names is not None else sorted(set(cols.query_ids.tolist()))
     known = set(qrels.query_ids)

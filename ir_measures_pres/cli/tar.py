@@ -85,7 +85,7 @@ def tar_cli(argv: Sequence[str], out: Any = None, err: Any = None) -> int:
     """The ``tar`` subcommand (``argv`` without the word ``tar``); returns the exit status."""
     from ..data.datasets import qrels_columns
     from ..data.qrels import Qrels
-    from ..engine.scores import lacking_topics
+    from ..engine.lacking import lacking_topics
 
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err

@@ -159,7 +159,7 @@ class Reader:
         """Parse one block of whole lines; returns the block and its number of lines.
 
         Reads nothing of the reader's state but its settings, so blocks can be parsed side by
-        side (:func:`.readers._parsed_in_order`); :meth:`number` then completes them in file order."""
+        side (:func:`.blocks.parsed_in_order`); :meth:`number` then completes them in file order."""
         kind = self.kind
         a = np.frombuffer(chunk, dtype=np.uint8)
         nl = np.flatnonzero(a == 10)

@@ -30,7 +30,7 @@ from typing import IO, Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from ._trec_parse import TrecFormatError
-from .readers import _open
+from .blocks import open_source
 
 __all__ = [
     "IntentProbs",
@@ -101,7 +101,7 @@ class DiversityQrels:
 
 def _read_bytes(source: Source) -> Tuple[str, bytes]:
     """(display name, the file's bytes without a UTF-8 byte order mark)."""
-    stream, name, to_close = _open(source)
+    stream, name, to_close = open_source(source)
     try:
         data = stream.read()
     except (OSError, EOFError) as exc:

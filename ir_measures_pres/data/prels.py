@@ -42,9 +42,10 @@ import numpy as np
 
 from ._trec_parse import Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import offsets_from_counts, segment_ids, sums_in_order
+from .blocks import open_source
 from .inputs import RELEVANCE_MAX, RELEVANCE_MIN, file_stamp
 from .qrels import Qrels
-from .readers import _open, duplicates_message
+from .readers import duplicates_message
 
 __all__ = ["Prels", "read_prels", "prels_rows"]
 
@@ -154,7 +155,7 @@ def read_prels(source: Union[str, "os.PathLike[str]", IO[bytes]]) -> Prels:
     module docstring). ``source`` is a path, ``"-"`` or a binary file object; gzip is
     recognised. Raises :class:`~.readers.TrecFormatError` on a malformed line or a file with no
     prels line."""
-    stream, name, to_close = _open(source)
+    stream, name, to_close = open_source(source)
     try:
         try:
             data = stream.read()

@@ -45,8 +45,8 @@ spellings (``1e-05``, ``+3``, mantissas of 16 digits and more) go through numpy'
 which reads numbers as ``float``/``int`` do; only a bad token (to name it and its line) or one
 wider than 64 characters is looked at alone. Duplicates are found with one C-level ``set`` per
 query (``str`` ids) or a vectorised hash filter whose candidates are compared exactly (bytes
-ids). Files are read in blocks of about 1 MiB (:data:`BLOCK_SIZE`), parsed side by side by one
-thread per CPU (:data:`PARSE_THREADS`; numpy runs without the GIL) and completed in file order,
+ids). Files are read in blocks of about 1 MiB (:data:`.blocks.BLOCK_SIZE`), parsed side by side by one
+thread per CPU (:data:`.blocks.PARSE_THREADS`; numpy runs without the GIL) and completed in file order,
 so the memory needed is the result plus about ten times one block per thread (why these sizes:
 bench/README.md). A run of at least 16 MiB (:data:`.byteranges.PARALLEL_MIN_BYTES`) is instead
 parsed in byte ranges by forked workers, one per CPU (:mod:`.byteranges`: the same blocks, the
@@ -56,34 +56,29 @@ whole before the split).
 Text is decoded as UTF-8; bytes that are not valid UTF-8 are kept as lone surrogates
 (``surrogateescape``), so distinct ids stay distinct.
 
-**Where the code is.** This module opens the file, cuts it into blocks of whole lines, has them
-parsed side by side and puts the result together (duplicates, file order, line numbers for the
-messages); the parse of one block (tokens, line checks, numbers) and the errors are in
-:mod:`._trec_parse`.
+**Where the code is.** This module puts the result together (duplicates, file order, line
+numbers for the messages); opening the file, cutting it into blocks of whole lines and having
+them parsed side by side is :mod:`.blocks`'s; the parse of one block (tokens, line checks,
+numbers) and the errors are in :mod:`._trec_parse`.
 """
 
 from __future__ import annotations
 
 import gzip
-import io
 import os
-import sys
 import warnings
 from bisect import bisect_right
-from collections import deque
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import chain
-from typing import IO, Any, Deque, Iterator, List, Optional, Tuple, Union
+from typing import IO, Any, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ..runtime.pool import in_worker, stop_point
 from ._trec_parse import Block, Kind, Reader, TrecFormatError, TrecFormatWarning
-from .arrays import ids_as_str, usable_cpus
-from .byteranges import PARALLEL_MIN_BYTES, Buffer, file_buffer, parse_in_ranges, range_processes, read_whole
+from .arrays import ids_as_str
+from .blocks import line_blocks, open_source, parsed_blocks, parsed_in_order
 from .duplicates import find_duplicates
-from .inputs import Columns, input_file_error, object_array
+from .inputs import Columns, object_array
 
 __all__ = [
     "read_qrels",
@@ -95,18 +90,12 @@ __all__ = [
     "TrecFormatWarning",
 ]
 
-#: Bytes read at a time (the file is processed in blocks of whole lines of about this size).
-BLOCK_SIZE = 1 << 20
-#: Threads parsing blocks side by side (one per CPU this process may use, at most 4).
-PARSE_THREADS = usable_cpus()
-
-_BOM = b"\xef\xbb\xbf"
 _RUN_COLUMNS = "qid iter docno rank score tag"
 _QRELS_COLUMNS = "qid iter docno relevance"
 _SAMPLED_COLUMNS = "qid iter docno stratum relevance"
 # the kinds of file: columns, tokens per line, where the value is and whether it is an integer
-_RUN = Kind("run", _RUN_COLUMNS, 6, None, 4, "score", False)
-_QRELS = Kind(
+RUN_KIND = Kind("run", _RUN_COLUMNS, 6, None, 4, "score", False)
+QRELS_KIND = Kind(
     "qrels",
     _QRELS_COLUMNS,
     4,
@@ -121,7 +110,7 @@ _QRELS = Kind(
     ),
 )
 # sampled judgements (sample_eval.pl's qrels): a stratum column before the relevance
-_SAMPLED_QRELS = Kind(
+SAMPLED_QRELS_KIND = Kind(
     "qrels",
     _SAMPLED_COLUMNS,
     5,
@@ -160,7 +149,7 @@ def read_qrels(
     see the module docstring). ``sampled``: the file must hold sampled judgements (5 columns);
     one of 4 columns, or an empty one, is an error that says the 5 columns.
     """
-    return _read(source, _SAMPLED_QRELS if sampled else _QRELS, _doc_mode(doc_ids))
+    return _read(source, SAMPLED_QRELS_KIND if sampled else QRELS_KIND, doc_mode(doc_ids))
 
 
 def read_run(
@@ -187,8 +176,8 @@ def read_run(
     if order not in ("score", "file"):
         raise ValueError(f"order must be 'score' or 'file', not {order!r}")
     if order == "file":
-        return _read(source, _RUN, _doc_mode(doc_ids), file_order=True)
-    return _read(source, _RUN, _doc_mode(doc_ids))
+        return _read(source, RUN_KIND, doc_mode(doc_ids), file_order=True)
+    return _read(source, RUN_KIND, doc_mode(doc_ids))
 
 
 @dataclass
@@ -224,80 +213,11 @@ class FileOrderColumns(Columns):
         )
 
 
-def _doc_mode(doc_ids: str) -> bool:
+def doc_mode(doc_ids: str) -> bool:
     """True for bytes ids."""
     if doc_ids not in ("str", "bytes"):
         raise ValueError(f"doc_ids must be 'str' or 'bytes', not {doc_ids!r}")
     return doc_ids == "bytes"
-
-
-# --------------------------------------------------------------------------------------------
-# opening sources and cutting them into blocks of whole lines
-# --------------------------------------------------------------------------------------------
-
-
-def _open(source: Any) -> Tuple[IO[bytes], str, List[IO[bytes]]]:
-    """(binary stream, display name, streams to close); gzip is recognised by its magic bytes."""
-    to_close: List[IO[bytes]] = []
-    if hasattr(source, "read"):
-        raw, name = source, str(getattr(source, "name", "<stream>"))
-    elif isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-":
-        if sys.stdin is None:  # started with standard input closed (<&-)
-            raise TrecFormatError("<stdin>", None, "a readable file on standard input", "it closed")
-        raw, name = sys.stdin.buffer, "<stdin>"
-    elif isinstance(source, (str, os.PathLike)):
-        name = os.fspath(source)
-        stop_point()  # a stop something dropped ends the command before it waits on a file
-        try:
-            raw = open(name, "rb")  # noqa: SIM115 - closed by the caller
-        except OSError as exc:  # the package's one error type for bad input (still a FileNotFoundError)
-            raise input_file_error(exc) from None
-        to_close.append(raw)
-    else:
-        raise TypeError(f"expected a path, '-' or a binary file object, got {type(source).__name__}")
-    if isinstance(raw, io.RawIOBase):
-        raw = io.BufferedReader(raw)
-    if hasattr(raw, "peek"):
-        magic = raw.peek(2)[:2]
-    elif hasattr(raw, "seekable") and raw.seekable():
-        pos = raw.tell()
-        magic = raw.read(2)
-        raw.seek(pos)
-    else:  # pragma: no cover - an unpeekable, unseekable stream: read as plain text
-        magic = b""
-    if magic == b"\x1f\x8b":
-        stream = gzip.GzipFile(fileobj=raw, mode="rb")
-        to_close.insert(0, stream)  # type: ignore[arg-type]
-        return stream, name, to_close  # type: ignore[return-value]
-    return raw, name, to_close
-
-
-def _blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
-    """Blocks of whole lines (each ends with ``\\n``; one is added to a last line without it)."""
-    carry = b""
-    first = True
-    while True:
-        block = stream.read(BLOCK_SIZE)
-        if not block:
-            break
-        if not isinstance(block, bytes):
-            raise TypeError(f"{name}: expected a binary stream (open the file with 'rb')")
-        if first:  # a UTF-8 byte order mark is not part of the first query id
-            first = False
-            if block.startswith(_BOM):
-                block = block[len(_BOM) :]
-            elif len(block) < len(_BOM) and _BOM.startswith(block):  # a read shorter than the mark
-                block += stream.read(len(_BOM))
-                block = block[len(_BOM) :] if block.startswith(_BOM) else block
-        cut = block.rfind(b"\n")
-        if cut < 0:
-            carry += block
-            continue
-        chunk = carry + block[: cut + 1] if carry else block[: cut + 1]
-        carry = block[cut + 1 :]
-        yield chunk
-    if carry:
-        yield carry + b"\n"
 
 
 # --------------------------------------------------------------------------------------------
@@ -326,29 +246,29 @@ def read_run_lines(source: Union[str, "os.PathLike[str]", IO[bytes]]) -> Columns
     reading of a tool that takes the lines as its ranking and counts each one (NTCIREVAL's
     ``TRECsplitruns``, :mod:`.diversity`). A repeated ``(query, doc)`` line is kept (no warning,
     ``unique_pairs`` False); the lines are checked as :func:`read_run` checks them."""
-    return _read(source, _RUN, True, every_line=True)
+    return _read(source, RUN_KIND, True, every_line=True)
 
 
 def _read(
     source: Any, kind: Kind, as_bytes: bool = False, file_order: bool = False, every_line: bool = False
 ) -> Columns:
-    stream, name, to_close = _open(source)
+    stream, name, to_close = open_source(source)
     blocks: List[Block] = []
     try:
         chunks: Optional[Iterator[bytes]] = None
-        if kind in (_QRELS, _SAMPLED_QRELS):  # 5 columns on the first line: sampled judgements
-            chunks = _blocks(stream, name)
+        if kind in (QRELS_KIND, SAMPLED_QRELS_KIND):  # 5 columns on the first line: sampled judgements
+            chunks = line_blocks(stream, name)
             width, seen = _first_width(chunks)
             chunks = chain(seen, chunks)
-            if width == 4 and kind is _SAMPLED_QRELS:
+            if width == 4 and kind is SAMPLED_QRELS_KIND:
                 raise TrecFormatError(
                     name, None, f"sampled judgements, 5 columns ({_SAMPLED_COLUMNS})", "a 4-column qrels file"
                 )
             if width == 5:
-                kind = _SAMPLED_QRELS
+                kind = SAMPLED_QRELS_KIND
         reader = Reader(kind, name, as_bytes, col2=file_order)
         parsed = (
-            parsed_blocks(reader, stream, name, True) if chunks is None else _parsed_in_order(reader, chunks)
+            parsed_blocks(reader, stream, name, True) if chunks is None else parsed_in_order(reader, chunks)
         )
         blocks.extend(parsed)
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
@@ -417,82 +337,6 @@ def _as_text(raw: np.ndarray) -> np.ndarray:
         raw = np.array(raw.tolist(), dtype="S")
     uniq, inverse = np.unique(raw, return_inverse=True)
     return object_array([u.decode("utf-8", "surrogateescape") for u in uniq.tolist()])[inverse.reshape(-1)]
-
-
-def parsed_blocks(reader: Reader, stream: IO[bytes], name: str, whole: bool = False) -> Iterator[Block]:
-    """The blocks of a run ``stream`` parsed and completed in file order (what reading it in
-    order gives): in byte ranges by forked workers when that pays (:mod:`.byteranges`; a regular
-    file, or with ``whole`` any stream, read whole first: a gzipped file decompressed once,
-    standard input), else by this process's threads (:func:`_parsed_in_order`)."""
-    buffer = file_buffer(stream)
-    if buffer is None and whole and range_processes(PARALLEL_MIN_BYTES) > 1:
-        data, error = read_whole(stream, name, BLOCK_SIZE)
-        if error is not None:  # the whole lines read before it first, as reading in order does
-            yield from _parsed_in_order(reader, _blocks(io.BytesIO(data[: data.rfind(b"\n") + 1]), name))
-            raise error
-        buffer = Buffer(len(data), data=data)
-    if buffer is not None:
-        processes = range_processes(buffer.size - buffer.start)
-        if processes > 1:
-            yield from parse_in_ranges(reader, buffer, processes, BLOCK_SIZE)
-            return
-        if buffer.data is not None:
-            stream = io.BytesIO(buffer.data)
-    yield from _parsed_in_order(reader, _blocks(stream, name))
-
-
-def _parsed_in_order(reader: Reader, chunks: Iterator[bytes]) -> Iterator[Block]:
-    """The blocks of a file parsed side by side by :data:`PARSE_THREADS` threads (the parse is
-    numpy over large arrays, which runs without the GIL), completed and yielded in file order.
-
-    Each block is parsed as if it began at line 1; its line numbers (and those of an error it
-    raises) are moved by the lines before it here. At most one block per thread waits parsed
-    or in parsing, so the memory needed grows with the threads, not the file."""
-    first = next(chunks, None)
-    second = next(chunks, None) if first is not None else None
-    line = 1
-
-    def finish(parsed: Tuple[Block, int]) -> Block:
-        nonlocal line
-        block, nlines = parsed
-        block.first_line += line - 1
-        if block.non_utf8_line is not None:
-            block.non_utf8_line += line - 1
-        line += nlines
-        reader.number(block)
-        return block
-
-    def moved(error: TrecFormatError) -> TrecFormatError:
-        if error.line is None:
-            return error
-        return TrecFormatError(error.source, error.line + line - 1, error.expected, error.found)
-
-    if first is None:
-        return
-    threads = 1 if in_worker() else PARSE_THREADS  # a forked worker's siblings have the other CPUs
-    if second is None or threads < 2:  # one block (or one thread): nothing to overlap
-        for chunk in chain((first,), () if second is None else (second,), chunks):
-            try:
-                parsed = reader.parse(chunk, 1)
-            except TrecFormatError as error:
-                raise moved(error) from None
-            yield finish(parsed)
-        return
-    with ThreadPoolExecutor(threads, thread_name_prefix="parse") as pool:
-        pending: Deque[Future] = deque()
-        for chunk in chain((first, second), chunks):
-            pending.append(pool.submit(reader.parse, chunk, 1))
-            while len(pending) > threads:
-                yield finish(_parsed(pending.popleft(), moved))
-        while pending:
-            yield finish(_parsed(pending.popleft(), moved))
-
-
-def _parsed(future: "Future[Tuple[Block, int]]", moved: Any) -> Tuple[Block, int]:
-    try:
-        return future.result()
-    except TrecFormatError as error:
-        raise moved(error) from None
 
 
 def _join(blocks: List[Block], field: str) -> np.ndarray:

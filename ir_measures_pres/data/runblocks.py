@@ -33,9 +33,10 @@ import numpy as np
 
 from ._trec_parse import Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str
+from .blocks import open_source, parsed_blocks
 from .duplicates import find_duplicates
 from .inputs import Columns, InputError, object_array
-from .readers import _RUN, _doc_mode, _open, duplicates_message, parsed_blocks
+from .readers import RUN_KIND, doc_mode, duplicates_message
 
 __all__ = ["BLOCK_LINES", "RunBlocks", "UngroupedRun"]
 
@@ -72,7 +73,7 @@ class RunBlocks:
 
     def __init__(self, source: Any, doc_ids: str = "bytes", block_lines: int = BLOCK_LINES) -> None:
         self.source = source
-        self.as_bytes = _doc_mode(doc_ids)
+        self.as_bytes = doc_mode(doc_ids)
         self.block_lines = max(1, int(block_lines))
         #: every query id of the file, in order of first appearance (complete once iterated)
         self.query_names: List[str] = []
@@ -87,9 +88,9 @@ class RunBlocks:
         self._example: Optional[Tuple[str, Any, List[int]]] = None
 
     def __iter__(self) -> Iterator[Columns]:
-        stream, name, to_close = _open(self.source)
+        stream, name, to_close = open_source(self.source)
         self.name = name
-        reader = Reader(_RUN, name, self.as_bytes)
+        reader = Reader(RUN_KIND, name, self.as_bytes)
         self.query_names = reader.qnames
         pending: List[_Piece] = []
         held = 0
@@ -136,11 +137,13 @@ class RunBlocks:
             found = (
                 "an empty file" if skipped == 0 else f"no run line, only {skipped} comment or blank line(s)"
             )
-            raise TrecFormatError(name, None, f"run lines ({_RUN.columns})", found)
+            raise TrecFormatError(name, None, f"run lines ({RUN_KIND.columns})", found)
         if self._example is not None:
             qid, doc, same = self._example
             warnings.warn(
-                duplicates_message(name, _RUN, self._dropped, qid, doc, same), TrecFormatWarning, stacklevel=2
+                duplicates_message(name, RUN_KIND, self._dropped, qid, doc, same),
+                TrecFormatWarning,
+                stacklevel=2,
             )
 
     @staticmethod

@@ -19,12 +19,12 @@ Measures are scored in three ways, all returning one value per (measure, run, qr
   exactly our ranking.
 
 Queries of the qrels that a run lacks get the measure's ``DEFAULT`` (as ir_measures does), and
-run means are over all qrels queries.
+run means are over all qrels queries (the warning's one sentence about them:
+:mod:`.lacking`).
 """
 
 from __future__ import annotations
 
-import math
 import os
 import warnings
 from dataclasses import dataclass, replace
@@ -43,6 +43,7 @@ from ..data.runfiles import list_run_files, run_name
 from ..measures.catalogue import MeasureNameError, entry_of, parse_measures
 from ..measures.standard.kernels import kernel_for
 from ..runtime.progress import progress_bar
+from .lacking import lacking_topics
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
 PathLike = Union[str, "os.PathLike[str]"]
@@ -246,7 +247,7 @@ class Scores:
 
 class Core:
     """Runs ranked once against the full qrels, evaluable against reduced copies of it. A run
-    that lacks qrels topics is warned of (:func:`lacking_topics`) unless ``warn_missing`` is False.
+    that lacks qrels topics is warned of (:func:`~.lacking.lacking_topics`) unless ``warn_missing`` is False.
 
     ``keep`` masks, wherever a method takes one, are boolean arrays over :attr:`line_labels`
     (one entry per qrels line, queries in qrels order): a reduced qrels is the full one with the
@@ -527,69 +528,6 @@ class Core:
                 dicts.append(d)
             self._run_dicts = dicts
         return self._run_dicts
-
-
-#: what a topic a run lacks gets, per rule: what the measure gives an empty ranking of it (every
-#: qrels topic counts, as trec_eval -c, ir_measures and PyTerrier), 0 (per-topic scores read
-#: from files), or nothing
-MISSING_RULES = {
-    "default": "scored as an empty ranking on them (0 for most measures)",
-    "zero": "given 0 there",
-    "left out": "left out, as the tool leaves them",
-}
-
-
-#: the topics a warning names before it says how many more
-NAMED_TOPICS = 5
-
-
-def named_topics(topics: Sequence[str]) -> str:
-    """The first few of ``topics`` and how many more: ``601, 602, 603, 604, 605 and 3 more``."""
-    shown = ", ".join(topics[:NAMED_TOPICS])
-    more = len(topics) - NAMED_TOPICS
-    return f"{shown} and {more} more" if more > 0 else shown
-
-
-def lacking_topics(
-    run: str,
-    missing: Union[int, Sequence[str]],
-    topics: int,
-    rule: str = "default",
-    measures: Sequence[Any] = (),
-) -> str:
-    """The one sentence every command and ``compare``'s notes use for a run that lacks qrels
-    topics (a run of another collection lacks them all and would otherwise score 0 silently):
-    ``missing`` the topics (the first few are named) or their count, ``rule`` what they get
-    (:data:`MISSING_RULES`); with the rule ``default``, ``measures`` (the measures scored) say
-    what each one's DEFAULT does there."""
-    if isinstance(missing, int):
-        count, named = missing, ""
-    else:
-        count, named = len(missing), f" ({named_topics(list(missing))})"
-    what = _defaults_rule(measures) if rule == "default" and measures else MISSING_RULES[rule]
-    return f"run {run} lacks {count} of the {topics} topics{named}, {what}"
-
-
-def _defaults_rule(measures: Sequence[Any]) -> str:
-    """What the measures give a topic the run lacks: what an empty ranking scores (0 for most; a
-    value of the topic's judgements for yaap, Utility ...: :func:`~..measures.summary.lacking_values`);
-    NaN, left out of the mean, for the estimators undefined there (statAP's); grouped by what
-    they give."""
-    from ..measures.summary import MEAN, summary_of
-
-    given: Dict[str, List[str]] = {}
-    for m in measures:
-        value = float(m.DEFAULT)
-        if not math.isnan(value):
-            text = MISSING_RULES["default"]
-        elif summary_of(m) == MEAN:
-            text = "nan there, left out of the mean"
-        else:
-            text = "nan there"
-        given.setdefault(text, []).append(str(m))
-    if len(given) == 1:
-        return next(iter(given))
-    return "; ".join(f"{', '.join(names)}: {text}" for text, names in given.items())
 
 
 def _latin1_dict(nested: Dict[str, Dict[str, Any]]) -> Dict[str, Dict[str, Any]]:

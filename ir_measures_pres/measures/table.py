@@ -34,6 +34,7 @@ from .ntcir.blended_ratio import (
 from .recall.bpref import Bpref10, compute_bpref10
 from .recall.normalized import PRES, R_norm, compute_pres, compute_rnorm
 from .sampled import estimators as sm
+from .sampled import measures as sampled
 from .sampled import statap as sa
 from .tar import (
     WSS,
@@ -378,45 +379,45 @@ MEASURES: Tuple[Entry, ...] = (
     ),
     # sampled judgements: sample_eval.pl's estimators (docs/judgements.md)
     Entry(
-        sm.xinfAP,
+        sampled.xinfAP,
         (),
-        sm.compute_xinfap,
+        sampled.compute_xinfap,
         sm.check_strata,
         TrecStyle(_SAMPLED("xinfAP"), by="variant", at="none"),
         needs_docs=True,
         direction=HIGHER,
     ),
     Entry(
-        sm.infNDCG,
+        sampled.infNDCG,
         (),
-        sm.compute_infndcg,
+        sampled.compute_infndcg,
         sm.check_strata,
         TrecStyle(_SAMPLED("infNDCG"), by="variant", at="none"),
         needs_docs=True,
         direction=HIGHER,
     ),
     Entry(
-        sm.infP,
+        sampled.infP,
         (),
-        sm.compute_infp,
+        sampled.compute_infp,
         sm.check_strata,
         TrecStyle(_SAMPLED("iP"), by="variant", at="value"),
         needs_docs=True,
         direction=HIGHER,
     ),
     Entry(
-        sm.inum_rel,
+        sampled.inum_rel,
         (),
-        sm.compute_inum_rel,
+        sampled.compute_inum_rel,
         sm.check_strata,
         TrecStyle(_SAMPLED("inum_rel"), by="variant", at="none"),
         needs_docs=True,
         direction=NEITHER,
     ),
     Entry(
-        sm.inum_rel_ret,
+        sampled.inum_rel_ret,
         (),
-        sm.compute_inum_rel_ret,
+        sampled.compute_inum_rel_ret,
         sm.check_strata,
         TrecStyle(_SAMPLED("inum_rel_ret"), by="variant", at="none"),
         needs_docs=True,
@@ -424,9 +425,9 @@ MEASURES: Tuple[Entry, ...] = (
     ),
     # one name per recall level of the tool (a float @ parameter): infIPrec_0.50 for iprec@rec0.50
     Entry(
-        sm.infIPrec,
+        sampled.infIPrec,
         (),
-        sm.compute_infiprec,
+        sampled.compute_infiprec,
         sm.check_strata,
         TrecStyle(tuple((x, f"infIPrec_{x:4.2f}") for x in sm.RECALL_LEVELS), by="recall", at="none"),
         needs_docs=True,

@@ -54,7 +54,8 @@ from typing import Any, List, Optional, Sequence
 import numpy as np
 
 from ..runtime.progress import progress_bar
-from ..stats.significance import bootstrap_counts, bootstrap_test, require, swap_bins, tidy
+from ..stats.meta_tests import bootstrap_counts, bootstrap_test, swap_bins
+from ..stats.significance import require, tidy
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best
 from .sampling import new_seed, repeat_rng

@@ -31,7 +31,8 @@ from typing import Any, List, Optional
 import numpy as np
 
 from ..runtime.progress import progress_bar
-from ..stats.significance import require, swap_bins, swap_samples, swap_sensitivity
+from ..stats.meta_tests import swap_bins, swap_samples, swap_sensitivity
+from ..stats.significance import require
 from ._core import Core, MeasureSpec, Scores, iter_pairs
 from ._output import PaperTable, SavedResult, best
 from .sampling import new_seed, repeat_rng

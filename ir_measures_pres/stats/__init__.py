@@ -1,8 +1,17 @@
 """Statistics: paired significance tests, corrections, effect sizes and intervals
-(:mod:`.significance`; Student's t quantile in :mod:`.student`), and the comparison of runs
-built on them (:mod:`.comparison`, loaded on first use). ``ir_measures_pres.stats.X`` is
-:mod:`.significance`'s ``X``."""
+(:mod:`.significance`; Student's t quantile in :mod:`.student`), the meta-evaluation's tests of a
+measure (:mod:`.meta_tests`: Sakai's paired bootstrap test, the swap method), and the comparison
+of runs built on them (:mod:`.comparison`, loaded on first use). ``ir_measures_pres.stats.X`` is
+:mod:`.significance`'s or :mod:`.meta_tests`'s ``X``."""
 
+from .meta_tests import (
+    SWAP_SAMPLING,
+    bootstrap_counts,
+    bootstrap_test,
+    swap_bins,
+    swap_samples,
+    swap_sensitivity,
+)
 from .significance import (
     DECIMALS,
     DEFAULT_RESAMPLES,
@@ -10,7 +19,6 @@ from .significance import (
     FWER_METHODS,
     INTERVAL_METHODS,
     MIN_RESAMPLES,
-    SWAP_SAMPLING,
     T_TOLERANCE,
     TOLERANCE,
     ZERO_METHOD,
@@ -18,8 +26,6 @@ from .significance import (
     PairedTest,
     anova_two_way,
     at_least,
-    bootstrap_counts,
-    bootstrap_test,
     check_correction,
     check_interval,
     correct,
@@ -33,9 +39,6 @@ from .significance import (
     require,
     sign_flip,
     sign_flips,
-    swap_bins,
-    swap_samples,
-    swap_sensitivity,
     t_interval,
     t_quantile,
     t_statistic,

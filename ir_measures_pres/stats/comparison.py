@@ -37,182 +37,30 @@ smallest and a run significantly below another is significantly better; a measur
 direction (``NumRet`` ...) has no best mark and its marks say higher. The tests, deltas and
 intervals are two-sided and the same whatever the direction.
 
-Where the code is: here the result (:class:`Comparison`), the parameters, the entry points and the
-tests of every pair (:func:`_compare_values`); the tables a :class:`Comparison` prints (text,
-Markdown, LaTeX, CSV, JSON) in :mod:`.tables`; the reading of per-topic score tables and the
-inputs' metadata in :mod:`._inputs`.
+Where the code is: here the parameters and the entry points; the tests of every pair
+(:func:`~.pairs.compare_values`) in :mod:`.pairs`; the result (:class:`Comparison`) and the
+tables it prints (text, Markdown, LaTeX, CSV, JSON) in :mod:`.tables`; the reading of per-topic
+score tables and the inputs' metadata in :mod:`._inputs`.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import math
 import os
 import warnings
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Optional, Sequence, Union
 
 import numpy as np
 
 from .. import stats
-from ..engine.scores import check_mean_labels, lacking_topics
-from ..measures.direction import NEITHER
-from ..measures.summary import SUM, summary_of_name
-from . import _inputs, tables
-from .tables import COLUMNS
+from ..engine.scores import check_mean_labels
+from . import _inputs
+from .pairs import compare_values
+from .tables import COLUMNS, Comparison
+
+__all__ = ["COLUMNS", "TESTS", "Comparison", "check_parameters", "compare", "compare_scores"]
 
 TESTS = ("t", "wilcoxon", "perm", "tukey", "rtukey")
-TEST_NAMES = {
-    "t": "paired two-sided t-test",
-    "wilcoxon": "two-sided Wilcoxon signed-rank test",
-    "perm": "two-sided sign-flip randomisation test",
-    "tukey": "Tukey's HSD on the two-way ANOVA without replication (topics as blocks)",
-    "rtukey": "randomised Tukey HSD (runs permuted within topics)",
-}
-CORRECTION_NAMES = {
-    "none": "no correction",
-    "holm": "Holm correction",
-    "bonferroni": "Bonferroni correction",
-    "fdr_bh": "Benjamini-Hochberg correction",
-    "fdr_by": "Benjamini-Yekutieli correction",
-    "sidak": "Sidak correction",
-    "holm-sidak": "Holm-Sidak correction",
-}
-SIMULTANEOUS = ("tukey", "rtukey")
-
-PathLike = Union[str, "os.PathLike[str]"]
-
-
-# --------------------------------------------------------------------------------------------
-# result
-# --------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Comparison:
-    """The outcome of :func:`compare`.
-
-    * ``means``: ``{measure: {run: mean over the topics}}``;
-    * ``pairs``: the long table (a pandas DataFrame with :data:`COLUMNS`), one row per pair and
-      measure;
-    * ``runs``, ``measures``, ``baseline`` (list of run names or None), ``query_ids`` (the topics
-      tested), ``missing`` (``{run: [qrels topics the run lacks]}``), ``params``, ``notes``
-      (what the reader must know: B raised, topics dropped ...), ``anova`` (Tukey tests:
-      ``{measure: {"V_E", "F", "df_runs", "df_error", "p"}}``), ``metadata`` (versions, hashes);
-    * ``intervals``: ``{measure: {run: (low, high)}}``, each run's interval of its mean at ``ci``
-      (method ``params["run_ci"]``, :func:`~.significance.mean_interval`), in the JSON always,
-      in the tables' per-run rows when ``run_ci`` was asked for (``params["run_ci_shown"]``);
-    * ``directions``: ``{measure: "higher" | "lower" | "neither"}``, which way it orders runs
-      (:func:`~ir_measures_pres.measures.direction.direction_of`; neither when not given).
-    """
-
-    runs: List[str]
-    measures: List[str]
-    query_ids: List[str]
-    means: Dict[str, Dict[str, float]]
-    pairs: Any
-    baseline: Optional[List[str]]
-    missing: Dict[str, List[str]]
-    params: Dict[str, Any]
-    notes: List[str] = field(default_factory=list)
-    anova: Dict[str, Dict[str, float]] = field(default_factory=dict)
-    metadata: Dict[str, Any] = field(default_factory=dict)
-    intervals: Dict[str, Dict[str, Tuple[float, float]]] = field(default_factory=dict)
-    directions: Dict[str, str] = field(default_factory=dict)
-
-    def direction(self, measure: str) -> str:
-        """Which way ``measure`` orders the runs: ``"higher"``, ``"lower"`` or ``"neither"``."""
-        return self.directions.get(measure, NEITHER)
-
-    # -- descriptions ------------------------------------------------------------------------
-
-    @property
-    def n(self) -> int:
-        return len(self.query_ids)
-
-    def family_size(self) -> int:
-        return len(self.pairs) // max(1, len(self.measures))
-
-    def description(self) -> str:
-        """One sentence saying how the runs were tested (the LaTeX caption's second part)."""
-        p = self.params
-        test = p["test"]
-        parts = [TEST_NAMES[test]]
-        m = self.family_size()
-        if test in SIMULTANEOUS:
-            parts.append(f"simultaneous over all {len(self.runs) * (len(self.runs) - 1) // 2} pairs")
-        else:
-            corr = p["correction"]
-            name = CORRECTION_NAMES.get(corr, f"{corr} correction")
-            what = f"the {m} pairs" if m != 1 else "the one pair"
-            parts.append(f"{name} over {what} of each measure" if corr != "none" else name)
-        parts.append(f"alpha = {p['alpha']:g}")
-        if test in ("perm", "rtukey"):
-            parts.append(f"B = {p['B']:,}" + (" (exact enumeration)" if p.get("exact") else ""))
-            parts.append(f"seed {p['seed']}")
-        parts.append(
-            f"{100 * p['ci']:g}% intervals" + (" (simultaneous)" if p.get("simultaneous_ci") else "")
-        )
-        topics = (
-            f"{self.n} qrels topics (a run missing a topic scores as an empty ranking there)"
-            if p["topics"] == "qrels"
-            else f"the {self.n} topics every run retrieved for (trec_eval without -c)"
-        )
-        return "; ".join(parts) + f"; means over {topics}."
-
-    # -- tables (made by :mod:`.tables`) ------------------------------------------------------
-
-    def to_text(self, places: int = 4) -> str:
-        """A plain-text table of means (best marked ``*``) with significance marks, the notes and
-        the tested pairs."""
-        return tables.to_text(self, places)
-
-    def to_markdown(self, places: int = 4) -> str:
-        """A Markdown table of means (best in bold) with significance marks and a legend."""
-        return tables.to_markdown(self, places)
-
-    def caption(self) -> str:
-        """The LaTeX caption: what is shown and how it was tested."""
-        return tables.caption(self)
-
-    def to_latex(self, places: int = 4, label: str = "tab:comparison") -> str:
-        """A booktabs table (no vertical rules): every tied best in bold, the second underlined,
-        significance marks, and a caption saying how the runs were tested."""
-        return tables.to_latex(self, places, label)
-
-    def to_csv(self, path: Optional[PathLike] = None) -> str:
-        """The long table (exactly :data:`COLUMNS`) as CSV; written to ``path`` when given."""
-        return tables.to_csv(self, path)
-
-    def to_json(self, path: Optional[PathLike] = None) -> str:
-        """``{"metadata": {...}, "pairs": [rows with exactly COLUMNS]}``; written to ``path``."""
-        return tables.to_json(self, path)
-
-    def plot(self, kind: str = "auto", path: Optional[PathLike] = None, **kwargs: Any) -> Any:
-        """A forest plot of delta +- interval (``"forest"``; the default with a baseline) or a
-        significance matrix of all pairs (``"matrix"``; the default without). Needs matplotlib
-        (the ``meta`` extra). Returns the figure (the first page of a forest plot of many pairs:
-        :meth:`plot_pages` has them all); saved to ``path`` when given, every page
-        (:func:`~ir_measures_pres.plots.compare.plot_comparison`)."""
-        return self.plot_pages(kind, path, **kwargs)[0]
-
-    def plot_pages(self, kind: str = "auto", path: Optional[PathLike] = None, **kwargs: Any) -> List[Any]:
-        """Every page of :meth:`plot` (a forest plot has one per baseline, at most 40 pairs each)."""
-        from ..plots.compare import plot_comparison
-
-        if kind == "auto":
-            kind = "forest" if self.baseline else "matrix"
-        return plot_comparison(self, kind, path, **kwargs)
-
-    def save(
-        self, directory: PathLike, places: int = 4, plot: Optional[str] = None, prefix: str = "comparison"
-    ) -> List[Path]:
-        """Write every format into ``directory`` (text, md, tex, csv, json, and the plot)."""
-        return tables.save(self, directory, places, plot, prefix)
-
-    def __str__(self) -> str:
-        return self.to_text()
 
 
 # --------------------------------------------------------------------------------------------
@@ -312,7 +160,7 @@ def compare(
     values = core.evaluate()
     missing = core.missing_topics()
     metadata = _inputs.metadata(qrels, pairs)
-    res = _compare_values(
+    res = compare_values(
         list(core.run_names),
         [str(m) for m in parsed],
         list(core.query_ids),
@@ -405,7 +253,7 @@ def compare_scores(
                 have[i, j, qpos[q]] = True
     complete: np.ndarray = np.asarray(have.all(axis=0))  # (runs, topics): a score for every measure
     missing = {r: [q for q, ok in zip(qids, complete[j].tolist()) if not ok] for j, r in enumerate(runs)}
-    res = _compare_values(
+    res = compare_values(
         runs,
         all_measures,
         qids,
@@ -432,269 +280,3 @@ def compare_scores(
 def _require() -> None:
     for module in ("pandas", "scipy", "statsmodels"):
         stats.require(module)
-
-
-# --------------------------------------------------------------------------------------------
-# the computation
-# --------------------------------------------------------------------------------------------
-
-
-def _baseline_indices(baseline: Any, runs: List[str]) -> Optional[List[int]]:
-    if baseline is None:
-        return None
-    items = [baseline] if isinstance(baseline, (str, int, np.integer)) else list(baseline)
-    out: List[int] = []
-    for b in items:
-        if isinstance(b, (int, np.integer)) and not isinstance(b, bool):
-            if not 0 <= int(b) < len(runs):
-                raise ValueError(f"baseline index {b} out of range for {len(runs)} runs")
-            i = int(b)
-        elif str(b) in runs:
-            i = runs.index(str(b))
-        else:
-            hits = [k for k, r in enumerate(runs) if r.endswith("." + str(b))]
-            if len(hits) != 1:
-                raise ValueError(f"baseline {b!r} is not one of the runs: {', '.join(runs)}")
-            i = hits[0]
-        if i not in out:
-            out.append(i)
-    if not out:
-        raise ValueError("an empty baseline list")
-    return out
-
-
-def _design(k: int, base: Optional[List[int]]) -> List[Tuple[int, int]]:
-    if base is None:
-        return [(i, j) for i in range(k) for j in range(i + 1, k)]
-    seen = set()
-    out = []
-    for b in base:
-        for j in range(k):
-            if j == b or frozenset((b, j)) in seen:
-                continue
-            seen.add(frozenset((b, j)))
-            out.append((b, j))
-    return out
-
-
-def _anova_row(av: Any) -> Dict[str, float]:
-    """The ANOVA of one measure as :attr:`Comparison.anova` holds it."""
-    return {"V_E": av.V_E, "F": av.F, "df_runs": av.df_runs, "df_error": av.df_error, "p": av.p}
-
-
-def _compare_values(
-    runs: List[str],
-    measures: List[str],
-    query_ids: List[str],
-    values: np.ndarray,
-    missing: Dict[str, List[str]],
-    baseline: Any,
-    test: str,
-    correction: str,
-    alpha: float,
-    B: int,
-    seed: int,
-    ci: float,
-    topics: str,
-    metadata: Dict[str, Any],
-    missing_rule: str,
-    run_ci: Optional[str] = None,
-) -> Comparison:
-    import pandas as pd
-
-    notes: List[str] = []
-    k = len(runs)
-    resamples = B  # the bootstrap of each run's interval: B as asked (the tests may raise theirs)
-    short = {r: q for r, q in missing.items() if q}
-    if topics == "intersection":
-        drop = set(q for qs in missing.values() for q in qs)
-        keep = np.array([q not in drop for q in query_ids], dtype=bool)
-        if drop:
-            msg = (
-                f"topics=intersection: {len(drop)} topic(s) some run lacks are left out "
-                f"(trec_eval without -c); every qrels topic counts by default"
-            )
-            warnings.warn(msg, stacklevel=3)
-            notes.append(msg)
-        values = values[:, :, keep]
-        query_ids = [q for q, ok in zip(query_ids, keep) if ok]
-    elif short:
-        for r, qs in short.items():
-            notes.append(lacking_topics(r, qs, len(query_ids), missing_rule))
-            warnings.warn(notes[-1], stacklevel=3)
-    undefined = np.isnan(values).any(axis=(0, 1))
-    if undefined.any():  # a measure undefined there (Coverage with K ∩ R empty): not paired
-        gone = [q for q, bad in zip(query_ids, undefined.tolist()) if bad]
-        which = [m for i, m in enumerate(measures) if np.isnan(values[i]).any()]
-        msg = (
-            f"{len(gone)} topic(s) where {', '.join(which)} {'is' if len(which) == 1 else 'are'} "
-            f"undefined are left out of the "
-            f"comparison of every measure: {', '.join(gone[:10])}{' ...' if len(gone) > 10 else ''}"
-        )
-        warnings.warn(msg, stacklevel=3)
-        notes.append(msg)
-        values = values[:, :, ~undefined]
-        query_ids = [q for q, bad in zip(query_ids, undefined.tolist()) if not bad]
-    n = len(query_ids)
-    if n < 2:
-        raise ValueError(f"a comparison needs at least 2 topics, got {n}")
-    base = _baseline_indices(baseline, runs)
-    design = _design(k, base)
-    a = np.array([i for i, _ in design], dtype=np.int64)
-    b = np.array([j for _, j in design], dtype=np.int64)
-    m = len(design)
-    params: Dict[str, Any] = {
-        "test": test,
-        "correction": "none" if test in SIMULTANEOUS else correction,
-        "alpha": alpha,
-        "B": None,
-        "seed": seed,
-        "ci": ci,
-        "topics": topics,
-        "design": "baseline" if base is not None else "all pairs",
-        "family": f"the {m} pairs of one measure",
-        "run_ci": run_ci or "t",
-        "run_ci_shown": run_ci is not None,
-    }
-    if test in SIMULTANEOUS and correction not in ("none", "holm"):
-        notes.append(f"{test}: the test is simultaneous over all pairs; correction {correction} not applied")
-    rng = np.random.default_rng(seed)
-    signs: Optional[np.ndarray] = None
-    exact = False
-    if test == "perm":
-        need = alpha / m if correction != "none" else alpha
-        if 1.0 / (B + 1.0) > need and 2 ** min(n, 63) > B:
-            newB = int(math.ceil(10 * (m if correction != "none" else 1) / alpha))
-            notes.append(
-                f"B raised from {B:,} to {newB:,}: the smallest p, 1/(B+1), must be able to survive "
-                f"the correction of {m} tests at alpha {alpha:g}"
-            )
-            B = newB
-        signs, exact = stats.sign_flips(n, B, rng)
-        params["B"] = len(signs) if exact else B
-        if exact and 2.0 / len(signs) > need:
-            notes.append(
-                f"with {n} topics the exact sign-flip test's smallest p is 2/2^{n} = "
-                f"{2.0 / len(signs):.4g}: no pair can be significant at this level"
-            )
-    perms = None
-    ranges = np.zeros(0)
-    if test == "rtukey":
-        if 1.0 / (B + 1.0) > alpha and math.factorial(k) ** n > B:
-            newB = int(math.ceil(10 / alpha))
-            notes.append(f"B raised from {B:,} to {newB:,}: the smallest p, 1/(B+1), must be below alpha")
-            B = newB
-        perms, exact = stats.topic_permutations(k, n, B, rng)
-        params["B"] = len(perms) if exact else B
-    params["exact"] = exact
-    params["simultaneous_ci"] = test in SIMULTANEOUS or (correction != "none" and m > 1)
-    frames = []
-    anova: Dict[str, Dict[str, float]] = {}
-    means: Dict[str, Dict[str, float]] = {}
-    intervals: Dict[str, Dict[str, Tuple[float, float]]] = {}
-    # each run's interval is made on its values in query-id order (stats.intervals.TOPIC_ORDER)
-    by_id = np.array(sorted(range(n), key=query_ids.__getitem__), dtype=np.int64)
-    for mi, mname in enumerate(measures):
-        X = values[mi]
-        mean = X.mean(axis=1)
-        means[mname] = {r: float(v) for r, v in zip(runs, mean)}
-        # each run's own interval over the same topics (not corrected: it is not a test of pairs)
-        intervals[mname] = {
-            r: stats.mean_interval(X[j, by_id], ci, params["run_ci"], resamples, seed)
-            for j, r in enumerate(runs)
-        }
-        d = X[b] - X[a]
-        delta = stats.tidy(mean[b] - mean[a])
-        # delta itself unrounded but exactly 0 when it rounds to 0 (identical runs)
-        delta = np.where(delta == 0, 0.0, mean[b] - mean[a])
-        td = stats.tidy(d)
-        wins = (td > 0).sum(axis=1)
-        losses = (td < 0).sum(axis=1)
-        ties = n - wins - losses
-        sd = d.std(axis=1, ddof=1)
-        zero = (td == 0).all(axis=1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            dz = np.where(zero, 0.0, d.mean(axis=1) / np.where(stats.tidy(sd) == 0, 0.0, sd))
-        effect = dz
-        if test == "t":
-            res = stats.paired_t(d)
-        elif test == "wilcoxon":
-            res = stats.paired_wilcoxon(d)
-        elif test == "perm":
-            assert signs is not None
-            res = stats.sign_flip(d, signs, exact)
-        elif test == "tukey":
-            res, av = stats.tukey_hsd(X, a, b)
-            anova[mname] = _anova_row(av)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                effect = np.where(delta == 0, 0.0, delta / math.sqrt(av.V_E))
-        else:
-            assert perms is not None
-            # runs in name order, so that the draws do not depend on the order the runs came in
-            ranges = stats.max_range(X[np.argsort(np.array(runs, dtype=object), kind="stable")], perms)
-            res = stats.randomised_tukey(X, a, b, ranges, exact)
-            av = stats.anova_two_way(X)
-            anova[mname] = _anova_row(av)
-            with np.errstate(divide="ignore", invalid="ignore"):
-                effect = np.where(delta == 0, 0.0, delta / math.sqrt(av.V_E))
-        if test in SIMULTANEOUS:
-            p_adj, reject = res.p.copy(), res.p <= alpha
-            if test == "tukey":
-                half = stats.tukey_half_width(stats.anova_two_way(X), k, n, ci)
-            else:
-                half = float(np.quantile(ranges, ci, method="higher"))
-            lo = np.where(delta == 0, 0.0, delta - half)
-            hi = np.where(delta == 0, 0.0, delta + half)
-        else:
-            p_adj, reject = stats.correct(res.p, alpha, correction)
-            level = stats.interval_level(ci, correction, m, int(reject.sum()))
-            lo, hi = stats.t_interval(d, level)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            pct = np.where(mean[a] != 0, 100.0 * delta / mean[a], np.nan)
-        if summary_of_name(mname) == SUM:  # a count: its one number is the sum over the topics
-            mean, delta, lo, hi = mean * n, delta * n, lo * n, hi * n
-            means[mname] = {r: v * n for r, v in means[mname].items()}
-            intervals[mname] = {r: (u * n, v * n) for r, (u, v) in intervals[mname].items()}
-            notes.append(
-                f"{mname} is a count: its values, differences and intervals are sums over the {n} topics"
-            )
-        frames.append(
-            pd.DataFrame(
-                {
-                    "measure": mname,
-                    "run_a": [runs[i] for i in a],
-                    "run_b": [runs[j] for j in b],
-                    "n": n,
-                    "mean_a": mean[a],
-                    "mean_b": mean[b],
-                    "delta": delta,
-                    "delta_pct": pct,
-                    "ci_low": lo,
-                    "ci_high": hi,
-                    "effect": effect,
-                    "statistic": res.statistic,
-                    "df": res.df,
-                    "p": res.p,
-                    "p_adj": p_adj,
-                    "reject": reject.astype(bool),
-                    "wins": wins.astype(np.int64),
-                    "ties": ties.astype(np.int64),
-                    "losses": losses.astype(np.int64),
-                }
-            )
-        )
-    pairs = pd.concat(frames, ignore_index=True)[list(COLUMNS)]
-    return Comparison(
-        runs=runs,
-        measures=measures,
-        query_ids=query_ids,
-        means=means,
-        pairs=pairs,
-        baseline=[runs[i] for i in base] if base is not None else None,
-        missing=missing,
-        params=params,
-        notes=notes,
-        anova=anova,
-        metadata=metadata,
-        intervals=intervals,
-    )

@@ -1,8 +1,10 @@
-"""The tables of a :class:`~ir_measures_pres.stats.comparison.Comparison`: plain text, Markdown,
+"""A comparison's result, :class:`Comparison`, and the tables it prints: plain text, Markdown,
 LaTeX (booktabs, with its caption and escaping), CSV and JSON.
 
-Each function takes the comparison ``res`` and is what its method of the same name returns
-(``res.to_latex()`` is ``to_latex(res)``). A table of means marks the best mean of each measure
+:class:`Comparison` holds what :func:`~ir_measures_pres.stats.comparison.compare` found (means,
+the long table of the pairs, intervals, notes, parameters) and says how the runs were tested
+(:meth:`Comparison.description`); each of its table methods is the function of the same name
+here (``res.to_latex()`` is ``to_latex(res)``). A table of means marks the best mean of each measure
 (LaTeX: every tied best in bold, the second underlined) and the significant pairs: with a
 baseline, better/worse than it; without, the runs (by number) a run is significantly better than.
 Best and better follow the measure's direction (:meth:`.Comparison.direction`): the smallest mean
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Tuple, Union
 
@@ -26,7 +29,23 @@ from .significance import tidy
 if TYPE_CHECKING:
     import os
 
-    from .comparison import Comparison
+TEST_NAMES = {
+    "t": "paired two-sided t-test",
+    "wilcoxon": "two-sided Wilcoxon signed-rank test",
+    "perm": "two-sided sign-flip randomisation test",
+    "tukey": "Tukey's HSD on the two-way ANOVA without replication (topics as blocks)",
+    "rtukey": "randomised Tukey HSD (runs permuted within topics)",
+}
+CORRECTION_NAMES = {
+    "none": "no correction",
+    "holm": "Holm correction",
+    "bonferroni": "Bonferroni correction",
+    "fdr_bh": "Benjamini-Hochberg correction",
+    "fdr_by": "Benjamini-Yekutieli correction",
+    "sidak": "Sidak correction",
+    "holm-sidak": "Holm-Sidak correction",
+}
+SIMULTANEOUS = ("tukey", "rtukey")
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -52,6 +71,141 @@ COLUMNS = (
     "ties",
     "losses",
 )
+
+
+# --------------------------------------------------------------------------------------------
+# result
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Comparison:
+    """The outcome of :func:`compare`.
+
+    * ``means``: ``{measure: {run: mean over the topics}}``;
+    * ``pairs``: the long table (a pandas DataFrame with :data:`COLUMNS`), one row per pair and
+      measure;
+    * ``runs``, ``measures``, ``baseline`` (list of run names or None), ``query_ids`` (the topics
+      tested), ``missing`` (``{run: [qrels topics the run lacks]}``), ``params``, ``notes``
+      (what the reader must know: B raised, topics dropped ...), ``anova`` (Tukey tests:
+      ``{measure: {"V_E", "F", "df_runs", "df_error", "p"}}``), ``metadata`` (versions, hashes);
+    * ``intervals``: ``{measure: {run: (low, high)}}``, each run's interval of its mean at ``ci``
+      (method ``params["run_ci"]``, :func:`~.significance.mean_interval`), in the JSON always,
+      in the tables' per-run rows when ``run_ci`` was asked for (``params["run_ci_shown"]``);
+    * ``directions``: ``{measure: "higher" | "lower" | "neither"}``, which way it orders runs
+      (:func:`~ir_measures_pres.measures.direction.direction_of`; neither when not given).
+    """
+
+    runs: List[str]
+    measures: List[str]
+    query_ids: List[str]
+    means: Dict[str, Dict[str, float]]
+    pairs: Any
+    baseline: Optional[List[str]]
+    missing: Dict[str, List[str]]
+    params: Dict[str, Any]
+    notes: List[str] = field(default_factory=list)
+    anova: Dict[str, Dict[str, float]] = field(default_factory=dict)
+    metadata: Dict[str, Any] = field(default_factory=dict)
+    intervals: Dict[str, Dict[str, Tuple[float, float]]] = field(default_factory=dict)
+    directions: Dict[str, str] = field(default_factory=dict)
+
+    def direction(self, measure: str) -> str:
+        """Which way ``measure`` orders the runs: ``"higher"``, ``"lower"`` or ``"neither"``."""
+        return self.directions.get(measure, NEITHER)
+
+    # -- descriptions ------------------------------------------------------------------------
+
+    @property
+    def n(self) -> int:
+        return len(self.query_ids)
+
+    def family_size(self) -> int:
+        return len(self.pairs) // max(1, len(self.measures))
+
+    def description(self) -> str:
+        """One sentence saying how the runs were tested (the LaTeX caption's second part)."""
+        p = self.params
+        test = p["test"]
+        parts = [TEST_NAMES[test]]
+        m = self.family_size()
+        if test in SIMULTANEOUS:
+            parts.append(f"simultaneous over all {len(self.runs) * (len(self.runs) - 1) // 2} pairs")
+        else:
+            corr = p["correction"]
+            name = CORRECTION_NAMES.get(corr, f"{corr} correction")
+            what = f"the {m} pairs" if m != 1 else "the one pair"
+            parts.append(f"{name} over {what} of each measure" if corr != "none" else name)
+        parts.append(f"alpha = {p['alpha']:g}")
+        if test in ("perm", "rtukey"):
+            parts.append(f"B = {p['B']:,}" + (" (exact enumeration)" if p.get("exact") else ""))
+            parts.append(f"seed {p['seed']}")
+        parts.append(
+            f"{100 * p['ci']:g}% intervals" + (" (simultaneous)" if p.get("simultaneous_ci") else "")
+        )
+        topics = (
+            f"{self.n} qrels topics (a run missing a topic scores as an empty ranking there)"
+            if p["topics"] == "qrels"
+            else f"the {self.n} topics every run retrieved for (trec_eval without -c)"
+        )
+        return "; ".join(parts) + f"; means over {topics}."
+
+    # -- tables (made by the functions below) --------------------------------------------------
+
+    def to_text(self, places: int = 4) -> str:
+        """A plain-text table of means (best marked ``*``) with significance marks, the notes and
+        the tested pairs."""
+        return to_text(self, places)
+
+    def to_markdown(self, places: int = 4) -> str:
+        """A Markdown table of means (best in bold) with significance marks and a legend."""
+        return to_markdown(self, places)
+
+    def caption(self) -> str:
+        """The LaTeX caption: what is shown and how it was tested."""
+        return caption(self)
+
+    def to_latex(self, places: int = 4, label: str = "tab:comparison") -> str:
+        """A booktabs table (no vertical rules): every tied best in bold, the second underlined,
+        significance marks, and a caption saying how the runs were tested."""
+        return to_latex(self, places, label)
+
+    def to_csv(self, path: Optional[PathLike] = None) -> str:
+        """The long table (exactly :data:`COLUMNS`) as CSV; written to ``path`` when given."""
+        return to_csv(self, path)
+
+    def to_json(self, path: Optional[PathLike] = None) -> str:
+        """``{"metadata": {...}, "pairs": [rows with exactly COLUMNS]}``; written to ``path``."""
+        return to_json(self, path)
+
+    def plot(self, kind: str = "auto", path: Optional[PathLike] = None, **kwargs: Any) -> Any:
+        """A forest plot of delta +- interval (``"forest"``; the default with a baseline) or a
+        significance matrix of all pairs (``"matrix"``; the default without). Needs matplotlib
+        (the ``meta`` extra). Returns the figure (the first page of a forest plot of many pairs:
+        :meth:`plot_pages` has them all); saved to ``path`` when given, every page
+        (:func:`~ir_measures_pres.plots.compare.plot_comparison`)."""
+        return self.plot_pages(kind, path, **kwargs)[0]
+
+    def plot_pages(self, kind: str = "auto", path: Optional[PathLike] = None, **kwargs: Any) -> List[Any]:
+        """Every page of :meth:`plot` (a forest plot has one per baseline, at most 40 pairs each)."""
+        from ..plots.compare import plot_comparison
+
+        if kind == "auto":
+            kind = "forest" if self.baseline else "matrix"
+        return plot_comparison(self, kind, path, **kwargs)
+
+    def save(
+        self, directory: PathLike, places: int = 4, plot: Optional[str] = None, prefix: str = "comparison"
+    ) -> List[Path]:
+        """Write every format into ``directory`` (text, md, tex, csv, json, and the plot)."""
+        return save(self, directory, places, plot, prefix)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+
+# --------------------------------------------------------------------------------------------
+# parameters
 
 
 # --------------------------------------------------------------------------------------------
