@@ -56,6 +56,7 @@ import numpy as np
 from ...data.arrays import offsets_from_counts, ranks_within, running_sums_in_order, segment_ids
 from ...data.diversity import DiversityQrels, IntentProbs, check_against
 from ...data.ranking import JudgedList
+from ...data.topics import PerTopic
 from ..ntcir.blended_ratio import blended_from, o_kernel, p_kernel, pplus_kernel, q_kernel
 from ..ntcir.kernels import (
     Found,
@@ -248,7 +249,7 @@ def judgements(
 
 
 @dataclass
-class DiversityLists:
+class DiversityLists(PerTopic):
     """A run's list of every topic of the tid list: its lines for the topic in file order, the
     first :data:`RUN_DEPTH` (``TRECsplitruns``); a topic the run lacks has an empty list.
     ``offsets`` per topic into ``key`` (the (topic, document) key of each entry, -1 for a
@@ -263,11 +264,11 @@ class DiversityLists:
 
     @property
     def lengths(self) -> np.ndarray:
-        return np.diff(self.offsets)  # type: ignore[no-any-return]
+        return self.sizes
 
     def rank(self) -> np.ndarray:
         """1-based rank of every entry."""
-        return np.arange(len(self.judged)) - self.offsets[:-1][segment_ids(self.offsets)] + 1  # type: ignore[no-any-return]
+        return self.within_rank
 
 
 def run_lists(judg: DiversityJudgements, run: Any, depth: int = RUN_DEPTH) -> DiversityLists:
@@ -356,7 +357,7 @@ def found(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, din: bo
     gain = printed(raw[candidates])
     keep = candidates[gain > 0]
     g = gain[gain > 0]
-    topic = segment_ids(lists.offsets)
+    topic = lists.qidx
     topics = len(judg.topics)
     counts = np.bincount(topic[keep], minlength=topics)
     offsets = offsets_from_counts(counts)
