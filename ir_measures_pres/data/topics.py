@@ -16,7 +16,7 @@ Python code runs per entry.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
@@ -71,6 +71,24 @@ class PerTopic:
     def kept_offsets(self, keep: np.ndarray) -> np.ndarray:
         """The offsets of the entries where ``keep`` holds (every topic kept, maybe empty)."""
         return offsets_from_counts(np.bincount(self.qidx[keep], minlength=self.num_topics))
+
+    def at_rank(self, values: np.ndarray, k: Any, topics: Optional[np.ndarray] = None) -> np.ndarray:
+        """Per topic (or per entry of ``topics``, topic indices), ``values`` (one per entry, a
+        running sum for example) at rank ``k`` (one per topic asked, or one number), ``k``
+        clipped to the topic's size; 0 where ``k`` is 0 or the topic empty."""
+        starts, sizes = self.offsets[:-1], self.sizes
+        if topics is not None:
+            starts, sizes = starts[topics], sizes[topics]
+        k = np.minimum(k, sizes)
+        out = np.zeros(len(sizes), dtype=values.dtype)
+        has = k > 0
+        out[has] = values[starts[has] + k[has] - 1]
+        return out
+
+    def count_before(self, mask: np.ndarray) -> np.ndarray:
+        """Per entry, the entries of its topic before it where ``mask`` holds (exclusive)."""
+        total = np.cumsum(mask)
+        return total - mask - np.concatenate([[0], total])[self.offsets[:-1]][self.qidx]  # type: ignore[no-any-return]
 
     def sum(self, values: np.ndarray) -> np.ndarray:
         """Per-topic sum of one value per entry, added in entry order."""

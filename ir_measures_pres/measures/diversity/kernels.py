@@ -53,7 +53,7 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from ...data.arrays import offsets_from_counts, ranks_within, running_sums_in_order, segment_ids
+from ...data.arrays import offsets_from_counts, running_sums_in_order, segment_ids
 from ...data.diversity import DiversityQrels, IntentProbs, check_against
 from ...data.ranking import JudgedList
 from ...data.topics import PerTopic
@@ -549,7 +549,7 @@ def _found_of(rel: JudgedList, g: np.ndarray, syslen: np.ndarray, n_rel: np.ndar
         rank=rel.rank.astype(np.float64),
         level=rel.label,
         gain=g,
-        count=ranks_within(rel.offsets, rel.qidx).astype(np.float64),
+        count=rel.within_rank.astype(np.float64),
         syslen=syslen,
         n_rel=n_rel,
         n_nonrel=np.zeros(len(syslen), dtype=np.int64),

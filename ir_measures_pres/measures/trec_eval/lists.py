@@ -148,11 +148,7 @@ class ToolLists(PerTopic):
     def rel_in_top(self, k: Any) -> np.ndarray:
         """Per query, the relevant documents among the top k (a number or one per query): the
         running count at rank min(k, n), read once per query."""
-        k = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), (self.num_queries,)), self.num_ret)
-        out = np.zeros(self.num_queries, dtype=np.int64)
-        has = k > 0
-        out[has] = self.cum_rel[self.offsets[:-1][has] + k[has] - 1]
-        return out
+        return self.at_rank(self.cum_rel, np.broadcast_to(np.asarray(k, dtype=np.int64), (self.num_queries,)))
 
     def in_top(self, mask: np.ndarray, k: Any) -> np.ndarray:
         """Per query, the positions of rank <= k (a number or one per query) where ``mask`` holds."""
