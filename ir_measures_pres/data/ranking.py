@@ -47,13 +47,13 @@ from .inputs import (
 )
 from .qrels import ABSENT, Qrels
 from .ranking_rule import rank_order, rank_segments, ranking_scores
-from .topics import JudgedList, PerTopic
+from .topics import JudgedList, RankedLists
 
 __all__ = ["JudgedList", "RankedRun", "document_labels", "rank_run", "ranking_scores"]
 
 
 @dataclass
-class RankedRun(PerTopic):
+class RankedRun(RankedLists):
     """A run sorted by the trec_eval rule, restricted to the queries of the qrels.
 
     ``qpos[i]`` is the qrels index of ranked query ``i``; its documents are
@@ -120,15 +120,6 @@ class RankedRun(PerTopic):
     @property
     def num_queries(self) -> int:
         return len(self.qpos)
-
-    @property
-    def lengths(self) -> np.ndarray:
-        return self.sizes
-
-    @property
-    def rank(self) -> np.ndarray:
-        """1-based rank of every position within its query."""
-        return self.within_rank
 
     @property
     def judged(self) -> np.ndarray:

@@ -22,7 +22,7 @@ import numpy as np
 
 from .arrays import cumsum_within, offsets_from_counts, ranks_within, segment_ids
 
-__all__ = ["JudgedList", "PerTopic"]
+__all__ = ["JudgedList", "PerTopic", "RankedLists"]
 
 
 class PerTopic:
@@ -127,6 +127,21 @@ class PerTopic:
             last = np.append(q[1:] != q[:-1], True)
             out[q[last]] = values[idx[last]]
         return out
+
+
+class RankedLists(PerTopic):
+    """Per-topic lists whose entries stand at ranks 1, 2, ... of their topic (a ranked run,
+    trec_eval's lists, the diversity and screening lists): ``lengths`` and ``rank`` by name."""
+
+    @property
+    def lengths(self) -> np.ndarray:
+        """The length of every topic's list."""
+        return self.sizes
+
+    @property
+    def rank(self) -> np.ndarray:
+        """1-based rank of every entry within its topic's list."""
+        return self.within_rank
 
 
 @dataclass

@@ -27,7 +27,7 @@ from ...data.column2 import KeptLines
 from ...data.inputs import InputError
 from ...data.qrels import ABSENT, Qrels
 from ...data.ranking import document_labels
-from ...data.topics import PerTopic
+from ...data.topics import RankedLists
 
 #: the 2017 interaction codes the tool's code and the CLEF 2017 runs use; ``Q0`` (the TREC
 #: placeholder, in the QUT runs) is a plain shown document
@@ -38,7 +38,7 @@ TASK1_N = 5000
 
 
 @dataclass
-class ScreeningLists(PerTopic):
+class ScreeningLists(RankedLists):
     """Per topic block (file order), the screened lines the tools evaluate.
 
     ``value[offsets[i]:offsets[i + 1]]`` are the qrels values of block ``i``'s lines (unjudged
@@ -60,10 +60,6 @@ class ScreeningLists(PerTopic):
     @property
     def num_blocks(self) -> int:
         return len(self.query_ids)
-
-    @property
-    def lengths(self) -> np.ndarray:
-        return self.sizes
 
     def position(self) -> np.ndarray:
         """1-based position of every line within its block."""

@@ -29,7 +29,7 @@ import numpy as np
 from ...data.arrays import offsets_from_counts, segment_ids, sums_in_order
 from ...data.qrels import ABSENT, Qrels
 from ...data.ranking import JudgedList, RankedRun, rank_run
-from ...data.topics import PerTopic
+from ...data.topics import RankedLists
 
 __all__ = [
     "BOGUS_DOCNO",
@@ -70,9 +70,9 @@ def reorder_segments(offsets: np.ndarray, order: np.ndarray) -> tuple:
 
 
 @dataclass
-class ToolLists(PerTopic):
+class ToolLists(RankedLists):
     """The evaluated queries' ranked relevance lists and judgement counts (module docstring);
-    per-query offsets, query index, ranks and memo from :class:`~...data.topics.PerTopic`."""
+    per-query offsets, query index, ranks and memo from :class:`~...data.topics.RankedLists`."""
 
     query_ids: List[str]
     #: CSR offsets of the lists; ``rel[offsets[i]:offsets[i + 1]]`` is query i's list
@@ -97,11 +97,6 @@ class ToolLists(PerTopic):
     @property
     def num_ret(self) -> np.ndarray:
         return self.sizes
-
-    @property
-    def rank(self) -> np.ndarray:
-        """1-based rank of every position."""
-        return self.within_rank
 
     @property
     def is_rel(self) -> np.ndarray:
