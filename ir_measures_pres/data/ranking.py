@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tupl
 
 import numpy as np
 
-from .arrays import cumsum_within, ids_as_str, offsets_from_counts, ranks_within, segment_ids, segment_of
+from .arrays import ids_as_str, offsets_from_counts, segment_ids, segment_of
 from .column2 import attach_column2
 from .duplicates import find_duplicates
 from .inputs import (
@@ -46,12 +46,14 @@ from .inputs import (
     take,
 )
 from .qrels import ABSENT, Qrels
+from .ranking_rule import rank_order, rank_segments, ranking_scores
+from .topics import JudgedList, RankedLists
 
 __all__ = ["JudgedList", "RankedRun", "document_labels", "rank_run", "ranking_scores"]
 
 
 @dataclass
-class RankedRun:
+class RankedRun(RankedLists):
     """A run sorted by the trec_eval rule, restricted to the queries of the qrels.
 
     ``qpos[i]`` is the qrels index of ranked query ``i``; its documents are
@@ -66,17 +68,9 @@ class RankedRun:
     labels: np.ndarray
     #: document ids in ranked order (object array of str, or bytes array 'S'), see :attr:`docs`
     _docs: Optional[np.ndarray] = None
-    _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
     _docs_factory: Optional[Callable[[], np.ndarray]] = field(default=None, init=False, repr=False)
     #: a screening run's column 2 as read, in ranked order (see :mod:`.column2`), or None
     column2: Optional[Tuple[Any, Any, str]] = field(default=None, init=False, repr=False)
-
-    def cached(self, key: Any, make: Callable[[], Any]) -> Any:
-        """What ``make()`` gives, made once per ranked run and kept under ``key``: the per-run
-        memo of the kernels (walks, lists, per-measure tables), which live as long as the run."""
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
 
     @classmethod
     def of_judged(cls, qrels: Qrels, judged: "JudgedList", cutoff: Optional[int] = None) -> "RankedRun":
@@ -90,8 +84,8 @@ class RankedRun:
             judged = JudgedList(
                 judged.qpos, np.minimum(judged.lengths, cutoff), judged.offsets, judged.rank, judged.label
             )
-        ranked._cache[("judged", False, cutoff)] = judged
-        ranked._cache["only"] = ("judged", False, cutoff)
+        ranked.memo[("judged", False, cutoff)] = judged
+        ranked.memo["only"] = ("judged", False, cutoff)
         return ranked
 
     def with_empty_lists(self, qpos: np.ndarray) -> "RankedRun":
@@ -128,20 +122,6 @@ class RankedRun:
         return len(self.qpos)
 
     @property
-    def lengths(self) -> np.ndarray:
-        return np.diff(self.offsets)
-
-    @property
-    def qidx(self) -> np.ndarray:
-        """Ranked-query index of every position."""
-        return self.cached("qidx", lambda: segment_ids(self.offsets))  # type: ignore[no-any-return]
-
-    @property
-    def rank(self) -> np.ndarray:
-        """1-based rank of every position within its query."""
-        return self.cached("rank", lambda: ranks_within(self.offsets, self.qidx))  # type: ignore[no-any-return]
-
-    @property
     def judged(self) -> np.ndarray:
         """True where the document is judged (in the qrels with a label >= 0)."""
         return self.labels >= 0
@@ -156,24 +136,25 @@ class RankedRun:
         if not judged_only and cutoff is None:
             return self
         key = ("view", judged_only, cutoff)
-        if key not in self._cache:
+        if key not in self.memo:
             base = self
             if judged_only:
-                base = self._subset(self.judged)
+                base = self.subset(self.judged)
             if cutoff is not None:
-                base = base._subset(base.rank <= cutoff)
-            self._cache[key] = base
-        return self._cache[key]
+                base = base.subset(base.rank <= cutoff)
+            self.memo[key] = base
+        return self.memo[key]
 
     def judged_list(self, judged_only: bool = False, cutoff: Optional[int] = None) -> JudgedList:
         """The judged documents of the list a measure sees (sparse form of :meth:`view`):
         with ``judged_only`` the unjudged documents are dropped and ranks renumbered; then only
         ranks <= ``cutoff`` are kept."""
         key = ("judged", judged_only, cutoff)
-        if key in self._cache:
-            return self._cache[key]
-        if "only" in self._cache:  # made by of_judged: that one list is all there is
-            raise ValueError(f"this ranked run holds only the list {self._cache['only']}, not {key}")
+        memo = self.memo
+        if key in memo:
+            return memo[key]  # type: ignore[no-any-return]
+        if "only" in memo:  # made by of_judged: that one list is all there is
+            raise ValueError(f"this ranked run holds only the list {memo['only']}, not {key}")
         if judged_only or cutoff is not None:
             base = self.judged_list()
             lengths, rank = base.lengths, base.rank
@@ -190,15 +171,15 @@ class RankedRun:
             offsets = offsets_from_counts(np.bincount(seg, minlength=self.num_queries))
             rank = pos + 1 - self.offsets[seg]
             out = JudgedList(self.qpos, self.lengths, offsets, rank, self.labels[pos])
-        self._cache[key] = out
+        memo[key] = out
         return out
 
-    def _subset(self, keep: np.ndarray) -> "RankedRun":
+    def subset(self, keep: np.ndarray) -> "RankedRun":
+        """The positions where ``keep`` holds, in order (every query kept, maybe empty)."""
         if keep.all():
             return self
-        offsets = offsets_from_counts(np.bincount(self.qidx[keep], minlength=self.num_queries))
         docs = None if self.docs is None else self.docs[keep]
-        return RankedRun(self.qrels, self.qpos, offsets, self.labels[keep], docs)
+        return RankedRun(self.qrels, self.qpos, self.kept_offsets(keep), self.labels[keep], docs)
 
     def relabel(self, qrels: Qrels) -> "RankedRun":
         """The same ranking judged by other qrels (for example a sample of these): the order is
@@ -214,132 +195,6 @@ class RankedRun:
             offsets = offsets_from_counts(self.lengths[keep])
             new_pos = new_pos[keep]
         return RankedRun(qrels, new_pos, offsets, document_labels(qrels, new_pos, offsets, docs), docs)
-
-
-@dataclass
-class JudgedList:
-    """The judged documents of a ranked run: all that a kernel needs besides list lengths.
-
-    Unjudged documents (absent from the qrels, or labelled < 0) only occupy ranks, so a kernel
-    never has to touch them: it sees, per ranked query ``i``, the entries
-    ``offsets[i]:offsets[i + 1]`` with their 1-based ``rank`` in the list the measure sees and
-    their ``label``, plus ``lengths[i]``, the length of that list. A run of 1,000 documents per
-    query with 65 judged each is 15 times smaller in this form.
-    """
-
-    qpos: np.ndarray
-    lengths: np.ndarray
-    offsets: np.ndarray
-    rank: np.ndarray
-    label: np.ndarray
-    _qidx: Optional[np.ndarray] = field(default=None, init=False, repr=False, compare=False)
-
-    @property
-    def num_queries(self) -> int:
-        return len(self.qpos)
-
-    @property
-    def qidx(self) -> np.ndarray:
-        """Ranked-query index of every entry (made once: the entries do not change)."""
-        if self._qidx is None:
-            self._qidx = segment_ids(self.offsets)
-        return self._qidx
-
-    def subset(self, keep: np.ndarray) -> "JudgedList":
-        """Entries where ``keep`` is true (list lengths unchanged)."""
-        offsets = offsets_from_counts(np.bincount(self.qidx[keep], minlength=self.num_queries))
-        return JudgedList(self.qpos, self.lengths, offsets, self.rank[keep], self.label[keep])
-
-    def sum(self, values: np.ndarray) -> np.ndarray:
-        """Per-query sum of one value per entry."""
-        return np.bincount(self.qidx, weights=values, minlength=self.num_queries)
-
-    def cumsum(self, values: np.ndarray) -> np.ndarray:
-        """Within-query inclusive running sum of one value per entry."""
-        return cumsum_within(values, self.offsets)
-
-    def first(self, mask: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
-        """(queries having an entry in ``mask``, index of their first such entry)."""
-        idx = np.flatnonzero(mask)
-        queries, first = np.unique(self.qidx[idx], return_index=True)
-        return queries, idx[first]
-
-
-def ranking_scores(scores: np.ndarray) -> np.ndarray:
-    """Scores as the ranking compares them: IEEE single precision, as pytrec_eval stores them.
-
-    trec_eval 9 (pytrec_eval) keeps a run's scores as C ``float``, so two scores that differ only
-    beyond float32 precision (``100000.002`` and ``100000.001``) tie and the doc id decides;
-    scores beyond float32's range become +-inf and tie with each other the same way. Ranking by
-    float64 here would hand our measures another list than the standard measures of the same
-    call. (trec_eval 10.0 keeps doubles; we follow pytrec_eval, see docs/conventions.md.)
-    """
-    with np.errstate(over="ignore", under="ignore"):
-        return np.asarray(scores).astype(np.float32)
-
-
-def _rank_segments(
-    scores: np.ndarray,
-    docs_at: Callable[[np.ndarray], np.ndarray],
-    offsets: np.ndarray,
-    exact: bool = False,
-) -> Optional[np.ndarray]:
-    """The trec_eval order of each segment (a permutation of all positions), or None when every
-    segment is in that order already (as a run written by a retrieval system usually is).
-
-    Sorting is per query segment, so only a loop over queries runs in Python; a segment already
-    in score order (as TREC files usually are) is not sorted at all. Documents tied on score are
-    then ordered by id descending, all ties of the run in one vectorised pass.
-    """
-    return _rank_order(scores, docs_at, offsets, exact)[0]
-
-
-def _rank_order(
-    scores: np.ndarray,
-    docs_at: Callable[[np.ndarray], np.ndarray],
-    offsets: np.ndarray,
-    exact: bool = False,
-) -> Tuple[Optional[np.ndarray], np.ndarray]:
-    """:func:`_rank_segments`'s order, and the scores as the ranking compares them
-    (:func:`ranking_scores`, or float64 as given when ``exact``) in that order."""
-    n = len(scores)
-    compared = (lambda v: np.asarray(v, dtype=np.float64)) if exact else ranking_scores
-    if n == 0:
-        return None, compared(scores)
-    scores = compared(scores)
-    descending = scores[1:] <= scores[:-1]
-    # a break in descending order inside a segment means that segment needs sorting
-    boundary = np.zeros(n - 1, dtype=bool)
-    inner = offsets[1:-1]
-    boundary[inner[(inner > 0) & (inner < n)] - 1] = True
-    unsorted = np.flatnonzero(~descending & ~boundary)
-    order = None
-    s = scores
-    if len(unsorted):
-        order = np.arange(n)
-        segs = np.unique(segment_of(unsorted, offsets))
-        for seg in segs.tolist():
-            a, b = offsets[seg], offsets[seg + 1]
-            order[a:b] = a + np.argsort(-scores[a:b], kind="stable")
-        s = scores[order]
-    tie = (s[1:] == s[:-1]) & ~boundary
-    if tie.any():
-        if order is None:
-            order = np.arange(n)
-        tied = np.zeros(n, dtype=bool)
-        tied[:-1] |= tie
-        tied[1:] |= tie
-        pos = np.flatnonzero(tied)
-        seg = segment_of(pos, offsets)
-        tied_docs = docs_at(order[pos])
-        if tied_docs.dtype.kind != "S":  # str ids: compare their UTF-8 bytes, as trec_eval does
-            tied_docs = object_array(
-                list(map(str.encode, tied_docs.tolist(), repeat("utf-8"), repeat("surrogateescape")))
-            )
-        _, doc_rank = np.unique(tied_docs, return_inverse=True)
-        sub = np.lexsort((-doc_rank.reshape(-1), -s[pos], seg))
-        order[pos] = order[pos][sub]  # within runs of equal scores: s stays the ranked scores
-    return order, s
 
 
 def _check_scores(
@@ -444,7 +299,7 @@ def _rank_dict(run: Dict[Any, Dict[Any, float]], qrels: Qrels) -> RankedRun:
         _check_scores(object_array(list(given_scores())), docs_at, qids, offsets)
         raise
     qpos_arr = np.asarray(qpos, dtype=np.int64)
-    order, ranked_scores = _rank_order(scores, docs_at, offsets)
+    order, ranked_scores = rank_order(scores, docs_at, offsets)
     # the judged documents' scores are some of those just checked, converted the same way
     if judged_parts is None:
         judged_parts = [_judged_scores(d, lookup[i]) for d, i in zip(seg_docs, qpos)]
@@ -589,7 +444,7 @@ def _rank_columns(cols: Columns, qrels: Qrels, check_docs: bool = False, exact: 
         lines, line_labels = judged
         labels = np.full(len(docs), ABSENT, dtype=np.int64)
         labels[lines] = line_labels
-        rank = _rank_segments(scores, docs.__getitem__, offsets, exact)
+        rank = rank_segments(scores, docs.__getitem__, offsets, exact)
         return RankedRun(qrels, keep_q, offsets, take(labels, rank), take(docs, rank))
     # duplicates: the last line of a (query, doc) pair wins, as in ir_measures' dict conversion
     found = None
@@ -652,7 +507,7 @@ def _finish(
     scores: np.ndarray,
     exact: bool = False,
 ) -> RankedRun:
-    docs = take(docs, _rank_segments(scores, docs.__getitem__, offsets, exact))
+    docs = take(docs, rank_segments(scores, docs.__getitem__, offsets, exact))
     return RankedRun(qrels, qpos, offsets, document_labels(qrels, qpos, offsets, docs), docs)
 
 

@@ -53,9 +53,10 @@ from typing import Any, Dict, List
 
 import numpy as np
 
-from ...data.arrays import offsets_from_counts, ranks_within, running_sums_in_order, segment_ids
+from ...data.arrays import offsets_from_counts, running_sums_in_order, segment_ids
 from ...data.diversity import DiversityQrels, IntentProbs, check_against
 from ...data.ranking import JudgedList
+from ...data.topics import RankedLists
 from ..ntcir.blended_ratio import blended_from, o_kernel, p_kernel, pplus_kernel, q_kernel
 from ..ntcir.kernels import (
     Found,
@@ -248,7 +249,7 @@ def judgements(
 
 
 @dataclass
-class DiversityLists:
+class DiversityLists(RankedLists):
     """A run's list of every topic of the tid list: its lines for the topic in file order, the
     first :data:`RUN_DEPTH` (``TRECsplitruns``); a topic the run lacks has an empty list.
     ``offsets`` per topic into ``key`` (the (topic, document) key of each entry, -1 for a
@@ -260,14 +261,6 @@ class DiversityLists:
     judged: np.ndarray
     pair_entry: np.ndarray
     pair_line: np.ndarray
-
-    @property
-    def lengths(self) -> np.ndarray:
-        return np.diff(self.offsets)  # type: ignore[no-any-return]
-
-    def rank(self) -> np.ndarray:
-        """1-based rank of every entry."""
-        return np.arange(len(self.judged)) - self.offsets[:-1][segment_ids(self.offsets)] + 1  # type: ignore[no-any-return]
 
 
 def run_lists(judg: DiversityJudgements, run: Any, depth: int = RUN_DEPTH) -> DiversityLists:
@@ -327,7 +320,7 @@ def _din_gains(judg: DiversityJudgements, lists: DiversityLists, cutoff: int) ->
     """DIN gain of every entry of the lists cut at ``cutoff`` (0 beyond): over the entry's
     relevant lines in qrels file order, w_i(d) for an informational intent, and for a
     navigational one only if no earlier entry was relevant to it."""
-    rank = lists.rank()
+    rank = lists.rank
     entry = lists.pair_entry
     line = lists.pair_line
     within = rank[entry] <= cutoff
@@ -343,7 +336,7 @@ def _din_gains(judg: DiversityJudgements, lists: DiversityLists, cutoff: int) ->
 def found(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, din: bool = False) -> Found:
     """The retrieved documents with a gain in the lists cut at ``cutoff``, with the gains the
     tool reads (``%.4f`` of GG(d), or of the DIN gain) and H per topic."""
-    rank = lists.rank()
+    rank = lists.rank
     if din:
         raw = _din_gains(judg, lists, cutoff)
     else:
@@ -356,7 +349,7 @@ def found(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, din: bo
     gain = printed(raw[candidates])
     keep = candidates[gain > 0]
     g = gain[gain > 0]
-    topic = segment_ids(lists.offsets)
+    topic = lists.qidx
     topics = len(judg.topics)
     counts = np.bincount(topic[keep], minlength=topics)
     offsets = offsets_from_counts(counts)
@@ -458,7 +451,7 @@ def intent_recall(judg: DiversityJudgements, lists: DiversityLists, k: np.ndarra
     """I-rec@k per topic (``k``: one rank per topic) on the whole list: the topic's intents
     with a relevant document in the top k, over its intents with a relevant document (0 for a
     topic without any)."""
-    rank = lists.rank()
+    rank = lists.rank
     ranks = rank[lists.pair_entry]
     intent = judg.line_intent[lists.pair_line]
     _, first = np.unique(intent, return_index=True)
@@ -521,7 +514,7 @@ def intent_found(
 ) -> Found:
     """Per intent, the retrieved documents relevant to it in its topic's list cut at
     ``cutoff``, with their per-intent gains g_i(d) (``%.4f``, as ``glabel`` writes them)."""
-    rank = lists.rank()
+    rank = lists.rank
     entry, line = lists.pair_entry, lists.pair_line
     within = rank[entry] <= cutoff
     entry, line = entry[within], line[within]
@@ -548,7 +541,7 @@ def _found_of(rel: JudgedList, g: np.ndarray, syslen: np.ndarray, n_rel: np.ndar
         rank=rel.rank.astype(np.float64),
         level=rel.label,
         gain=g,
-        count=ranks_within(rel.offsets, rel.qidx).astype(np.float64),
+        count=rel.within_rank.astype(np.float64),
         syslen=syslen,
         n_rel=n_rel,
         n_nonrel=np.zeros(len(syslen), dtype=np.int64),

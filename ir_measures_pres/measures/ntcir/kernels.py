@@ -19,9 +19,10 @@ from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
 
-from ...data.arrays import offsets_from_counts, segment_ids
+from ...data.arrays import offsets_from_counts
 from ...data.qrels import Qrels
 from ...data.ranking import JudgedList, RankedRun
+from ...data.topics import PerTopic
 from ..base import PluginMeasure
 from .blended_ratio import blended_ratio, gain_of
 
@@ -123,7 +124,7 @@ def _found(ranked: RankedRun, judged_only: bool, cutoff: Optional[int], gains: G
     judged = ranked.judged_list(judged_only=judged_only, cutoff=cutoff)
     rel = judged.subset(judged.label >= 1)
     q = rel.qidx
-    count = (np.arange(len(q)) - rel.offsets[:-1][q] + 1).astype(np.float64)
+    count = rel.within_rank.astype(np.float64)
     qrels = ranked.qrels
     return Found(
         rel=rel,
@@ -141,7 +142,7 @@ def _found(ranked: RankedRun, judged_only: bool, cutoff: Optional[int], gains: G
 
 
 @dataclass
-class Ideal:
+class Ideal(PerTopic):
     """Per qrels topic, its relevant documents by level descending (the ideal list): offsets,
     levels and gains, and running sums over them."""
 
@@ -151,19 +152,12 @@ class Ideal:
 
     def ranks(self) -> np.ndarray:
         """The 1-based rank of every entry in its topic's ideal list."""
-        return (np.arange(len(self.gain)) - self.offsets[:-1][segment_ids(self.offsets)] + 1).astype(
-            np.float64
-        )
+        return self.within_rank.astype(np.float64)
 
     def at(self, qpos: np.ndarray, k: np.ndarray, running: np.ndarray) -> np.ndarray:
         """``running`` (one value per ideal entry) at rank k of each topic's ideal list (0 at
         k = 0); k is clipped to the topic's R."""
-        r = np.diff(self.offsets)[qpos]
-        k = np.minimum(k, r)
-        out = np.zeros(len(qpos))
-        has = k > 0
-        out[has] = running[self.offsets[:-1][qpos][has] + k[has] - 1]
-        return out
+        return self.at_rank(running, k, qpos)
 
 
 def ideal(qrels: Qrels, gains: Gains, name: str) -> Ideal:

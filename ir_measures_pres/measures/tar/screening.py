@@ -18,16 +18,16 @@ Everything is vectorised over all lines of all topics at once (per-topic offsets
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...data.arrays import cumsum_within, offsets_from_counts, segment_ids
+from ...data.arrays import offsets_from_counts, segment_ids
 from ...data.column2 import KeptLines
 from ...data.inputs import InputError
 from ...data.qrels import ABSENT, Qrels
 from ...data.ranking import document_labels
+from ...data.topics import RankedLists
 
 #: the 2017 interaction codes the tool's code and the CLEF 2017 runs use; ``Q0`` (the TREC
 #: placeholder, in the QUT runs) is a plain shown document
@@ -38,7 +38,7 @@ TASK1_N = 5000
 
 
 @dataclass
-class ScreeningLists:
+class ScreeningLists(RankedLists):
     """Per topic block (file order), the screened lines the tools evaluate.
 
     ``value[offsets[i]:offsets[i + 1]]`` are the qrels values of block ``i``'s lines (unjudged
@@ -61,46 +61,13 @@ class ScreeningLists:
     def num_blocks(self) -> int:
         return len(self.query_ids)
 
-    @cached_property
-    def qidx(self) -> np.ndarray:
-        """Block index of every line (made once: every per-block sum and search uses it)."""
-        return segment_ids(self.offsets)
-
-    @property
-    def lengths(self) -> np.ndarray:
-        return np.diff(self.offsets)
-
     def position(self) -> np.ndarray:
         """1-based position of every line within its block."""
-        return np.arange(1, len(self.value) + 1) - np.repeat(self.offsets[:-1], self.lengths)
+        return self.within_rank
 
     def within(self, values: np.ndarray) -> np.ndarray:
         """Running sum of ``values`` within each block (inclusive)."""
-        return cumsum_within(values, self.offsets)
-
-    def sum(self, values: np.ndarray) -> np.ndarray:
-        """Per-block sum, added in line order (as the tools add)."""
-        return np.bincount(self.qidx, weights=values, minlength=self.num_blocks)
-
-    def last_of(self, mask: np.ndarray, values: np.ndarray) -> np.ndarray:
-        """Per block, ``values`` at its last line in ``mask`` (0 where none)."""
-        out = np.zeros(self.num_blocks, dtype=np.float64)
-        idx = np.flatnonzero(mask)
-        if len(idx):
-            q = self.qidx[idx]
-            last = np.append(q[1:] != q[:-1], True)
-            out[q[last]] = values[idx[last]]
-        return out
-
-    def first_of(self, mask: np.ndarray, values: np.ndarray) -> np.ndarray:
-        """Per block, ``values`` at its first line in ``mask`` (0 where none)."""
-        out = np.zeros(self.num_blocks, dtype=np.float64)
-        idx = np.flatnonzero(mask)
-        if len(idx):
-            q = self.qidx[idx]
-            first = np.insert(q[1:] != q[:-1], 0, True)
-            out[q[first]] = values[idx[first]]
-        return out
+        return self.cumsum(values)
 
 
 def candidate_counts(qrels: Qrels, rel: int = 1, task: int = 2) -> "tuple[np.ndarray, np.ndarray]":
@@ -148,8 +115,7 @@ def screening_lists(
     keep = value < 3
     line_numbers = None
     if not keep.all():
-        qidx = segment_ids(offsets)
-        offsets = offsets_from_counts(np.bincount(qidx[keep], minlength=len(query_ids)))
+        offsets = offsets_from_counts(np.bincount(segment_ids(offsets)[keep], minlength=len(query_ids)))
         value = value[keep]
         if column2 is not None:
             column2 = column2[keep]

@@ -502,7 +502,7 @@ def _known_state(measure: PluginMeasure, ranked: RankedRun) -> Tuple[Any, ...]:
         if docs is None:
             raise ValueError(f"{measure}: this ranked run keeps no document ids, which K needs")
         pos = np.flatnonzero(ranked.labels >= rel)
-        sub = offsets_from_counts(np.bincount(ranked.qidx[pos], minlength=ranked.num_queries))
+        sub = ranked.kept_offsets(pos)
         return pos, document_labels(kq, ranked.qpos, sub, docs[pos]) == 1
 
     pos, known = ranked.cached(("known", path, rel), make)

@@ -21,7 +21,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ...data.arrays import offsets_from_counts, running_sums_in_order, segment_ids, sums_in_order
+from ...data.arrays import offsets_from_counts, running_sums_in_order, sums_in_order
+from ...data.topics import PerTopic
 from .judgement_aware import rbp_kernel, rbp_resid_kernel, unj_kernel, yaap_kernel, yaap_of_sum
 from .lists import JgLists, ToolLists
 
@@ -156,9 +157,8 @@ def r_prec(lists: ToolLists) -> np.ndarray:
 
 def recip_rank(lists: ToolLists) -> np.ndarray:
     first_rank = np.zeros(lists.num_queries)
-    idx = np.flatnonzero(lists.is_rel)
-    queries, first = np.unique(lists.qidx[idx], return_index=True)
-    first_rank[queries] = lists.rank[idx[first]]
+    queries, first = lists.first(lists.is_rel)
+    first_rank[queries] = lists.rank[first]
     return _safe_div(np.ones(lists.num_queries), first_rank)
 
 
@@ -203,8 +203,7 @@ def bpref(lists: ToolLists) -> np.ndarray:
 def _bpref(lists: ToolLists) -> np.ndarray:
     judged = lists.rel >= 0
     nonrel = judged & ~lists.is_rel
-    nonrel_before = np.cumsum(nonrel) - nonrel
-    nonrel_before = nonrel_before - np.concatenate([[0], np.cumsum(nonrel)])[lists.offsets[:-1]][lists.qidx]
+    nonrel_before = lists.count_before(nonrel)
     mask = judged & lists.is_rel
     big_r = lists.num_rel[lists.qidx[mask]]
     before = nonrel_before[mask]
@@ -217,18 +216,12 @@ def inf_ap(lists: ToolLists) -> np.ndarray:
     """Yilmaz and Aslam's inferred AP as trec_eval computes it (m_infap.c)."""
     pooled = lists.rel != -1  # judged, or in the pool but unjudged (-2)
     judged = lists.rel >= 0
-    base = lists.offsets[:-1][lists.qidx]
-
-    def before(mask: np.ndarray) -> np.ndarray:
-        total = np.cumsum(mask)
-        return total - mask - np.concatenate([[0], total])[lists.offsets[:-1]][lists.qidx]
-
-    nonrel_before = before(judged & ~lists.is_rel)
-    unjudged_before = before(lists.rel == -2)
+    nonrel_before = lists.count_before(judged & ~lists.is_rel)
+    unjudged_before = lists.count_before(lists.rel == -2)
     mask = pooled & judged & lists.is_rel
-    j = (np.arange(len(lists.rel)) - base)[mask].astype(np.float64)
+    j = (lists.rank - 1)[mask].astype(np.float64)
     # judged relevant up to here (with -l <= -1 the list's other values >= -l are not counted)
-    rel_so_far = (before(judged & lists.is_rel)[mask] + 1).astype(np.float64)
+    rel_so_far = (lists.count_before(judged & lists.is_rel)[mask] + 1).astype(np.float64)
     nrb = nonrel_before[mask].astype(np.float64)
     ub = unjudged_before[mask].astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -321,7 +314,7 @@ def bin_g(lists: ToolLists) -> np.ndarray:
 # --------------------------------------------------------------------------------------------
 
 
-class _Ideal:
+class _Ideal(PerTopic):
     """Per query, the ideal ranking's positive gains (descending), as trec_eval's setup_gains
     orders them, laid out position by position (CSR ``offsets``)."""
 
@@ -344,17 +337,12 @@ class _Ideal:
         )
         self.offsets = offsets_from_counts(self.m)
         self.gain = np.repeat(self.entry_gain, self.entry_count)
-        pos = np.arange(len(self.gain)) - self.offsets[:-1][segment_ids(self.offsets)]
-        self.running = running_sums_in_order(self.gain / np.log2(pos + 2.0), self.offsets)
+        self.running = running_sums_in_order(self.gain / np.log2(self.within_rank + 1.0), self.offsets)
 
     def dcg(self, k: np.ndarray, q: Optional[np.ndarray] = None) -> np.ndarray:
         """Ideal DCG of the top k (k <= m of its query; 0 for k = 0), one k per query or, given
         ``q``, one per entry of ``q``."""
-        q = np.arange(len(k)) if q is None else q
-        out = np.zeros(len(k))
-        has = k > 0
-        out[has] = self.running[self.offsets[:-1][q[has]] + k[has] - 1]
-        return out
+        return self.at_rank(self.running, k, q)
 
     def at(self, lists: ToolLists) -> np.ndarray:
         """The ideal gain at every retrieved position (0 past the ideal ranking's end)."""
@@ -448,11 +436,7 @@ def _dcg_running(lists: ToolLists, g: np.ndarray, key: object = None) -> np.ndar
 
 def _dcg_at(lists: ToolLists, running: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Running DCG at rank min(k, n) (0 for k = 0 or an empty list)."""
-    k = np.minimum(k, lists.num_ret)
-    out = np.zeros(len(k))
-    has = k > 0
-    out[has] = running[lists.offsets[:-1][has] + k[has] - 1]
-    return out
+    return lists.at_rank(running, k)
 
 
 def ndcg(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
@@ -518,11 +502,7 @@ def rndcg(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:
 
 
 def _dcg_points(lists: ToolLists, running: np.ndarray, q: np.ndarray, k: np.ndarray) -> np.ndarray:
-    k = np.minimum(k, lists.num_ret[q])
-    out = np.zeros(len(q))
-    has = k > 0
-    out[has] = running[lists.offsets[:-1][q[has]] + k[has] - 1]
-    return out
+    return lists.at_rank(running, k, q)
 
 
 def g_measure(lists: ToolLists, gains: Dict[int, float]) -> np.ndarray:

@@ -21,14 +21,15 @@ its values being reset afterwards by the printer (:mod:`ir_measures_pres.printer
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from ...data.arrays import offsets_from_counts, ranks_within, segment_ids, sums_in_order
+from ...data.arrays import offsets_from_counts, segment_ids, sums_in_order
 from ...data.qrels import ABSENT, Qrels
 from ...data.ranking import JudgedList, RankedRun, rank_run
+from ...data.topics import RankedLists
 
 __all__ = [
     "BOGUS_DOCNO",
@@ -69,8 +70,9 @@ def reorder_segments(offsets: np.ndarray, order: np.ndarray) -> tuple:
 
 
 @dataclass
-class ToolLists:
-    """The evaluated queries' ranked relevance lists and judgement counts (module docstring)."""
+class ToolLists(RankedLists):
+    """The evaluated queries' ranked relevance lists and judgement counts (module docstring);
+    per-query offsets, query index, ranks and memo from :class:`~...data.topics.RankedLists`."""
 
     query_ids: List[str]
     #: CSR offsets of the lists; ``rel[offsets[i]:offsets[i + 1]]`` is query i's list
@@ -87,14 +89,6 @@ class ToolLists:
     #: whether a division the C code leaves unguarded gives its NaN (the trec_eval command, which
     #: prints ``-nan``) rather than 0 (the registered measures, whose surfaces average values)
     c_nan: bool = False
-    _cache: Dict[Any, Any] = field(default_factory=dict, init=False, repr=False)
-
-    def cached(self, key: Any, make: Callable[[], Any]) -> Any:
-        """What ``make()`` gives, made once for these lists and kept under ``key``: the kernels'
-        shared intermediate arrays (rel(k), AP for map and gm_map, ideal gains, running DCG)."""
-        if key not in self._cache:
-            self._cache[key] = make()
-        return self._cache[key]
 
     @property
     def num_queries(self) -> int:
@@ -102,16 +96,7 @@ class ToolLists:
 
     @property
     def num_ret(self) -> np.ndarray:
-        return np.diff(self.offsets)
-
-    @property
-    def qidx(self) -> np.ndarray:
-        return self.cached("qidx", lambda: segment_ids(self.offsets))  # type: ignore[no-any-return]
-
-    @property
-    def rank(self) -> np.ndarray:
-        """1-based rank of every position."""
-        return self.cached("rank", lambda: ranks_within(self.offsets, self.qidx))  # type: ignore[no-any-return]
+        return self.sizes
 
     @property
     def is_rel(self) -> np.ndarray:
@@ -120,11 +105,13 @@ class ToolLists:
     @property
     def cum_rel(self) -> np.ndarray:
         """Relevant documents at or above each position (inclusive count)."""
-        if "cum_rel" not in self._cache:
+
+        def make() -> np.ndarray:
             total = np.cumsum(self.is_rel, dtype=np.int64)
             before = np.concatenate([[0], total])[self.offsets[:-1]]
-            self._cache["cum_rel"] = total - before[self.qidx]
-        return self._cache["cum_rel"]
+            return total - before[self.qidx]  # type: ignore[no-any-return]
+
+        return self.cached("cum_rel", make)  # type: ignore[no-any-return]
 
     @property
     def num_rel_ret(self) -> np.ndarray:
@@ -153,18 +140,10 @@ class ToolLists:
             self.level_qidx[keep], weights=self.level_counts[keep], minlength=self.num_queries
         ).astype(np.int64)
 
-    def count(self, mask: np.ndarray) -> np.ndarray:
-        """Per query, the positions where ``mask`` holds."""
-        return np.bincount(self.qidx[mask], minlength=self.num_queries).astype(np.int64)
-
     def rel_in_top(self, k: Any) -> np.ndarray:
         """Per query, the relevant documents among the top k (a number or one per query): the
         running count at rank min(k, n), read once per query."""
-        k = np.minimum(np.broadcast_to(np.asarray(k, dtype=np.int64), (self.num_queries,)), self.num_ret)
-        out = np.zeros(self.num_queries, dtype=np.int64)
-        has = k > 0
-        out[has] = self.cum_rel[self.offsets[:-1][has] + k[has] - 1]
-        return out
+        return self.at_rank(self.cum_rel, np.broadcast_to(np.asarray(k, dtype=np.int64), (self.num_queries,)))
 
     def in_top(self, mask: np.ndarray, k: Any) -> np.ndarray:
         """Per query, the positions of rank <= k (a number or one per query) where ``mask`` holds."""
@@ -174,8 +153,7 @@ class ToolLists:
     def sum_in_order(self, mask: np.ndarray, values: np.ndarray) -> np.ndarray:
         """Per query, ``values`` (one per position where ``mask`` holds) added in rank order, as
         the C loops add."""
-        counts = self.count(mask)
-        return sums_in_order(values, offsets_from_counts(counts))
+        return sums_in_order(values, self.kept_offsets(mask))
 
     def judged_list(self, cutoff: Optional[int] = None) -> JudgedList:
         """The judged documents (value >= 0) as :class:`~ir_measures_pres.data.ranking.JudgedList`,
@@ -185,7 +163,7 @@ class ToolLists:
         if cutoff is not None:
             keep = keep & (self.rank <= cutoff)
             lengths = np.minimum(lengths, cutoff)
-        offsets = offsets_from_counts(self.count(keep))
+        offsets = self.kept_offsets(keep)
         qpos = np.arange(self.num_queries)
         return JudgedList(qpos, lengths, offsets, self.rank[keep], self.rel[keep])
 
@@ -264,7 +242,7 @@ def build_lists(
         if judged_only:
             keep &= rel >= 0
         rel = rel[keep]
-        offsets = offsets_from_counts(np.bincount(ranked.qidx[keep], minlength=ranked.num_queries))
+        offsets = ranked.kept_offsets(keep)
     # the evaluated queries, in trec_eval's order; their positions among the ranked ones
     ranked_of = {int(p): i for i, p in enumerate(ranked.qpos.tolist())}
     qrels_indices = range(len(qrels.query_ids)) if complete else ranked.qpos.tolist()
