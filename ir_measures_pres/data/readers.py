@@ -78,7 +78,8 @@ from typing import IO, Any, Deque, Iterator, List, Optional, Tuple, Union
 
 import numpy as np
 
-from ..runtime.pool import in_worker, stop_point
+from ..runtime.pool import in_worker
+from ..runtime.stops import stop_point
 from ._trec_parse import Block, Kind, Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str, usable_cpus
 from .byteranges import PARALLEL_MIN_BYTES, Buffer, file_buffer, parse_in_ranges, range_processes, read_whole
