@@ -41,6 +41,7 @@ import sys
 from collections import deque
 from typing import Any, Callable, Deque, Dict, Generator, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
+from .pickling import PicklesByParts
 from .stops import STOP_SIGNALS, StopsHeld, set_stop_check, stop_point, unblock
 
 __all__ = ["WorkerLost", "can_fork", "forked_map", "in_worker", "pools_running", "split"]
@@ -53,18 +54,17 @@ _in_worker = False
 _running = 0
 
 
-class WorkerLost(RuntimeError):
+class WorkerLost(PicklesByParts, RuntimeError):
     """A forked worker died before it returned its work: killed by a signal (most often SIGKILL
     from the out-of-memory killer) or ended by something else. The other workers are ended before
     this is raised; nothing the dead worker was doing is returned. ``exitcode``: the worker's, as
     :attr:`multiprocessing.Process.exitcode` gives it (``-9``: killed by SIGKILL)."""
 
+    PARTS = ("exitcode",)
+
     def __init__(self, exitcode: Optional[int]) -> None:
         self.exitcode = exitcode
         super().__init__(_death(exitcode))
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        return type(self), (self.exitcode,), self.__dict__
 
 
 def _death(exitcode: Optional[int]) -> str:
