@@ -1,65 +1,32 @@
 """The command's first instant: SIGINT and SIGTERM end it quietly, with exit status 130 and 143,
-while its modules load, before the command's own handlers are set
-(:func:`~ir_measures_pres.cli._command.guarded`).
+while its modules load, before the command's own handlers are set (the stop policy:
+:mod:`ir_measures_pres.runtime.stops`).
 
 Importing the package loads ir_measures and numpy (a good part of a second): a Ctrl-C meanwhile
 printed Python's ``KeyboardInterrupt`` traceback from deep inside an import. The package's
-``__init__`` imports this module (the standard library's ``os``, ``signal`` and ``sys`` only)
-before anything else, and importing it calls :func:`hold_stops`: when the process is the
-command, the handlers are set before anything heavy loads. Nothing needs cleaning up yet (no worker, no
-output), so the process leaves at once. Imported as a library, the package sets no handler.
+``__init__`` imports this module (the standard library's ``os`` and ``sys``, and the stop
+policy's module, standard library only too) before anything else, and importing it calls
+:func:`hold_stops`: when the process is the command, the handlers are set before anything heavy
+loads. Nothing needs cleaning up yet (no worker, no output), so the process leaves at once.
+Imported as a library, the package sets no handler.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import sys
-from typing import Any, NoReturn, Sequence
+from typing import Sequence
+
+from .runtime.stops import leave_on_stops
 
 PACKAGE = "ir_measures_pres"
-
-#: the exit statuses of a stop: the shells' 128 + SIGINT and 128 + SIGTERM
-STOPPED = (128 + signal.SIGINT, 128 + signal.SIGTERM)
 
 
 def hold_stops() -> None:
     """When this process is the command: SIGTERM, and SIGINT unless it is ignored (a background
-    job, ``nohup``), end it at once and quietly (:func:`leave`)."""
-    if not _is_command():
-        return
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        signal.signal(signal.SIGINT, leave)
-    signal.signal(signal.SIGTERM, leave)
-
-
-def leave(signum: int, frame: Any) -> None:
-    """The start-up handler: exit at once with the shells' status, 128 + the signal."""
-    os._exit(128 + signum)
-
-
-def end(status: int) -> NoReturn:
-    """End the command's process (``python -m ir_measures_pres``, ``python -m
-    ir_measures_pres.meta``) with ``status``. After a stop (130, 143) the process leaves at once,
-    its output flushed, without the interpreter's finalisation, for two reasons:
-
-    * CPython (3.8 to 3.13, ``Py_RunMain``) ends a ``-m`` process by SIGINT instead of with its
-      status when a KeyboardInterrupt went through code run from a string (``exec``/``eval``:
-      each dataclass and namedtuple made while the modules load) even though it was caught
-      afterwards: a Ctrl-C at that instant was reported as a death by signal, not 130;
-    * the finalisation waits for the threads still running, one of which may be blocked on an
-      input that never comes (a FIFO, a stalled pipe).
-
-    The workers are ended before (:func:`~ir_measures_pres.cli._command.guarded`)."""
-    if status in STOPPED:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                if stream is not None:
-                    stream.flush()
-            except (OSError, ValueError):
-                pass
-        os._exit(status)
-    sys.exit(status)
+    job, ``nohup``), end it at once and quietly (:func:`~.runtime.stops.leave_on_stops`)."""
+    if _is_command():
+        leave_on_stops()
 
 
 def _is_command() -> bool:

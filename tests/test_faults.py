@@ -260,7 +260,7 @@ def test_a_stop_a_finaliser_drops_still_ends_the_command(number: int, status: in
 
     assert guarded(command) == status
     assert capsys.readouterr().err == ""
-    from ir_measures_pres.cli._command import check_stop
+    from ir_measures_pres.runtime.stops import check_stop
 
     check_stop()  # the note ended with the command: a caller in-process goes on
 
@@ -587,7 +587,7 @@ try:
 except KeyboardInterrupt:
     pass
 if sys.argv[1:] == ["end"]:
-    from ir_measures_pres._start import end
+    from ir_measures_pres.runtime.stops import end
     end(130)
 sys.exit(130)
 """
@@ -597,7 +597,7 @@ def test_a_stop_caught_after_code_run_from_a_string_ends_with_130(tmp_path: Path
     """CPython ends a ``-m`` process by SIGINT, whatever its exit status, once a KeyboardInterrupt
     went through code run from a string (``exec``; every dataclass and namedtuple made while the
     modules load runs such code), even when it was caught: a Ctrl-C at that instant was seen
-    once in CI as a death by signal (-2) instead of 130. ``_start.end`` leaves with 130. The
+    once in CI as a death by signal (-2) instead of 130. ``runtime.stops.end`` leaves with 130. The
     control (``sys.exit``) shows the test meets CPython's behaviour here."""
     package = tmp_path / "stopped_in_exec"
     package.mkdir()
@@ -617,18 +617,18 @@ def test_a_stop_caught_after_code_run_from_a_string_ends_with_130(tmp_path: Path
 
 _DROPPED_BEFORE_READING = """
 import sys
-from ir_measures_pres.cli import _command
+from ir_measures_pres.runtime import stops
 from ir_measures_pres.cli.evaluate import main
 
-catch_stops = _command._catch_stops
+catch_stops = stops.catch_stops
 
 
 def dropped(replaced):  # the command's handlers are set; a stop comes and something drops it
     catch_stops(replaced)
-    _command._stopping.append(KeyboardInterrupt)
+    stops._stopping.append(KeyboardInterrupt)
 
 
-_command._catch_stops = dropped
+stops.catch_stops = dropped
 sys.exit(main(sys.argv[1:]))
 """
 

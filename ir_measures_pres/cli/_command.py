@@ -6,7 +6,8 @@
 * no traceback for a user's mistake: ``--debug`` shows it; a bug (any other exception) prints
   one line saying so and exits with 70 (``EX_SOFTWARE``);
 * Ctrl-C exits with 130, SIGTERM with 143, both quietly (forked workers are ended first), from
-  the first instant (while the modules load: :mod:`ir_measures_pres._start`); a worker that dies
+  the first instant (while the modules load: :mod:`ir_measures_pres._start`): the stop policy is
+  :mod:`ir_measures_pres.runtime.stops`, which :func:`guarded` registers; a worker that dies
   (the out-of-memory killer) ends the command with one line and 1; a reader that closes the pipe
   (``| head``) ends the command quietly with 141, the status of a Unix tool SIGPIPE ends (128 +
   13: what a shell reports for ``seq 100000 | head -1``), the demo likewise;
@@ -21,15 +22,15 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import signal
 import sys
 import threading
 import traceback
 import warnings
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple, Union
 
 # what an input error is, and its text, are facts about inputs (kept importable from here)
 from ..data.inputs import INPUT_ERRORS, input_error_text
+from ..runtime.stops import CommandStops, StopsHeld, Terminated, check_stop
 
 PROG = "ir_measures_pres"
 
@@ -40,41 +41,6 @@ USAGE, INPUT, INTERRUPTED, TERMINATED, BUG = 2, 1, 130, 143, 70
 #: the reader of standard output went away (``| head``): 128 + SIGPIPE, as a shell reports a tool
 #: that SIGPIPE ended (Python ignores SIGPIPE and sees EPIPE instead: BrokenPipeError)
 PIPE_CLOSED = 128 + 13
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived (``kill``, ``timeout``, a cluster's time limit): the command stops as it
-    does on Ctrl-C, quietly, its workers ended, with exit status 143."""
-
-
-#: the stops (KeyboardInterrupt, Terminated) a signal asked for while the command runs
-_stopping: List[type] = []
-
-
-def _stop(kind: type) -> None:
-    """A stop signal's handler: note the stop, then raise it. Python runs a handler between any
-    two bytecodes, also inside an object's ``__del__``, where what it raises is dropped
-    ("Exception ignored"): the note keeps the stop, raised again at the next run or block
-    (:func:`check_stop`)."""
-    _stopping.append(kind)
-    raise kind()
-
-
-def _on_sigterm(signum: int, frame: Any) -> None:
-    _stop(Terminated)
-
-
-def _on_sigint(signum: int, frame: Any) -> None:
-    _stop(KeyboardInterrupt)
-
-
-def check_stop() -> None:
-    """Raise the stop a signal asked for, should something have dropped it. :func:`guarded`
-    registers it as the work's stop check (:func:`~ir_measures_pres.runtime.pool.set_stop_check`:
-    asked before each item of the process pool, each wait for its workers and after each block of
-    a run), and asks it when the command returns."""
-    if _stopping:
-        raise _stopping[0]()
 
 
 class UsageError(Exception):
@@ -93,8 +59,6 @@ class ArgumentParser(argparse.ArgumentParser):
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
         if self._subparsers is not None or self._intermixing:
             return super().parse_known_args(args, namespace)
-        from ..runtime.pool import StopsHeld
-
         self._intermixing = True  # parse_known_intermixed_args calls this method twice
         try:
             # argparse sets attributes on the positional actions and restores them in a finally:
@@ -328,60 +292,46 @@ def _show_warning(
 def guarded(run: Callable[[], int], debug: bool = False) -> int:
     """Run a command; turn what goes wrong into one line and an exit status (module docstring)."""
     from ..measures.catalogue import MeasureNameError
-    from ..runtime.pool import WorkerLost, set_stop_check
+    from ..runtime.pool import WorkerLost
 
     previous = warnings.showwarning
     warnings.showwarning = _show_warning
-    _stopping.clear()  # the command begins: no stop asked yet
-    previous_hook = sys.unraisablehook
-    previous_check = set_stop_check(check_stop)
-    previous_handlers: Dict[int, Any] = {}
-
-    def quiet_stops(unraisable: Any) -> None:  # a stop a finaliser dropped: kept, not printed
-        if unraisable.exc_type not in _stopping:
-            previous_hook(unraisable)
-
-    sys.unraisablehook = quiet_stops
-    try:
-        # inside the try: a stop the moment a handler is set is this command's, caught below
-        _catch_stops(previous_handlers)
-        status = run()
-        # what is still buffered goes out now, so that a reader gone meanwhile is seen here
-        # (below), not by Python's flush at exit ("Exception ignored ...", status 120)
-        _flush_stdout()
-        check_stop()  # a stop a finaliser dropped ends the command as any stop does
-        return status
-    except BrokenPipeError:
-        return closed_pipe()
-    except KeyboardInterrupt:
-        return INTERRUPTED
-    except Terminated:
-        return TERMINATED
-    except WorkerLost as error:  # the out-of-memory killer, most often: one line, never a hang
-        _trace(debug)
-        say(f"{error}; rerun with --jobs 1 or more memory")
-        return INPUT
-    except SystemExit as done:  # argparse's --help and --version
-        return done.code if isinstance(done.code, int) else 0
-    except (UsageError, MeasureNameError) as error:
-        _trace(debug)
-        say(str(error))
-        return USAGE
-    except INPUT_ERRORS + (ImportError,) as error:  # ImportError: a missing extra
-        _trace(debug)
-        return report_input_error(error)
-    except Exception as error:  # noqa: BLE001 - a bug: one line, never a traceback unless asked
-        if debug:
-            raise
-        say(f"internal error ({type(error).__name__}: {error}); run again with --debug for the traceback")
-        return BUG
-    finally:
-        warnings.showwarning = previous
-        sys.unraisablehook = previous_hook
-        set_stop_check(previous_check)
-        _stopping.clear()  # the note lives as long as the command: a caller in-process goes on
-        for number, handler in previous_handlers.items():
-            signal.signal(number, handler)
+    with CommandStops() as stops:  # the stop policy (runtime/stops.py), registered for the command
+        try:
+            # inside the try: a stop the moment a handler is set is this command's, caught below
+            stops.catch()
+            status = run()
+            # what is still buffered goes out now, so that a reader gone meanwhile is seen here
+            # (below), not by Python's flush at exit ("Exception ignored ...", status 120)
+            _flush_stdout()
+            check_stop()  # a stop a finaliser dropped ends the command as any stop does
+            return status
+        except BrokenPipeError:
+            return closed_pipe()
+        except KeyboardInterrupt:
+            return INTERRUPTED
+        except Terminated:
+            return TERMINATED
+        except WorkerLost as error:  # the out-of-memory killer, most often: one line, never a hang
+            _trace(debug)
+            say(f"{error}; rerun with --jobs 1 or more memory")
+            return INPUT
+        except SystemExit as done:  # argparse's --help and --version
+            return done.code if isinstance(done.code, int) else 0
+        except (UsageError, MeasureNameError) as error:
+            _trace(debug)
+            say(str(error))
+            return USAGE
+        except INPUT_ERRORS + (ImportError,) as error:  # ImportError: a missing extra
+            _trace(debug)
+            return report_input_error(error)
+        except Exception as error:  # noqa: BLE001 - a bug: one line, never a traceback unless asked
+            if debug:
+                raise
+            say(f"internal error ({type(error).__name__}: {error}); run again with --debug for the traceback")
+            return BUG
+        finally:
+            warnings.showwarning = previous
 
 
 def _flush_stdout() -> None:
@@ -401,23 +351,6 @@ def closed_pipe() -> int:
     except (OSError, ValueError, AttributeError):
         pass
     return PIPE_CLOSED
-
-
-def _catch_stops(replaced: Dict[int, Any]) -> None:
-    """While a command runs, SIGTERM raises :class:`Terminated` and SIGINT KeyboardInterrupt in
-    the main thread, each noted so that a finaliser cannot drop it (:func:`_stop`); an ignored
-    SIGINT (a background job, ``nohup``) stays ignored, and so does a caller's own handler.
-    Each handler replaced goes into ``replaced`` the moment it is, to be put back after; none
-    where signals cannot be caught (not the main thread)."""
-    from .._start import leave
-
-    if threading.current_thread() is not threading.main_thread():
-        return
-    replaced[signal.SIGTERM] = signal.getsignal(signal.SIGTERM)
-    signal.signal(signal.SIGTERM, _on_sigterm)
-    if signal.getsignal(signal.SIGINT) in (signal.default_int_handler, leave):
-        replaced[signal.SIGINT] = signal.getsignal(signal.SIGINT)
-        signal.signal(signal.SIGINT, _on_sigint)
 
 
 def report_input_error(error: BaseException) -> int:

@@ -23,7 +23,8 @@ import shutil
 import tempfile
 from typing import Any, Callable, Iterator, List, Sequence, Tuple
 
-from ._command import INPUT, INPUT_ERRORS, check_stop, report_input_error, say
+from ..runtime.stops import check_stop
+from ._command import INPUT, INPUT_ERRORS, report_input_error, say
 
 __all__ = ["evaluate_runs", "held_output", "in_turn", "run_paths", "runs_status"]
 

@@ -15,6 +15,7 @@ import warnings
 from typing import Any, Dict, List, Sequence, Tuple
 
 from ..data.perl import DECIMAL
+from ..runtime.pickling import MESSAGE, PicklesByParts
 
 #: trec_eval's exit statuses
 USAGE_STATUS, INPUT_STATUS, DUPLICATE_STATUS, NO_QUERIES_STATUS = 1, 2, 4, 7
@@ -24,15 +25,14 @@ ZSCORE_STATUS = 255
 CALC_STATUS = DUPLICATE_STATUS
 
 
-class TrecEvalError(Exception):
+class TrecEvalError(PicklesByParts, Exception):
     """What stops the command: a one-line message and trec_eval's exit status."""
+
+    PARTS = (MESSAGE, "status")
 
     def __init__(self, message: str, status: int) -> None:
         super().__init__(message)
         self.status = status
-
-    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its parts (a worker's, in the parent)
-        return type(self), (self.args[0], self.status), self.__dict__
 
 
 def read_zscores(path: str) -> Dict[str, Dict[str, Tuple[float, float]]]:

@@ -248,7 +248,7 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
     from ..data.runblocks import RunBlocks, UngroupedRun
     from ..measures.trec_eval.lists import build_lists
     from ..measures.trec_eval.tally import joined, only, tally
-    from ..runtime.pool import stop_point
+    from ..runtime.stops import stop_point
 
     parts = []
     repeats: Dict[str, int] = {}

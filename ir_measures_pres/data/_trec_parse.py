@@ -21,6 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..runtime.pickling import PicklesByParts
 from .inputs import RELEVANCE_MAX, RELEVANCE_MIN, InputError
 
 # tokens longer than this are cut out one by one instead of in a fixed-width array
@@ -42,7 +43,7 @@ _WORD_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(9)], dtype="<u8")
 # --------------------------------------------------------------------------------------------
 
 
-class TrecFormatError(InputError):
+class TrecFormatError(PicklesByParts, InputError):
     """A qrels or run file that cannot be read without guessing.
 
     ``source`` is the file's display name, ``line`` the 1-based line number (None for a
@@ -53,6 +54,8 @@ class TrecFormatError(InputError):
     # pickles and help(), as before the readers were split
     __module__ = "ir_measures_pres.data.readers"
 
+    PARTS = ("source", "line", "expected", "found")
+
     def __init__(self, source: str, line: Optional[int], expected: str, found: str) -> None:
         self.source = source
         self.line = line
@@ -60,9 +63,6 @@ class TrecFormatError(InputError):
         self.found = found
         where = source if line is None else f"{source}:{line}"
         super().__init__(f"{where}: expected {expected}, found {found}")
-
-    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its parts (a worker's, in the parent)
-        return type(self), (self.source, self.line, self.expected, self.found), self.__dict__
 
 
 class TrecFormatWarning(UserWarning):

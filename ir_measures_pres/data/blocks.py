@@ -22,7 +22,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from itertools import chain
 from typing import IO, Any, Deque, Iterator, List, Tuple
 
-from ..runtime.pool import in_worker, stop_point
+from ..runtime.pool import in_worker
+from ..runtime.stops import stop_point
 from ._trec_parse import Block, Reader, TrecFormatError
 from .arrays import usable_cpus
 from .byteranges import PARALLEL_MIN_BYTES, Buffer, file_buffer, parse_in_ranges, range_processes, read_whole

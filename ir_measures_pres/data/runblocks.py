@@ -31,6 +31,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from ..runtime.pickling import PicklesByParts
 from ._trec_parse import Reader, TrecFormatError, TrecFormatWarning
 from .arrays import ids_as_str
 from .blocks import open_source, parsed_blocks
@@ -46,9 +47,11 @@ __all__ = ["BLOCK_LINES", "RunBlocks", "UngroupedRun"]
 BLOCK_LINES = 1 << 17
 
 
-class UngroupedRun(InputError):
+class UngroupedRun(PicklesByParts, InputError):
     """A run whose lines are not grouped by query (a query's lines in two places): it cannot be
     read in blocks. ``qid`` is the query and ``line`` the line where it appears again."""
+
+    PARTS = ("source", "qid", "line")
 
     def __init__(self, source: str, qid: str, line: int) -> None:
         self.source, self.qid, self.line = source, qid, line
@@ -56,9 +59,6 @@ class UngroupedRun(InputError):
             f"{source}:{line}: query {qid!r} appears again after other queries (the run's lines "
             "are not grouped by query)"
         )
-
-    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its parts (a worker's, in the parent)
-        return type(self), (self.source, self.qid, self.line), self.__dict__
 
 
 # a piece of a block: query codes, document ids, scores, line numbers, first line not UTF-8

@@ -43,7 +43,7 @@ from ..data.qrels import ABSENT
 from ..data.ranking import RankedRun
 from ..runtime.pool import forked_map, split
 
-__all__ = ["GROUP_QUERIES", "PARALLEL_MIN_LINES", "StandardMeasures"]
+__all__ = ["GROUP_QUERIES", "PARALLEL_MIN_LINES", "StandardMeasures", "default_provider_of"]
 
 #: qrels queries per evaluator (and so per batch of a run handed to pytrec_eval)
 GROUP_QUERIES = 128
@@ -56,7 +56,7 @@ _MAX_RANK = 2**24
 PARALLEL_MIN_LINES = 1_000_000
 
 
-def _default_provider_of(measure: Any) -> Optional[str]:
+def default_provider_of(measure: Any) -> Optional[str]:
     """Name of the provider ir_measures' default pipeline computes ``measure`` with."""
     import ir_measures
 
@@ -82,7 +82,7 @@ class StandardMeasures:
         self.qrels = qrels
         self.provider = provider
         batched = provider in (None, "pytrec_eval") and qrels.non_utf8_at is None
-        self.batched = [m for m in measures if batched and _default_provider_of(m) == "pytrec_eval"]
+        self.batched = [m for m in measures if batched and default_provider_of(m) == "pytrec_eval"]
         self.whole = [m for m in measures if m not in self.batched]
         self._calc = ir_measures if provider is None else ir_measures.providers.registry[provider]
         self._whole_evaluators: Dict[Tuple[Any, ...], Any] = {}
@@ -193,7 +193,7 @@ class StandardMeasures:
             return None
         depth = 0
         for m in measures:
-            if getattr(m, "NAME", None) != "RR" or _default_provider_of(m) != "msmarco":
+            if getattr(m, "NAME", None) != "RR" or default_provider_of(m) != "msmarco":
                 return None
             cutoff = m["cutoff"]
             if cutoff is NOT_PROVIDED or not isinstance(cutoff, int) or cutoff < 1:

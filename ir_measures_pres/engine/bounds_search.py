@@ -8,7 +8,7 @@ over the m strictly inside; each round, per query, the :data:`PER_ROUND` pieces 
 bounds are split into up to :data:`SPLIT` pieces, scored exactly at the new ends, and the new
 pieces bounded; a piece is dropped once its bound cannot beat the best exact value of its query
 (within :data:`TOLERANCE`). Best-first, so the best value is found early and most pieces are
-dropped unsplit. The bound of a piece, by what the measure is (``BoundPlan`` in :mod:`.bounds`):
+dropped unsplit. The bound of a piece, by what the measure is (``BoundPlan`` in :mod:`.bounds_layout`):
 
 * **N(E) / (c R)** (AP, R@k, PRES; ``plan.per_relevant``): N is non-decreasing in the set E of
   relevant retrieved documents, and the sets of the top-m (bottom-m) completions grow with m.
@@ -38,7 +38,7 @@ import numpy as np
 from ..data.arrays import offsets_from_counts, segment_ids
 
 if TYPE_CHECKING:
-    from .bounds import BoundPlan, _Layout
+    from .bounds_layout import BoundPlan, Layout
 
 __all__ = ["PER_ROUND", "SPLIT", "TOLERANCE", "Pieces", "branch_and_bound", "envelope_bound"]
 
@@ -86,7 +86,7 @@ def envelope_bound(
 
 
 def _piece_bounds(
-    layout: "_Layout",
+    layout: "Layout",
     plan: "BoundPlan",
     top: bool,
     r0: np.ndarray,
@@ -168,7 +168,7 @@ class Pieces:
 
 
 def branch_and_bound(
-    layout: "_Layout", plan: "BoundPlan", top: bool, ends: np.ndarray, n_relevant: np.ndarray
+    layout: "Layout", plan: "BoundPlan", top: bool, ends: np.ndarray, n_relevant: np.ndarray
 ) -> np.ndarray:
     """max over m of V(top-m) (``top``) or min over m of V(bottom-m), per ranked query.
 

@@ -126,7 +126,7 @@ def check_computable(measures: Sequence[Any], provider: Optional[str] = None) ->
     import ir_measures
 
     from ..measures.catalogue import MeasureNameError
-    from .backend import _default_provider_of
+    from .backend import default_provider_of
 
     if provider is not None:
         chosen = ir_measures.providers.registry[provider]
@@ -141,7 +141,7 @@ def check_computable(measures: Sequence[Any], provider: Optional[str] = None) ->
         return
     problems = []
     for measure in measures:
-        if entry_of(measure) is not None or _default_provider_of(measure) is not None:
+        if entry_of(measure) is not None or default_provider_of(measure) is not None:
             continue
         would = [
             f"{p.NAME} would: {p.install_instructions()}" if hasattr(p, "install_instructions") else p.NAME

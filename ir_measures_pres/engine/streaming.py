@@ -43,7 +43,8 @@ import numpy as np
 from ..data.arrays import sum_in_order
 from ..data.inputs import Columns, object_array
 from ..data.runblocks import RunBlocks, UngroupedRun
-from ..runtime.pool import can_fork, forked_map, in_worker, stop_point
+from ..runtime.pool import can_fork, forked_map, in_worker
+from ..runtime.stops import stop_point
 
 __all__ = [
     "BlockRows",

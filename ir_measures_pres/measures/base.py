@@ -100,7 +100,7 @@ class PluginMeasure(ir_measures.Measure):
             if info is not None and info.dtype is float and type(value) is int:
                 params[name] = float(value)  # canonical: beta=1 and beta=1.0 are one measure
             if name == "gains" and isinstance(value, dict):
-                params[name] = _canonical_gains(value)
+                params[name] = canonical_gains(value)
         super().__init__(**params)
 
     #: how the measure's per-topic values become one number (:data:`SUMMARIES`): its catalogue
@@ -213,7 +213,7 @@ def _same(value: Any, default: Any) -> bool:
     return default is not _NOT_PROVIDED and type(value) is type(default) and value == default
 
 
-def _canonical_gains(gains: Dict[Any, Any]) -> Dict[Any, Any]:
+def canonical_gains(gains: Dict[Any, Any]) -> Dict[Any, Any]:
     """Gains in one spelling: levels <= 0 dropped when their gain is 0 (they are non-relevant
     whatever the dict says), gains as floats. Invalid dicts are kept as given for the checks."""
     try:

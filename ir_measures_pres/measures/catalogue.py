@@ -52,6 +52,7 @@ from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from ir_measures.measures.base import _NOT_PROVIDED
 
+from ..runtime.pickling import PicklesByParts
 from ._syntax import digits_for_letters, syntax_problem
 from .entry import Entry, NamedNumber, TrecStyle
 from .table import BY_NAME, MEASURES, entry_of
@@ -70,15 +71,14 @@ from .trec_eval.names import (
 # --------------------------------------------------------------------------------------------
 
 
-class MeasureNameError(ValueError):
+class MeasureNameError(PicklesByParts, ValueError):
     """Measure names that cannot be read: one line per bad token, with suggestions."""
+
+    PARTS = ("problems",)
 
     def __init__(self, problems: Iterable[str]) -> None:
         self.problems: Tuple[str, ...] = tuple(problems)
         super().__init__("\n".join(self.problems))
-
-    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its problems (a worker's, in the parent)
-        return type(self), (self.problems,), self.__dict__
 
 
 class _Problem(Exception):

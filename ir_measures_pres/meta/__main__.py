@@ -2,8 +2,8 @@
 
 import sys
 
-from .._start import end
 from ..cli.meta import main
+from ..runtime.stops import end
 
 if __name__ == "__main__":
     end(main(sys.argv[1:]))

@@ -28,9 +28,9 @@ inside a worker :func:`forked_map` runs in that worker. SIGINT and SIGTERM are h
 workers are forked and while they are ended, so a stop at any instant of :func:`forked_map`
 (or of closing its iterator) ends every worker before it reaches the caller. A worker is given a
 new item only when it has returned the last one, so neither side can block the other on a full
-pipe. The pool asks a stop check (:func:`set_stop_check`: the command registers it, to notice a
-stop a finaliser dropped) before each item it hands out and each wait for results
-(:func:`stop_point`).
+pipe. The pool asks the stop check (:func:`~.stops.stop_point`: the command registers it, to
+notice a stop a finaliser dropped) before each item it hands out and each wait for results. The
+stop policy itself is :mod:`.stops`.
 """
 
 from __future__ import annotations
@@ -41,17 +41,10 @@ import sys
 from collections import deque
 from typing import Any, Callable, Deque, Dict, Generator, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
-__all__ = [
-    "StopsHeld",
-    "WorkerLost",
-    "can_fork",
-    "forked_map",
-    "in_worker",
-    "pools_running",
-    "set_stop_check",
-    "split",
-    "stop_point",
-]
+from .pickling import PicklesByParts
+from .stops import STOP_SIGNALS, StopsHeld, set_stop_check, stop_point, unblock
+
+__all__ = ["WorkerLost", "can_fork", "forked_map", "in_worker", "pools_running", "split"]
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,41 +53,18 @@ _in_worker = False
 #: pools of this process whose workers live (:func:`pools_running`)
 _running = 0
 
-#: called at each :func:`stop_point` (:func:`set_stop_check`)
-_stop_check: Optional[Callable[[], None]] = None
 
-
-def set_stop_check(check: Optional[Callable[[], None]]) -> Optional[Callable[[], None]]:
-    """Have the pool call ``check()`` (None: nothing) at each :func:`stop_point`; whatever it
-    raises ends the workers and reaches the caller. The command registers its check of the stop
-    a signal asked for; the pool knows no more of stops. Returns the check it replaces, to put
-    back after."""
-    global _stop_check
-    previous, _stop_check = _stop_check, check
-    return previous
-
-
-def stop_point() -> None:
-    """A point where the work may stop: calls the stop check registered (:func:`set_stop_check`),
-    if any. The pool calls it before each item it hands out and each wait for results; a loop
-    that works here (a run's blocks) calls it between its items."""
-    check = _stop_check
-    if check is not None:
-        check()
-
-
-class WorkerLost(RuntimeError):
+class WorkerLost(PicklesByParts, RuntimeError):
     """A forked worker died before it returned its work: killed by a signal (most often SIGKILL
     from the out-of-memory killer) or ended by something else. The other workers are ended before
     this is raised; nothing the dead worker was doing is returned. ``exitcode``: the worker's, as
     :attr:`multiprocessing.Process.exitcode` gives it (``-9``: killed by SIGKILL)."""
 
+    PARTS = ("exitcode",)
+
     def __init__(self, exitcode: Optional[int]) -> None:
         self.exitcode = exitcode
         super().__init__(_death(exitcode))
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        return type(self), (self.exitcode,), self.__dict__
 
 
 def _death(exitcode: Optional[int]) -> str:
@@ -331,13 +301,13 @@ def _serve(work: Callable[[Any], Any], pipe: Any, others: List[int], with_parent
     """A worker's life: items in, ``(index, ok, result or (exception, traceback text))`` out,
     until its pipe closes. Leaves through ``os._exit``: no finaliser, no flush of the output
     buffers it inherited, no traceback, whatever happens."""
-    global _in_worker, _stop_check
+    global _in_worker
     _in_worker = True
-    _stop_check = None  # the command's check is the parent's
+    set_stop_check(None)  # the command's check is the parent's
     try:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        _unblock(_STOP_SIGNALS)  # blocked by the parent while it forked
+        unblock(STOP_SIGNALS)  # blocked by the parent while it forked
         if with_parent:
             _die_with_parent()
         for fd in others:
@@ -380,53 +350,6 @@ def _failure(error: BaseException) -> Tuple[BaseException, str]:
             f"be sent back: {problem})"
         )
     return error, remote
-
-
-_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-
-
-class StopsHeld:
-    """``with StopsHeld():`` SIGINT and SIGTERM wait until the block ends, then are handled as
-    they would have been (their handler raises the stop as the block ends). Blocking them in this
-    thread is not enough: another thread (a progress bar's, a notebook's) may take the signal, and
-    Python then runs the handler in the main thread all the same, inside ``os.fork``'s callbacks
-    too, where what it raises is lost. So in the main thread their Python handlers are replaced
-    by a note while the block runs; and they are blocked in this thread too, so that a worker
-    forked meanwhile starts with them blocked, until it has set its own (:func:`_serve`)."""
-
-    def __enter__(self) -> "StopsHeld":
-        import threading
-
-        self.noted: List[int] = []
-        self.replaced: Dict[int, Any] = {}
-        if threading.current_thread() is threading.main_thread():
-            for number in sorted(_STOP_SIGNALS):
-                handler = signal.getsignal(number)
-                if callable(handler):  # a Python handler (SIG_DFL and SIG_IGN act in the kernel)
-                    self.replaced[number] = handler
-                    signal.signal(number, self._note)
-        self.blocked = (
-            _STOP_SIGNALS - signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
-            if hasattr(signal, "pthread_sigmask")
-            else set()
-        )
-        return self
-
-    def _note(self, number: int, frame: Any) -> None:
-        self.noted.append(number)
-
-    def __exit__(self, *exc_info: Any) -> None:
-        _unblock(self.blocked)  # a blocked signal arrives now, and is noted
-        for number, handler in self.replaced.items():
-            signal.signal(number, handler)
-        for number in dict.fromkeys(self.noted):
-            self.replaced[number](number, None)  # the stop the handler raises, now
-
-
-def _unblock(signals: Any) -> None:
-    """Unblock ``signals``; one that arrived meanwhile is handled now."""
-    if signals and hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, signals)
 
 
 def _die_with_parent() -> None:

@@ -61,7 +61,6 @@ from ..ntcir.blended_ratio import blended_from, o_kernel, p_kernel, pplus_kernel
 from ..ntcir.kernels import (
     Found,
     Ideal,
-    _running,
     ebr_kernel,
     err_kernel,
     ideal_dcg_terms,
@@ -70,6 +69,7 @@ from ..ntcir.kernels import (
     ndcg_from,
     nerr_from,
     rbp_kernel,
+    running_in_topics,
 )
 
 __all__ = [
@@ -362,7 +362,7 @@ def found(judg: DiversityJudgements, lists: DiversityLists, cutoff: int, din: bo
 def d_ndcg_kernel(f: Found, ide: Ideal, cutoff: int) -> np.ndarray:
     """D-nDCG@l per topic: ``ntcir_eval``'s MSnDCG@l (gain / log2(r + 1) at every rank) of the
     found gains against the ideal list (the ``MSnDCG@l`` line of :func:`gcompute`)."""
-    dcg_ms = _running(ideal_dcg_terms(ide, None), ide.offsets)
+    dcg_ms = running_in_topics(ideal_dcg_terms(ide, None), ide.offsets)
     return ndcg_from(f, ide, dcg_ms, cutoff, None)  # type: ignore[no-any-return]
 
 
@@ -404,7 +404,7 @@ def gcompute(f: Found, ide: Ideal, cutoff: int, rbp: float = RBP_P) -> Dict[str,
     rbp_value = rbp_kernel(f, rbp)
     ebr = ebr_kernel(f, b1.br)
     found_count = f.rel.sum(np.ones(len(f.gain)))
-    dcg2 = _running(ideal_dcg_terms(ide, 2.0), ide.offsets)
+    dcg2 = running_in_topics(ideal_dcg_terms(ide, 2.0), ide.offsets)
     return {
         "RR": o_kernel(b0),
         "O-measure": o_kernel(b1),

@@ -101,7 +101,7 @@ _GAMMA = ParamInfo(
 )
 
 
-class _Diversity(PluginMeasure):
+class DiversityMeasure(PluginMeasure):
     """A diversity measure: its files, gains and cutoff; the compute dispatch reads ``KIND``."""
 
     #: (DIN gains?, the D-measure: "nDCG", "Q" or None for I-rec, D# mix with I-rec?)
@@ -130,7 +130,7 @@ class _Diversity(PluginMeasure):
 
 def _measure(
     name: str, pretty: str, short: str, doc: str, kind: Tuple[bool, Any, bool], rbp_p: float = RBP_P
-) -> _Diversity:
+) -> DiversityMeasure:
     params = {"probs": _PROBS, "dqrels": _DQRELS, "gains": _DGAINS, "cutoff": _CUTOFF}
     if kind[2]:
         params["gamma"] = _GAMMA
@@ -142,7 +142,7 @@ def _measure(
         )
     cls = type(
         f"_{name}",
-        (_Diversity,),
+        (DiversityMeasure,),
         {
             "__doc__": doc,
             "__name__": name,

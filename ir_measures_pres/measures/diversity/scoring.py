@@ -51,7 +51,7 @@ from .kernels import (
     printed,
     run_lists,
 )
-from .measures import _Diversity
+from .measures import DiversityMeasure
 
 __all__ = [
     "check_diversity",
@@ -88,7 +88,7 @@ def _judgements_cached(
 def needs_qrels_intents(measures: Iterable[Any]) -> bool:
     """Whether a diversity measure among ``measures`` takes its intents from the evaluation's
     qrels (no ``dqrels=``)."""
-    return any(isinstance(m, _Diversity) and "dqrels" not in m.params for m in measures)
+    return any(isinstance(m, DiversityMeasure) and "dqrels" not in m.params for m in measures)
 
 
 def qrels_intents(measures: Iterable[Any], qrels: Any) -> Tuple[Any, Optional[DiversityQrels]]:

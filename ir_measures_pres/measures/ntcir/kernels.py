@@ -3,7 +3,7 @@
 Every kernel works on the *retrieved relevant* documents of the list a measure sees (a
 non-relevant or unjudged document adds nothing to any of these sums; it only takes a rank), in
 rank order within each topic. Running sums and products that NTCIREVAL accumulates rank by rank
-are accumulated here in the same order (:func:`_running`: one row per topic, accumulated along
+are accumulated here in the same order (:func:`running_in_topics`: one row per topic, accumulated along
 the row), so that the values are NTCIREVAL's to the last bit wherever the arithmetic allows,
 and its 4-decimal output is reproduced byte for byte.
 
@@ -28,7 +28,7 @@ from .blended_ratio import blended_ratio, gain_of
 
 Gains = Optional[Dict[int, float]]
 
-#: cells of one padded grid of :func:`_running` (8 bytes each)
+#: cells of one padded grid of :func:`running_in_topics` (8 bytes each)
 _GRID_CELLS = 1 << 22
 
 
@@ -37,7 +37,7 @@ _GRID_CELLS = 1 << 22
 # --------------------------------------------------------------------------------------------
 
 
-def _running(
+def running_in_topics(
     values: np.ndarray, offsets: np.ndarray, ufunc: Any = np.add, exclusive: bool = False
 ) -> np.ndarray:
     """Running sum (or product) of ``values`` within each segment of ``offsets``, accumulated
@@ -178,7 +178,7 @@ def _ideal_running(
 ) -> np.ndarray:
     ide = ideal(qrels, gains, name)
     return qrels.cached(  # type: ignore[no-any-return]
-        ("ntcir-ideal-run", what, _gains_key(gains)), lambda: _running(values(ide), ide.offsets)
+        ("ntcir-ideal-run", what, _gains_key(gains)), lambda: running_in_topics(values(ide), ide.offsets)
     )
 
 
@@ -195,7 +195,7 @@ def _depth(f: Found, cutoff: Optional[int]) -> np.ndarray:
 def _stopping_probability(f: Found) -> Tuple[np.ndarray, np.ndarray]:
     """(pi(r), prod_{j<r} (1 - pi(j))) at every retrieved relevant document, pi = g / (g_max + 1)."""
     pi = f.gain / (f.gmax_at() + 1)
-    return pi, _running(1 - pi, f.rel.offsets, np.multiply, exclusive=True)
+    return pi, running_in_topics(1 - pi, f.rel.offsets, np.multiply, exclusive=True)
 
 
 def err_kernel(f: Found) -> np.ndarray:
@@ -210,8 +210,8 @@ def ideal_err_running(ide: Ideal, gmax: Any) -> np.ndarray:
     """ERR of the ideal list at every rank (running), per topic of ``ide``; ``gmax`` a float
     or one value per ideal entry."""
     pi = ide.gain / (gmax + 1)
-    dsat = _running(1 - pi, ide.offsets, np.multiply, exclusive=True)
-    return _running((dsat / ide.ranks()) * pi, ide.offsets)
+    dsat = running_in_topics(1 - pi, ide.offsets, np.multiply, exclusive=True)
+    return running_in_topics((dsat / ide.ranks()) * pi, ide.offsets)
 
 
 def ideal_err(qrels: Qrels, gains: Gains, name: str, gmax: float) -> np.ndarray:
@@ -292,7 +292,7 @@ def dcg_discount(rank: np.ndarray, logb: Optional[float]) -> np.ndarray:
 
 
 def ideal_dcg_terms(ide: Ideal, logb: Optional[float]) -> np.ndarray:
-    """g / discount at every entry of the ideal list (run through :func:`_running` for DCG_ideal)."""
+    """g / discount at every entry of the ideal list (run through :func:`running_in_topics` for DCG_ideal)."""
     return ide.gain / dcg_discount(ide.ranks(), logb)  # type: ignore[no-any-return]
 
 
@@ -312,7 +312,7 @@ def gap_kernel(f: Found, qrels: Qrels, cutoff: Optional[int]) -> np.ndarray:
     inner = np.zeros(len(f.level))
     top = int(f.level.max()) if len(f.level) else 0
     for v in range(1, top + 1):
-        at_least = _running((f.level >= v).astype(np.float64), f.rel.offsets)
+        at_least = running_in_topics((f.level >= v).astype(np.float64), f.rel.offsets)
         inner += np.where(f.level >= v, 2.0 * v * at_least, 0.0)
     total = np.bincount(f.q, weights=inner / f.rank, minlength=f.rel.num_queries)
     running = _ideal_running(
@@ -377,7 +377,7 @@ def rpref_kernel(f: Found, variant: str, qrels: Qrels, gains: Gains, name: str) 
     levels = np.unique(f.level)
     for level in levels.tolist():
         g = gain_of(np.array([level]), gains, name)[0]
-        before = _running((f.level == level).astype(np.float64), f.rel.offsets, exclusive=True)
+        before = running_in_topics((f.level == level).astype(np.float64), f.rel.offsets, exclusive=True)
         penalty = penalty + np.where(f.gain > g, before * (f.gain - g) / f.gain, 0.0)
     ide = ideal(qrels, gains, name)
     cg_ideal = ide.at(f.rel.qpos, f.n_rel, _ideal_running(qrels, gains, name, "cg", lambda i: i.gain))

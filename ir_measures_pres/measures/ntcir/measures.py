@@ -22,7 +22,7 @@ from typing import Any
 
 from ir_measures.measures.base import ParamInfo
 
-from ..base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure, _canonical_gains, check_gains
+from ..base import JUDGED_ONLY_PARAM, MeasureParameterError, PluginMeasure, canonical_gains, check_gains
 
 __all__ = [
     "EBR",
@@ -53,7 +53,7 @@ class NtcirMeasure(PluginMeasure):
 
     def __init__(self, **params: Any) -> None:
         if isinstance(params.get("stops"), dict):
-            params["stops"] = _canonical_gains(params["stops"])
+            params["stops"] = canonical_gains(params["stops"])
         super().__init__(**params)
 
     def _check_one(self, param: str, value: Any, info: ParamInfo) -> None:

@@ -12,8 +12,8 @@ import numpy as np
 from ir_measures.measures.base import ParamInfo
 
 from ..base import REL_PARAM, MeasureParameterError, PluginMeasure
-from .screening import ScreeningLists, _are_flags, codes_2017, flags_2018, from_ranked
-from .tools import _all_shown, recall_2018_kernel, seen_lines, tar2017, tar2018, wss_kernel
+from .screening import ScreeningLists, are_flags, codes_2017, flags_2018, from_ranked
+from .tools import all_shown, recall_2018_kernel, seen_lines, tar2017, tar2018, wss_kernel
 
 #: ``task``, the one parameter of every measure that reads N (the candidate-set size): which
 #: candidate set the topic was screened from, as the tools' TASK argument names it. 2 (default):
@@ -454,7 +454,7 @@ TarCost = _TarCost()
 def _codes_or_all_shown(lists: ScreeningLists, what: str) -> Optional[Dict[str, np.ndarray]]:
     """The 2017 codes when the run brought them in column 2, else None (every line shown: a
     ranking, or a 2018 run whose column 2 holds threshold flags)."""
-    if lists.column2 is None or _are_flags(lists.column2):
+    if lists.column2 is None or are_flags(lists.column2):
         return None
     return codes_2017(lists, what)
 
@@ -534,7 +534,7 @@ def compute_tar_loss(measure: PluginMeasure, ranked: Any) -> np.ndarray:
     if measure["threshold"]:
         lists = _lists(measure, ranked)
         seen = seen_lines(lists, flags_2018(lists, str(measure)))
-        f = tar2017(lists, rel=rel, b=b, codes=_all_shown(seen))
+        f = tar2017(lists, rel=rel, b=b, codes=all_shown(seen))
     else:
         f = _figures_2017(measure, ranked, b=b)
     return (

@@ -315,7 +315,7 @@ def _as_text(values: np.ndarray) -> np.ndarray:
     return values.astype(str)
 
 
-def _are_flags(column2: np.ndarray) -> bool:
+def are_flags(column2: np.ndarray) -> bool:
     """True when column 2 holds integers only (2018 threshold flags, or TREC's ``0``)."""
     text = _as_text(_distinct(column2)[0])
     return bool(np.char.isdigit(np.char.lstrip(text, "+-")).all()) if len(text) else True

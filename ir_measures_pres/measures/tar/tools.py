@@ -172,7 +172,7 @@ def tar2018(
         np.float64
     )
     seen = seen_lines(lists, flags)
-    loss = tar2017(lists, rel=rel, b=b, codes=_all_shown(seen))
+    loss = tar2017(lists, rel=rel, b=b, codes=all_shown(seen))
     found_seen = loss["rels_found"].astype(np.float64)
     n_rel = lists.n_rel.astype(np.float64)
     # utility: seen 1 (non-relevant) or -19 (relevant); unseen relevant 20; missed relevant 20
@@ -283,7 +283,9 @@ def recall_2018_kernel(lists: ScreeningLists, pct: np.ndarray, rel: int) -> np.n
     return filled[:, cols] if nb else np.zeros((0, len(cols)))
 
 
-def _all_shown(shown: np.ndarray) -> Dict[str, np.ndarray]:
+def all_shown(shown: np.ndarray) -> Dict[str, np.ndarray]:
+    """The codes :func:`tar2017` reads (as :func:`~.screening.codes_2017` gives them) for a
+    screening that shows the lines ``shown`` and no other, none with feedback (``af``)."""
     false = np.zeros(len(shown), dtype=bool)
     return {"shown": shown, "af": false, "cost_shown": shown, "cost_af": false}
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from ...data.perl import DECIMAL
+from ...runtime.pickling import MESSAGE, PicklesByParts
 from ..base import gm_log
 from . import kernels as k
 from .lists import ToolLists
@@ -48,27 +49,25 @@ _MZ = (
 )
 
 
-class MeasureSpecError(ValueError):
+class MeasureSpecError(PicklesByParts, ValueError):
     """A ``-m`` argument trec_eval would refuse, with trec_eval's exit status: 1 for an unknown
     measure or a malformed argument (its ``mark_measure``), 2 for parameter values it cannot
     initialise the measure with (``Cannot initialize measure``)."""
+
+    PARTS: Tuple[str, ...] = (MESSAGE, "status")
 
     def __init__(self, message: str, status: int = 1) -> None:
         super().__init__(message)
         self.status = status
 
-    def __reduce__(self) -> Tuple[Any, ...]:  # made again from its parts (a worker's, in the parent)
-        return type(self), (self.args[0], self.status), self.__dict__
-
 
 class FormatMismatch(MeasureSpecError):
     """A measure the ``-R`` format cannot give (trec_eval: "Can't calculate measure", exit 4)."""
 
+    PARTS = (MESSAGE,)
+
     def __init__(self, message: str) -> None:
         super().__init__(message, 4)
-
-    def __reduce__(self) -> Tuple[Any, ...]:
-        return type(self), (self.args[0],), self.__dict__
 
 
 @dataclass(frozen=True)
