@@ -297,9 +297,12 @@ trec_io.BLOCK_SIZE = 256
 byteranges.RANGE_BYTES = 768
 byteranges.PARALLEL_MIN_BYTES = int(sys.argv[1])
 byteranges.usable_cpus = lambda: 2
+import ir_measures_pres.data.topic_ranges as topic_ranges
 calls = []
 real = trec_io.parse_in_ranges
 trec_io.parse_in_ranges = lambda *a: calls.append(1) or real(*a)
+scored = topic_ranges.ScoredRanges._merged
+topic_ranges.ScoredRanges._merged = lambda *a: calls.append(1) or scored(*a)
 try:
     cols = read_run("-", doc_ids="bytes")
 except Exception as error:
@@ -353,14 +356,19 @@ trec_io.BLOCK_SIZE = 4096
 byteranges.RANGE_BYTES = 8192
 byteranges.PARALLEL_MIN_BYTES = 0
 byteranges.usable_cpus = lambda: 2
-real = byteranges._parse_range
-def dying(reader, buffer, span, block_size):
-    if "{how}" == "kill" and span[0] > 40000:
-        os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
-    if "{how}" == "slow":
-        time.sleep(0.2)
-    return real(reader, buffer, span, block_size)
-byteranges._parse_range = dying
+import ir_measures_pres.data.topic_ranges as topic_ranges
+def dying(real, at):
+    def work(*args):
+        span = args[at]
+        if "{how}" == "kill" and span[0] > 40000:
+            os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
+        if "{how}" == "slow":
+            time.sleep(0.2)
+        return real(*args)
+    return work
+# the ranges parsed here (byteranges), or parsed and scored in the worker (topic_ranges)
+byteranges._parse_range = dying(byteranges._parse_range, 2)
+topic_ranges._read_range = dying(topic_ranges._read_range, 1)
 from ir_measures_pres.cli.evaluate import main
 sys.exit(main())
 """
@@ -460,9 +468,12 @@ trec_io.BLOCK_SIZE = 512
 byteranges.RANGE_BYTES = 2048
 byteranges.PARALLEL_MIN_BYTES = 0 if sys.argv.pop(1) == "ranges" else 1 << 62
 byteranges.usable_cpus = lambda: 2
+import ir_measures_pres.data.topic_ranges as topic_ranges
 calls = []
 real = trec_io.parse_in_ranges
 trec_io.parse_in_ranges = lambda *a: calls.append(1) or real(*a)
+scored = topic_ranges.ScoredRanges._merged
+topic_ranges.ScoredRanges._merged = lambda *a: calls.append(1) or scored(*a)
 from ir_measures_pres.cli.evaluate import main
 status = main()
 print("ranges used:", bool(calls), file=sys.stderr)
@@ -471,21 +482,39 @@ sys.exit(status)
 
 
 @pytest.mark.parametrize(
-    "args",
+    "args, status",
     [
-        ["qrels.txt", "run.txt", "PRES@100 QMeasure Bpref10", "-q", "--jobs", "2"],
-        ["trec_eval", "-q", "-m", "all_trec", "qrels.txt", "run.txt"],
-        ["trec_eval", "-q", "-c", "-M", "50", "qrels.txt", "run.gz"],
+        (["qrels.txt", "run.txt", "PRES@100 QMeasure Bpref10", "-q", "--jobs", "2"], 0),
+        (["qrels.txt", "run.txt", "AP nDCG@10 PRES@100", "-q", "--jobs", "2"], 0),  # pytrec_eval's too
+        (["qrels.txt", "dups.txt", "PRES@100 RR", "-q", "--jobs", "2"], 0),  # repeated documents
+        (["qrels.txt", "dups.txt", "AP", "--jobs", "2"], 0),  # ids not in UTF-8, for pytrec_eval
+        (["qrels.txt", "bad.txt", "PRES@100", "--jobs", "2"], 1),
+        (["qrels.txt", "ungrouped.txt", "PRES@100 AP", "-q", "--jobs", "2"], 0),
+        (["trec_eval", "-q", "-m", "all_trec", "qrels.txt", "run.txt"], 0),
+        (["trec_eval", "-q", "-m", "all_trec", "qrels.txt", "bad.txt"], 2),
+        (["trec_eval", "-q", "qrels.txt", "dups.txt"], 4),
+        (["trec_eval", "-q", "-c", "-M", "50", "qrels.txt", "dups.txt"], 4),
+        (["trec_eval", "-q", "qrels.txt", "ungrouped.txt"], 0),
+        (["trec_eval", "-q", "-c", "-M", "50", "qrels.txt", "run.gz"], 0),
     ],
 )
-def test_the_commands_print_the_same_bytes_read_in_ranges(tmp_path: Path, args: List[str]) -> None:
+def test_the_commands_print_the_same_bytes_read_in_ranges(
+    tmp_path: Path, args: List[str], status: int
+) -> None:
+    """Each command, its run read in ranges (parsed there, or parsed and scored there) and on one
+    core: the same output, messages and exit status, for good runs and for those that the ranges
+    hand to the one-core reading (a bad line, a query in two places)."""
     data = random_run(12, lines=4000, unique=True)
+    lines = data.split(b"\n")
     rng = np.random.default_rng(12)
     (tmp_path / "qrels.txt").write_text(
         "".join(f"q{q} 0 D{d} {int(rng.integers(0, 3))}\n" for q in range(1, 40) for d in range(0, 150, 7))
     )
     (tmp_path / "run.txt").write_bytes(data)
     (tmp_path / "run.gz").write_bytes(gzip.compress(data))
+    (tmp_path / "dups.txt").write_bytes(random_run(12, lines=4000))
+    (tmp_path / "bad.txt").write_bytes(b"\n".join(lines[:2500] + [b"q30 Q0 D1 1 x t"] + lines[2501:]))
+    (tmp_path / "ungrouped.txt").write_bytes(b"\n".join(lines[:10] + lines[300:] + lines[10:300]))
     outputs = {}
     for how in ("ranges", "one core"):
         done = subprocess.run(
@@ -493,7 +522,12 @@ def test_the_commands_print_the_same_bytes_read_in_ranges(tmp_path: Path, args: 
         )
         outputs[how] = (done.returncode, done.stdout, done.stderr.decode().splitlines()[:-1])
         assert (
-            done.stderr.decode().splitlines()[-1] == f"ranges used: {how == 'ranges' and 'run.txt' in args}"
+            done.stderr.decode().splitlines()[-1]
+            == f"ranges used: {how == 'ranges' and 'run.gz' not in args}"
         )
     assert outputs["ranges"] == outputs["one core"]
-    assert outputs["ranges"][0] == 0 and outputs["ranges"][1].count(b"\n") > 100
+    assert outputs["ranges"][0] == status
+    if status == 0:
+        assert outputs["ranges"][1].count(b"\n") > (60 if "-q" in args else 0)
+    else:
+        assert outputs["ranges"][2][-1].startswith("ir_measures_pres: error:")

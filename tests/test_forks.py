@@ -80,6 +80,7 @@ SAMPLE_ARGUMENTS = {
     "MeasureSpecError": ("unknown measure 'mapp'", 2),
     "FormatMismatch": ("measure 'map' cannot be computed from -R prefs",),
     "TrecEvalError": ("option -M takes an integer, not 'x'", 1),
+    "RangesFailed": ("run.txt:3: a bad line",),
     "_RemoteTraceback": ('Traceback (most recent call last):\n  File "x.py", line 1\nValueError: x\n',),
 }
 

@@ -244,27 +244,45 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
     import numpy as np
 
     from ..data import runblocks
+    from ..data.byteranges import ranges_pay
     from ..data.inputs import INPUT_ERRORS, Columns
     from ..data.runblocks import RunBlocks, UngroupedRun
+    from ..data.topic_ranges import RangesFailed, ScoredRanges
     from ..measures.trec_eval.lists import build_lists
     from ..measures.trec_eval.tally import joined, only, tally
     from ..runtime.stops import stop_point
 
+    def score(block: Columns) -> Tuple[Any, Dict[str, int]]:
+        lists = build_lists(qrels, block, o.level, o.max_docs, o.judged_only)
+        return tally(lists, selected, o.num_docs), repeats_of(block)
+
+    def scored(blocks: Any) -> List[Tuple[Any, Dict[str, int]]]:
+        done = []
+        for item in blocks:
+            done.append(item)
+            stop_point()
+        return done
+
     parts = []
     repeats: Dict[str, int] = {}
-    blocks = RunBlocks(path, "str", runblocks.BLOCK_LINES)
+    ranged = ScoredRanges(path, score, "str", runblocks.BLOCK_LINES) if ranges_pay(path) else None
+    blocks: Any = ranged if ranged is not None else RunBlocks(path, "str", runblocks.BLOCK_LINES)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            for block in blocks:
-                lists = build_lists(qrels, block, o.level, o.max_docs, o.judged_only)
-                parts.append(tally(lists, selected, o.num_docs))
-                repeats.update(repeats_of(block))
-                stop_point()
+            try:
+                results = scored(blocks if ranged is not None else map(score, blocks))
+            except RangesFailed:  # read in order: it reports what it finds as it always has
+                caught.clear()
+                blocks = RunBlocks(path, "str", runblocks.BLOCK_LINES)
+                results = scored(map(score, blocks))
     except UngroupedRun:
         return None
     except INPUT_ERRORS as error:
         raise input_error(error, "run") from None
+    for part, part_repeats in results:
+        parts.append(part)
+        repeats.update(part_repeats)
     if repeats and o.max_docs is not None:  # repeats past -M: the file's every line is needed
         return None
     warn_again(caught, repeats)

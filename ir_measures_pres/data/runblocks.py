@@ -71,8 +71,13 @@ class RunBlocks:
     ``source`` as for :func:`~.readers.read_run`; ``doc_ids`` ``"bytes"`` (the command's) or
     ``"str"``; ``block_lines``: lines per block (at least; a block ends with a whole query)."""
 
-    def __init__(self, source: Any, doc_ids: str = "bytes", block_lines: int = BLOCK_LINES) -> None:
+    def __init__(
+        self, source: Any, doc_ids: str = "bytes", block_lines: int = BLOCK_LINES, warn: bool = True
+    ) -> None:
         self.source = source
+        #: give the duplicates warning at the end (a part of a file read in ranges leaves it to
+        #: the caller, :mod:`.topic_ranges`, which gives the file's one warning)
+        self.warn = warn
         self.as_bytes = doc_mode(doc_ids)
         self.block_lines = max(1, int(block_lines))
         #: every query id of the file, in order of first appearance (complete once iterated)
@@ -84,8 +89,9 @@ class RunBlocks:
         #: lines read (results, not comments)
         self.lines = 0
         self.name = ""
-        self._dropped = 0
-        self._example: Optional[Tuple[str, Any, List[int]]] = None
+        #: duplicate lines dropped, and the first pair: (query, document, its line numbers)
+        self.dropped = 0
+        self.example: Optional[Tuple[str, Any, List[int]]] = None
 
     def __iter__(self) -> Iterator[Columns]:
         stream, name, to_close = open_source(self.source)
@@ -138,10 +144,10 @@ class RunBlocks:
                 "an empty file" if skipped == 0 else f"no run line, only {skipped} comment or blank line(s)"
             )
             raise TrecFormatError(name, None, f"run lines ({RUN_KIND.columns})", found)
-        if self._example is not None:
-            qid, doc, same = self._example
+        if self.example is not None and self.warn:
+            qid, doc, same = self.example
             warnings.warn(
-                duplicates_message(name, RUN_KIND, self._dropped, qid, doc, same),
+                duplicates_message(name, RUN_KIND, self.dropped, qid, doc, same),
                 TrecFormatWarning,
                 stacklevel=2,
             )
@@ -166,9 +172,9 @@ class RunBlocks:
         if found is not None:
             keep, dropped, at, same = found
             per_query = np.bincount(local[~keep], minlength=len(names))
-            self._dropped += dropped
-            if self._example is None:
-                self._example = (names[int(local[at])], docs[at], [int(lines[p]) for p in same])
+            self.dropped += dropped
+            if self.example is None:
+                self.example = (names[int(local[at])], docs[at], [int(lines[p]) for p in same])
             local, docs, values = local[keep], docs[keep], values[keep]
         self.lines += len(codes)
         return Columns(

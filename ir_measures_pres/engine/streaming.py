@@ -35,6 +35,7 @@ import tempfile
 import threading
 import warnings
 from dataclasses import dataclass
+from functools import partial
 from queue import Queue
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
@@ -229,11 +230,11 @@ def stream_run(
     from ..data.byteranges import ranges_pay
     from ..data.readers import read_run
 
-    if jobs > 1 and evaluation.others is None and ranges_pay(source):
-        # the package's own measures score a block in far less time than it takes to parse it:
-        # the CPUs parse the file in byte ranges and the blocks are scored here (bench/README.md,
-        # "The reader in byte ranges"); pytrec_eval's measures are the larger part: workers score
-        jobs = 1
+    if jobs > 1 and ranges_pay(source):
+        # a large file: read and scored by the workers in ranges of whole queries
+        ranged = _in_ranges(evaluation, source, jobs, block_lines or runblocks.BLOCK_LINES)
+        if ranged is not None:
+            return ranged
     spool: Optional[_Spool] = None
     if isinstance(source, (str, os.PathLike)) and os.fspath(source) == "-":
         if sys.stdin is None:
@@ -269,6 +270,27 @@ def stream_run(
     finally:
         if spool is not None:
             spool.close()
+
+
+def _in_ranges(
+    evaluation: Any, source: Any, jobs: int, block_lines: int
+) -> Optional[Tuple[RunTable, RunInfo]]:
+    """A run file read and scored by ``jobs`` workers in ranges of whole queries
+    (:mod:`~ir_measures_pres.data.topic_ranges`); None when it must be read in order instead
+    (a bad line, an ungrouped run: the one-core reading reports it as it always has)."""
+    from ..data.topic_ranges import RangesFailed, ScoredRanges
+
+    evaluation.warm()  # before the fork: the workers inherit it
+    ranges = ScoredRanges(source, partial(block_metrics, evaluation), "bytes", block_lines, jobs)
+    table = RunTable(evaluation.columns, evaluation.qrels_ids)
+    try:
+        for rows in ranges:
+            table.add(rows)
+            stop_point()
+    except RangesFailed:
+        return None
+    table.fill_lacking(evaluation.lacking)
+    return table, RunInfo(ranges.query_names, ranges.tag)
 
 
 def block_metrics_whole(evaluation: Any, run: Columns, processes: int) -> BlockRows:
