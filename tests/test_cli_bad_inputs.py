@@ -73,6 +73,13 @@ BAD = [
     ("too few columns", {"q": QRELS_OK, "r": b"1 Q0 d1 1\n"}, ["q", "r", "AP"], 1, ["r:1:", "6 columns"]),
     ("NUL in an id", {"q": QRELS_OK, "r": b"1 Q0 d\x001 1 1 t\n"}, ["q", "r", "AP"], 1, ["r:1:", "NUL"]),
     ("empty run", {"q": QRELS_OK, "r": b""}, ["q", "r", "AP"], 1, ["r:", "empty file"]),
+    (  # gdeval.pl (ir_measures' ERR@k) takes numeric topic ids only (tests/test_gdeval_inputs.py)
+        "ERR@k on a non-numeric topic id",
+        {"q": b"q1 0 d1 1\n", "r": b"q1 Q0 d1 1 1.0 t\n"},
+        ["q", "r", "ERR@20"],
+        1,
+        ["q:", "gdeval", "numeric topic ids", "'q1'"],
+    ),
     ("missing file", {"q": QRELS_OK}, ["q", "nope", "AP"], 1, ["nope", "No such file"]),
     (
         "truncated gzip",

@@ -14,6 +14,7 @@ from ..data.qrels import Qrels
 from ..data.ranking import rank_run
 from ..measures.catalogue import entry_of
 from .backend import StandardMeasures
+from .gdeval import check_columns
 from .provider import PresProvider
 
 
@@ -45,6 +46,8 @@ class Evaluation:
             others = [m for m in measures if entry_of(m) is None]
         self.measures = list(measures)
         self.qrels = qrels
+        if others:  # gdeval's (ERR@k ...): a topic id or grade it cannot take, named before it runs
+            check_columns(others, provider, qrels)
         self.ours = PresProvider().evaluator(ours, qrels) if ours else None
         self.others = StandardMeasures(others, qrels, provider, processes) if others else None
         # the qrels our ranking labels runs against (our evaluator's, or made for the batches)

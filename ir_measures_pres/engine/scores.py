@@ -36,13 +36,14 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from ..data.arrays import ids_as_str, offsets_from_counts, segment_ids
-from ..data.inputs import as_latin1, is_utf8
+from ..data.inputs import as_latin1, is_utf8, place
 from ..data.qrels import ABSENT, Qrels
 from ..data.ranking import RankedRun, rank_run
 from ..data.runfiles import list_run_files, run_name
 from ..measures.catalogue import MeasureNameError, entry_of, parse_measures
 from ..measures.standard.kernels import kernel_for
 from ..runtime.progress import progress_bar
+from .gdeval import check_judgements, gdeval_measures
 from .lacking import lacking_topics
 
 MeasureSpec = Union[str, Any, Sequence[Union[str, Any]]]
@@ -296,6 +297,10 @@ class Core:
             ],
         )
         self._plan = self._dispatch()
+        gdeval = gdeval_measures(self.fallback_measures)
+        if gdeval:  # a topic id or grade gdeval (ERR@k ...) cannot take, named before it runs
+            at = lambda i: place("qrels", self.query_ids[self.line_qidx[i]], self._line_docs[i])  # noqa: E731
+            check_judgements(gdeval, self.query_ids, self.line_labels, self.qrels.path or "qrels", at)
         for m, (kind, entry) in zip(self.measures, self._plan):
             if kind == "plugin":
                 m.validate_params()

@@ -217,7 +217,9 @@ def _values_from_objects(
     import ir_measures
 
     from ..data.inputs import input_file_error
+    from ..engine.gdeval import checked_objects
 
+    names = tuple(os.fspath(x) if _is_path(x) else kind for x, kind in ((qrels, "qrels"), (run, "run")))
     try:
         if _is_path(qrels):
             qrels = list(ir_measures.read_trec_qrels(os.fspath(qrels)))
@@ -225,6 +227,8 @@ def _values_from_objects(
             run = list(ir_measures.read_trec_run(os.fspath(run)))
     except OSError as error:  # a missing file is an InputError, as the package's readers raise it
         raise input_file_error(error) from None
+    # gdeval (ERR@k ...) gets the qrels and the whole run: what it cannot take, named before it runs
+    qrels, run = checked_objects(measures, provider, qrels, run, (names[0], names[1]))
     source: Any = ir_measures if provider is None else ir_measures.providers.registry[provider]
     collected: Dict[Any, Tuple[List[str], List[float]]] = {m: ([], []) for m in measures}
     by_id = {id(m): collected[m] for m in measures}
