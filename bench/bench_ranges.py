@@ -32,6 +32,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -76,7 +77,11 @@ def child(cmd: List[str], tree: Optional[Path], inner: bool = False) -> Tuple[fl
     if tree is not None:
         env["PYTHONPATH"] = str(tree)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    # run from a neutral folder: ``python -m`` puts the working folder first on the path, which
+    # would import this checkout's package in place of ``tree``'s
+    proc = subprocess.Popen(
+        cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=tempfile.gettempdir()
+    )
     out = proc.stdout.read() if proc.stdout else b""
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - t0
@@ -96,11 +101,11 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--only", default="cli,trec_eval,read,robust")
     args = parser.parse_args()
-    qrels, run = str(args.dir / "qrels.txt"), str(args.dir / "run.txt")
+    qrels, run = str(args.dir.resolve() / "qrels.txt"), str(args.dir.resolve() / "run.txt")
     py = sys.executable
     trees: Dict[str, Optional[Path]] = {"ours": TREE}
     if args.base is not None:
-        trees["base"] = args.base
+        trees["base"] = args.base.resolve()
     rows: Dict[str, Tuple[List[str], Optional[Path], bool]] = {}
     parts = args.only.split(",")
     if "cli" in parts:

@@ -124,10 +124,12 @@ def _check_qrels_lines(path: str) -> None:
         return  # the reader's "empty file"
     body = raw[:-1] if raw.endswith(b"\n") else raw  # the last line's end is not a line
     problems = []
-    blank = _BLANK_LINE.search(body)
+    # each search only where it can match (a whitespace-only line starts with whitespace or ends
+    # at once; a second comment needs a '#'): the tests are substring searches, fast on a large file
+    blank = _BLANK_LINE.search(body) if _may_hold_a_blank_line(body) else None
     if blank is not None:
         problems.append((blank.start(), "a blank line"))
-    second = _SECOND_COMMENT.search(body)
+    second = _SECOND_COMMENT.search(body) if b"#" in body else None
     if second is not None:
         text = "a second comment line in a row (trec_eval skips one comment line at a time)"
         problems.append((second.end() - 1, text))
@@ -143,6 +145,18 @@ def _check_qrels_lines(path: str) -> None:
         )
 
 
+def _may_hold_a_blank_line(body: bytes) -> bool:
+    """Whether ``body`` may hold a line of whitespace only (:data:`_BLANK_LINE`): such a line
+    starts (the text's start, or after a line feed) with whitespace or ends where it starts."""
+    return (
+        body[:1] in _BLANK_STARTS
+        or body.endswith(b"\n")
+        or any(b"\n" + start in body for start in _BLANK_STARTS)
+    )
+
+
+#: the first byte of a line that may be whitespace only: whitespace, or its own end
+_BLANK_STARTS = (b" ", b"\t", b"\r", b"\v", b"\f", b"\n")
 #: a line of nothing but whitespace; a '#' line right after a '#' line; the first non-'#' line
 _BLANK_LINE = re.compile(rb"(?m)^[ \t\r\v\f]*$")
 _SECOND_COMMENT = re.compile(rb"(?m)^#[^\n]*\n#")

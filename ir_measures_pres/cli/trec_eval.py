@@ -248,7 +248,7 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
     from ..data.inputs import INPUT_ERRORS, Columns
     from ..data.runblocks import RunBlocks, UngroupedRun
     from ..data.topic_ranges import RangesFailed, ScoredRanges
-    from ..measures.trec_eval.lists import build_lists
+    from ..measures.trec_eval.lists import build_lists, level_counts
     from ..measures.trec_eval.tally import joined, only, tally
     from ..runtime.stops import stop_point
 
@@ -263,6 +263,7 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
             stop_point()
         return done
 
+    level_counts(qrels)  # made once, before the workers fork, not once per block
     parts = []
     repeats: Dict[str, int] = {}
     ranged = ScoredRanges(path, score, "str", runblocks.BLOCK_LINES) if ranges_pay(path) else None

@@ -175,8 +175,14 @@ class ToolLists(RankedLists):
         return out
 
 
+def level_counts(qrels: Qrels) -> tuple:
+    """Per qrels query, its judged levels ascending and their counts (CSR offsets, levels, counts),
+    made once per qrels (each block of a run read in blocks asks for them)."""
+    return qrels.cached("tool_level_counts", lambda: _level_counts(qrels))  # type: ignore[no-any-return]
+
+
 def _level_counts(qrels: Qrels) -> tuple:
-    """Per qrels query, its judged levels ascending and their counts (CSR offsets, levels, counts)."""
+    """:func:`level_counts`, made."""
     judged = qrels.labels >= 0
     q = qrels.qidx[judged]
     lv = qrels.labels[judged]
@@ -208,7 +214,7 @@ def lists_of_ranked(ranked: RankedRun, relevance_level: int = 1) -> ToolLists:
 
     def make() -> ToolLists:
         qrels = ranked.qrels
-        lo, lv, lc = qrels.cached("tool_level_counts", lambda: _level_counts(qrels))
+        lo, lv, lc = level_counts(qrels)
         level_pos, level_offsets = reorder_segments(lo, np.asarray(ranked.qpos, dtype=np.int64))
         return ToolLists(
             [qrels.query_ids[q] for q in ranked.qpos.tolist()],
@@ -253,7 +259,7 @@ def build_lists(
     if bogus.any():  # -c: the qrels queries the run lacks, each on the tool's bogus ranking
         rel, offsets = _with_bogus_rankings(qrels, rel, offsets, ranked_of, order, max_docs, judged_only)
     positions, new_offsets = reorder_segments(offsets, np.array([ranked_of.get(q, -1) for q in order]))
-    lo, lv, lc = _level_counts(qrels)
+    lo, lv, lc = level_counts(qrels)
     level_pos, level_offsets = reorder_segments(lo, np.array(order, dtype=np.int64))
     return ToolLists(
         [qrels.query_ids[q] for q in order],
