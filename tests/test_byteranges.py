@@ -380,20 +380,20 @@ sys.exit(main())
 @pytest.fixture
 def small_collection(tmp_path: Path) -> Path:
     (tmp_path / "qrels.txt").write_text("".join(f"q{q} 0 D{q} 1\n" for q in range(40)))
-    (tmp_path / "run.txt").write_bytes(
-        b"".join(b"q%d Q0 D%d %d %d t\n" % (k // 100, k, k, k) for k in range(8000))
-    )
+    run = b"".join(b"q%d Q0 D%d %d %d t\n" % (k // 100, k, k, k) for k in range(8000))
+    (tmp_path / "run.txt").write_bytes(run)
+    (tmp_path / "run.gz").write_bytes(gzip.compress(run))
     return tmp_path
 
 
-def command(root: Path, how: str) -> subprocess.Popen:
+def command(root: Path, how: str, run: str = "run.txt") -> subprocess.Popen:
     return subprocess.Popen(
         [
             sys.executable,
             "-c",
             KILLER.replace("{how}", how),
             "qrels.txt",
-            "run.txt",
+            run,
             "PRES@100",
             "--jobs",
             "2",
@@ -417,8 +417,9 @@ def children(pid: int) -> List[int]:
     return found
 
 
-def test_a_killed_range_worker_ends_the_command_with_one_line(small_collection: Path) -> None:
-    done = command(small_collection, "kill")
+@pytest.mark.parametrize("run", ["run.txt", "run.gz"])
+def test_a_killed_range_worker_ends_the_command_with_one_line(small_collection: Path, run: str) -> None:
+    done = command(small_collection, "kill", run)
     out, err = done.communicate(timeout=120)
     assert (done.returncode, err.decode(), out) == (
         1,
@@ -428,11 +429,12 @@ def test_a_killed_range_worker_ends_the_command_with_one_line(small_collection: 
     )
 
 
+@pytest.mark.parametrize("run", ["run.txt", "run.gz"])  # a gzipped one while a thread decompresses it
 @pytest.mark.parametrize("number, status", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_stop_while_ranges_are_parsed_ends_every_worker_quietly(
-    small_collection: Path, number: int, status: int
+    small_collection: Path, number: int, status: int, run: str
 ) -> None:
-    done = command(small_collection, "slow")
+    done = command(small_collection, "slow", run)
     deadline = time.monotonic() + 60
     workers: List[int] = []
     while len(workers) < 2:  # the range workers parse (0.2 s a range, about 20 ranges)
@@ -502,6 +504,9 @@ sys.exit(status)
         (["trec_eval", "-q", "-c", "-M", "50", "qrels.txt", "dups.txt"], 4),
         (["trec_eval", "-q", "qrels.txt", "ungrouped.txt"], 0),
         (["trec_eval", "-q", "-c", "-M", "50", "qrels.txt", "run.gz"], 0),
+        (["qrels.txt", "run.gz", "PRES@100 AP", "-q", "--jobs", "2"], 0),  # decompressed once, split
+        (["qrels.txt", "cut.gz", "PRES@100", "--jobs", "2"], 1),  # a damaged gzip file
+        (["trec_eval", "qrels.txt", "cut.gz"], 2),
     ],
 )
 def test_the_commands_print_the_same_bytes_read_in_ranges(
@@ -518,6 +523,7 @@ def test_the_commands_print_the_same_bytes_read_in_ranges(
     )
     (tmp_path / "run.txt").write_bytes(data)
     (tmp_path / "run.gz").write_bytes(gzip.compress(data))
+    (tmp_path / "cut.gz").write_bytes(gzip.compress(data)[:20000])
     (tmp_path / "dups.txt").write_bytes(random_run(12, lines=4000))
     (tmp_path / "bad.txt").write_bytes(b"\n".join(lines[:2500] + [b"q30 Q0 D1 1 x t"] + lines[2501:]))
     (tmp_path / "ungrouped.txt").write_bytes(b"\n".join(lines[:10] + lines[300:] + lines[10:300]))
@@ -527,8 +533,8 @@ def test_the_commands_print_the_same_bytes_read_in_ranges(
             [sys.executable, "-c", FORCED, how, *args], cwd=tmp_path, capture_output=True, timeout=120
         )
         outputs[how] = (done.returncode, done.stdout, done.stderr.decode().splitlines()[:-1])
-        ranged = how == "ranges" and "run.gz" not in args
-        again = ranged and ("bad.txt" in args or "ungrouped.txt" in args)  # only those
+        ranged = how == "ranges"
+        again = how == "ranges" and ("bad.txt" in args or "ungrouped.txt" in args or "cut.gz" in args)
         assert done.stderr.decode().splitlines()[-1] == f"ranges used: {ranged} read again in order: {again}"
     assert outputs["ranges"] == outputs["one core"]
     assert outputs["ranges"][0] == status

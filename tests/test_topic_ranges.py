@@ -12,6 +12,7 @@ files of a few thousand lines cross many range boundaries.
 
 from __future__ import annotations
 
+import gzip
 import os
 import sys
 import warnings
@@ -24,7 +25,7 @@ from test_byteranges import bad_lines, random_run
 import ir_measures_pres.data.byteranges as byteranges
 from ir_measures_pres.data.readers import TrecFormatError
 from ir_measures_pres.data.runblocks import RunBlocks, UngroupedRun
-from ir_measures_pres.data.topic_ranges import RangesFailed, ScoredRanges, query_ranges
+from ir_measures_pres.data.topic_ranges import RangesFailed, ScoredRanges, pays, query_ranges
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="forks are used on Linux only"),
@@ -201,3 +202,28 @@ def test_one_core_when_ranges_do_not_pay(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(byteranges, "usable_cpus", lambda: 1)
     pids = {pid for pid, _ in ScoredRanges(path, lambda b: (os.getpid(), 0), "bytes", 50)}
     assert pids == {os.getpid()}
+
+
+def test_a_gzipped_run_is_decompressed_once_and_split(tmp_path: Path) -> None:
+    data = random_run(13)
+    path = tmp_path / "run.gz"
+    path.write_bytes(gzip.compress(data))
+    got = read(ScoredRanges(path, lines_of, "bytes", 50))
+    assert got == read(RunBlocks(path, "bytes", 50)) and len(got[0]) > 1500
+    path.write_bytes(gzip.compress(data)[: len(data) // 5])  # damaged: read in order, which says so
+    with pytest.raises(RangesFailed, match="EOFError"):
+        list(ScoredRanges(path, len, "bytes", 50))
+
+
+def test_what_pays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(byteranges, "PARALLEL_MIN_BYTES", 4000)
+    plain, packed = tmp_path / "run.txt", tmp_path / "run.gz"
+    plain.write_bytes(b"q1 Q0 D1 1 1 t\n" * 300)  # 4,500 bytes
+    packed.write_bytes(gzip.compress(random_run(14), compresslevel=0)[:1100])  # x4 >= 4000
+    assert pays(plain) and pays(str(packed)) and not pays("-") and not pays(tmp_path)
+    plain.write_bytes(b"q1 Q0 D1 1 1 t\n" * 100)
+    packed.write_bytes(gzip.compress(b"q1 Q0 D1 1 1 t\n" * 300))
+    assert not pays(plain) and not pays(packed) and not pays(tmp_path / "missing")
+    monkeypatch.setattr(byteranges, "usable_cpus", lambda: 1)
+    plain.write_bytes(b"q1 Q0 D1 1 1 t\n" * 300)
+    assert not pays(plain)

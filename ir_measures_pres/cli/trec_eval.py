@@ -244,10 +244,9 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
     import numpy as np
 
     from ..data import runblocks
-    from ..data.byteranges import ranges_pay
     from ..data.inputs import INPUT_ERRORS, Columns
     from ..data.runblocks import RunBlocks, UngroupedRun
-    from ..data.topic_ranges import RangesFailed, ScoredRanges
+    from ..data.topic_ranges import RangesFailed, ScoredRanges, pays
     from ..measures.trec_eval.lists import build_lists, level_counts
     from ..measures.trec_eval.tally import joined, only, tally
     from ..runtime.stops import stop_point
@@ -266,7 +265,7 @@ def _in_blocks(path: str, qrels: Any, selected: Any, o: Any) -> Optional[Tuple[A
     level_counts(qrels)  # made once, before the workers fork, not once per block
     parts = []
     repeats: Dict[str, int] = {}
-    ranged = ScoredRanges(path, score, "str", runblocks.BLOCK_LINES) if ranges_pay(path) else None
+    ranged = ScoredRanges(path, score, "str", runblocks.BLOCK_LINES) if pays(path) else None
     blocks: Any = ranged if ranged is not None else RunBlocks(path, "str", runblocks.BLOCK_LINES)
     try:
         with warnings.catch_warnings(record=True) as caught:

@@ -75,6 +75,14 @@ class Buffer:
         self.fd = fd
         self.start = len(_BOM) if self.read(0, len(_BOM)) == _BOM else 0
 
+    def has(self, pos: int) -> bool:
+        """Whether the file has a byte at offset ``pos``."""
+        return pos < self.size
+
+    def read_span(self, a: int, b: int) -> bytes:
+        """:meth:`read`, in a worker (a range handed out: its bytes are all there)."""
+        return self.read(a, b)
+
     def read(self, a: int, b: int) -> bytes:
         """The bytes ``[a, b)`` (fewer at the end of the file)."""
         b = min(b, self.size)

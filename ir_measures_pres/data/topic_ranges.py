@@ -23,36 +23,45 @@ them. Both CPUs parse and score; the caller merges.
   So any :class:`~.inputs.InputError` here means: read it again in order. :class:`RangesFailed`
   says so; the caller reads the file on one core (``RunBlocks``) and reports what that reports,
   the same message, line and status as always (an ungrouped run: the caller's fallback).
+* **Gzipped files** are decompressed once, by a thread of the caller, into a temporary file
+  (:class:`_Unpacking`): the ranges are cut and read from it as it grows, so the decompression
+  and the workers overlap and memory stays bounded.
 * **Bounded memory, faults.** At most ``2 * processes`` ranges are on the way; a worker's death
   and a stop behave as :func:`~..runtime.pool.forked_map` makes them.
 
-When it is used: :func:`~.byteranges.ranges_pay` (a regular file of at least
-:data:`~.byteranges.PARALLEL_MIN_BYTES`, more than one CPU, no pool already running). Measured
-in bench/README.md, "Ranges of whole queries, scored where they are parsed".
+When it is used: :func:`pays` (a regular file of at least :data:`~.byteranges.PARALLEL_MIN_BYTES`,
+gzipped a quarter of that, more than one CPU, no pool already running). Measured in
+bench/README.md, "Ranges of whole queries, scored where they are read".
 """
 
 from __future__ import annotations
 
 import io
+import os
+import stat
+import tempfile
+import threading
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Generic, Iterator, List, Optional, Tuple, TypeVar
+from typing import IO, Any, Callable, Dict, Generic, Iterator, List, Optional, Protocol, Tuple, TypeVar
 
 from ..runtime.pickling import PicklesByParts
 from ..runtime.pool import forked_map
+from ..runtime.stops import stop_point
 from . import byteranges
 from .blocks import open_source
-from .byteranges import Buffer, file_buffer, range_processes
+from .byteranges import file_buffer, range_processes
 from .inputs import Columns, InputError
 from .readers import RUN_KIND, TrecFormatWarning, duplicates_message
 from .runblocks import BLOCK_LINES, RunBlocks
 
-__all__ = ["RangesFailed", "ScoredRanges", "query_ranges"]
+__all__ = ["RangesFailed", "ScoredRanges", "pays", "query_ranges"]
 
 R = TypeVar("R")
 
 #: bytes read at a time around a cut to find the next query boundary
 _LOOK = 1 << 16
+_BOM = b"\xef\xbb\xbf"
 
 
 class RangesFailed(PicklesByParts, InputError):
@@ -67,6 +76,23 @@ class RangesFailed(PicklesByParts, InputError):
         super().__init__(f"read the file again in order ({reason})")
 
 
+class Text(Protocol):
+    """A file's text read at any offset: a :class:`~.byteranges.Buffer` (a regular file, or bytes
+    in memory) or a gzipped file being decompressed (:class:`_Unpacking`)."""
+
+    @property
+    def start(self) -> int: ...  # the offset of the text's first byte (after a byte order mark)
+
+    @property
+    def size(self) -> int: ...  # the text's end
+
+    def has(self, pos: int) -> bool: ...
+
+    def read(self, a: int, b: int) -> bytes: ...
+
+    def read_span(self, a: int, b: int) -> bytes: ...
+
+
 def _first_token(line: bytes) -> Optional[bytes]:
     """A line's first token (whitespace as C's isspace, as the reader splits), or None for a
     blank line or a comment."""
@@ -76,20 +102,21 @@ def _first_token(line: bytes) -> Optional[bytes]:
     return parts[0]
 
 
-def _line_start(buffer: Buffer, at: int) -> Optional[int]:
+def _line_start(buffer: Text, at: int) -> Optional[int]:
     """The first line start at or after ``at`` (> 0), or None when the file ends first."""
     look = at - 1
-    while look < buffer.size:
+    while True:
         text = buffer.read(look, look + _LOOK)
+        if not text:
+            return None
         nl = text.find(b"\n")
         if nl >= 0:
             start = look + nl + 1
-            return start if start < buffer.size else None
+            return start if buffer.has(start) else None
         look += len(text)
-    return None
 
 
-def _start_of_line_before(buffer: Buffer, end: int, floor: int) -> int:
+def _start_of_line_before(buffer: Text, end: int, floor: int) -> int:
     """The start of the line whose line feed is the byte before ``end`` (not before ``floor``)."""
     hi, size = end - 1, 256
     while hi > floor:
@@ -101,7 +128,7 @@ def _start_of_line_before(buffer: Buffer, end: int, floor: int) -> int:
     return floor
 
 
-def _last_token_before(buffer: Buffer, at: int, floor: int) -> Optional[bytes]:
+def _last_token_before(buffer: Text, at: int, floor: int) -> Optional[bytes]:
     """The query id of the last result line before ``at`` (a line start), looking back no
     further than ``floor`` (a line start); None when there is none."""
     end = at
@@ -117,29 +144,29 @@ def _last_token_before(buffer: Buffer, at: int, floor: int) -> Optional[bytes]:
     return None
 
 
-def _long_line_token(buffer: Buffer, pos: int) -> Optional[bytes]:
+def _long_line_token(buffer: Text, pos: int) -> Optional[bytes]:
     """:func:`_first_token` of the line starting at ``pos``, read in growing pieces until its
     first token is whole (a line longer than the bytes read at a time)."""
     size = _LOOK
     while True:
         text = buffer.read(pos, pos + size)
         line = text.split(b"\n", 1)[0]
-        if len(line.split(None, 1)) == 2 or len(line) < len(text) or pos + len(text) >= buffer.size:
+        if len(line.split(None, 1)) == 2 or len(line) < len(text) or not buffer.has(pos + len(text)):
             return _first_token(line)
         size *= 2
 
 
-def _next_boundary(buffer: Buffer, target: int, floor: int) -> Optional[int]:
+def _next_boundary(buffer: Text, target: int, floor: int) -> Optional[int]:
     """The start of the first result line at or after ``target`` whose query differs from the
     result line before it; None when the file ends first. ``floor``: the range's start."""
     pos = _line_start(buffer, target)
     if pos is None:
         return None
     previous = _last_token_before(buffer, pos, floor)
-    while pos < buffer.size:
+    while buffer.has(pos):
         text = buffer.read(pos, pos + _LOOK)
         lines = text.split(b"\n")
-        if pos + len(text) < buffer.size:
+        if buffer.has(pos + len(text)):
             lines = lines[:-1]  # the start of a line that goes on past the look
         if not lines:  # a line longer than the look
             token = _long_line_token(buffer, pos)
@@ -162,16 +189,14 @@ def _next_boundary(buffer: Buffer, target: int, floor: int) -> Optional[int]:
     return None
 
 
-def query_ranges(buffer: Buffer, range_bytes: Optional[int] = None) -> Iterator[Tuple[int, int]]:
+def query_ranges(buffer: Text, range_bytes: Optional[int] = None) -> Iterator[Tuple[int, int]]:
     """``(start, end)`` byte ranges covering the text in order, each cut before a result line
     whose query differs from the previous result line's, about ``range_bytes`` long (default
     :data:`~.byteranges.RANGE_BYTES`; longer when a query is)."""
     range_bytes = range_bytes or byteranges.RANGE_BYTES
     start = buffer.start
-    while start < buffer.size:
-        cut = (
-            _next_boundary(buffer, start + range_bytes, start) if start + range_bytes < buffer.size else None
-        )
+    while buffer.has(start):
+        cut = _next_boundary(buffer, start + range_bytes, start) if buffer.has(start + range_bytes) else None
         end = buffer.size if cut is None or cut <= start else cut
         yield start, end
         start = end
@@ -220,19 +245,25 @@ class ScoredRanges(Generic[R]):
         self.name = ""
 
     def __iter__(self) -> Iterator[R]:
-        stream, name, to_close = open_source(self.source)
+        stream, name, files = open_source(self.source)
+        to_close: List[Any] = list(files)
         self.name = name
         try:
-            buffer = file_buffer(stream)
-            if buffer is None:
-                raise ValueError(f"{name}: ranges need a regular file that is not gzipped")
-            processes = self.processes or range_processes(buffer.size - buffer.start)
+            buffer: Optional[Text] = file_buffer(stream)
+            if buffer is None:  # gzipped: decompressed once, into a temporary file, then split
+                copy = tempfile.TemporaryFile(prefix="ir_measures_pres-run-")  # noqa: SIM115 - closed below
+                to_close.append(copy)
+                buffer = _Unpacking(stream, name, copy)
+                to_close.insert(0, buffer)  # its thread ends before the files close
+                processes = self.processes or range_processes(byteranges.PARALLEL_MIN_BYTES)
+            else:
+                processes = self.processes or range_processes(buffer.size - buffer.start)
             yield from self._merged(buffer, name, processes)
         finally:
             for f in to_close:
                 f.close()
 
-    def _merged(self, buffer: Buffer, name: str, processes: int) -> Iterator[R]:
+    def _merged(self, buffer: Text, name: str, processes: int) -> Iterator[R]:
         score, doc_ids, block_lines = self.score, self.doc_ids, self.block_lines
 
         def work(span: Tuple[int, int]) -> _Range[R]:
@@ -284,8 +315,116 @@ class ScoredRanges(Generic[R]):
             )
 
 
+class _Unpacking:
+    """A gzipped run's text, decompressed once by a thread into a temporary file (memory stays
+    bounded) while the ranges before are cut and read: :meth:`read` and :meth:`has` wait for the
+    bytes they need, :attr:`size` for the end. The thread starts at the first of these, which is
+    after the workers are forked (:func:`~..runtime.pool.forked_map` forks before it reads its
+    first item), so no worker is forked beside it; a worker reads its range, all written before
+    it was handed out, with :meth:`read_span`. A damaged file, or no room for the copy, raises
+    :class:`RangesFailed` where the damage is reached: the one-core reading reports it after the
+    lines before it, as it always has."""
+
+    def __init__(self, stream: IO[bytes], name: str, copy: IO[bytes]) -> None:  # noqa: D107
+        self.fd = copy.fileno()
+        self.name = name
+        self.stream = stream
+        self.written = 0
+        self.done = False
+        self.error: Optional[str] = None
+        self.closing = False
+        self.changed = threading.Condition()
+        self.thread: Optional[threading.Thread] = None
+        self._start: Optional[int] = None
+
+    @property
+    def start(self) -> int:
+        if self._start is None:
+            self._start = len(_BOM) if self.read(0, len(_BOM)) == _BOM else 0
+        return self._start
+
+    @property
+    def size(self) -> int:
+        self._wait_for(None)
+        return self.written
+
+    def has(self, pos: int) -> bool:
+        self._wait_for(pos + 1)
+        return pos < self.written
+
+    def read(self, a: int, b: int) -> bytes:
+        self._wait_for(b)
+        return self.read_span(a, min(b, self.written))
+
+    def read_span(self, a: int, b: int) -> bytes:
+        parts: List[bytes] = []
+        while a < b:
+            part = os.pread(self.fd, b - a, a)
+            if not part:
+                break
+            parts.append(part)
+            a += len(part)
+        return b"".join(parts)
+
+    def _wait_for(self, end: Optional[int]) -> None:
+        """Wait until ``end`` bytes are written (None: all of them), or the text ends before."""
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._unpack, name="gunzip", daemon=True)
+            self.thread.start()
+        with self.changed:
+            while not self.done and (end is None or self.written < end):
+                self.changed.wait(0.1)
+                stop_point()
+        if self.error is not None and (end is None or self.written < end):
+            raise RangesFailed(self.error)
+
+    def _unpack(self) -> None:
+        try:
+            while not self.closing:
+                piece = self.stream.read(1 << 20)
+                if not piece:
+                    break
+                at = 0
+                while at < len(piece):
+                    at += os.pwrite(self.fd, piece[at:], self.written + at)
+                with self.changed:
+                    self.written += len(piece)
+                    self.changed.notify_all()
+        except (OSError, EOFError, ValueError) as error:  # gzip.BadGzipFile is an OSError
+            self.error = f"{self.name}: {type(error).__name__}: {error}"
+        finally:
+            with self.changed:
+                self.done = True
+                self.changed.notify_all()
+
+    def close(self) -> None:
+        """End the thread (at its next piece) before the files it reads and writes close."""
+        self.closing = True
+        if self.thread is not None:
+            self.thread.join()
+
+
+def pays(source: Any) -> bool:
+    """Whether ``source`` is read and scored in ranges: a path to a regular file of at least
+    :data:`~.byteranges.PARALLEL_MIN_BYTES` (gzipped: at least a quarter of that, compressed),
+    with more than one CPU and no pool of the package already running
+    (:func:`~.byteranges.range_processes`)."""
+    if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
+        return False
+    try:
+        with open(source, "rb") as stream:
+            gzipped = stream.read(2) == b"\x1f\x8b"  # the readers' rule
+            info = os.fstat(stream.fileno())
+    except OSError:
+        return False
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    size = info.st_size * 4 if gzipped else info.st_size
+    return range_processes(size) > 1
+
+
 def _read_range(
-    buffer: Buffer,
+    buffer: Text,
     span: Tuple[int, int],
     name: str,
     score: Callable[[Columns], R],
@@ -294,7 +433,7 @@ def _read_range(
 ) -> _Range[R]:
     """A worker's part: one range read in blocks of whole queries, each scored."""
     start, end = span
-    data = buffer.read(start, end)
+    data = buffer.read_span(start, end)
     stream = io.BufferedReader(_Named(data, name))  # type: ignore[arg-type]
     blocks = RunBlocks(stream, doc_ids, block_lines, warn=False)
     with warnings.catch_warnings(record=True) as caught:

@@ -226,11 +226,10 @@ def stream_run(
     An ungrouped run is warned of and scored whole, as one block. Input errors (a bad line)
     are raised as the whole-file reader raises them, before anything is returned.
     ``block_lines``: lines per block (default :data:`~ir_measures_pres.data.runblocks.BLOCK_LINES`)."""
-    from ..data import runblocks
-    from ..data.byteranges import ranges_pay
+    from ..data import runblocks, topic_ranges
     from ..data.readers import read_run
 
-    if jobs > 1 and ranges_pay(source):
+    if jobs > 1 and topic_ranges.pays(source):
         # a large file: read and scored by the workers in ranges of whole queries
         ranged = _in_ranges(evaluation, source, jobs, block_lines or runblocks.BLOCK_LINES)
         if ranged is not None:
