@@ -153,3 +153,46 @@ def test_dask_recipe_on_a_local_cluster(tmp_path: Path) -> None:
     assert set(sums.index) == set(expected)
     for name, value in expected.items():
         assert sums[name] == pytest.approx(value, abs=1e-12)
+
+
+def test_in_memory_qrels_of_every_kind_ir_measures_takes(tmp_path: Path) -> None:
+    """A dict of dicts, a DataFrame and Qrel tuples (the qrels ir_measures accepts, which the
+    docstring promises) give a BlockEvaluator whose standard measures are ir_measures' own values
+    and whose package measures are those of the same qrels read from a file (a dict with a
+    standard measure used to stop with an AttributeError)."""
+    import ir_measures
+    import pandas as pd
+
+    from ir_measures_pres import InputError
+
+    qrels = {"q1": {"d1": 1, "d2": 0, "d3": 2}, "q2": {"d1": 1, "d4": 0}}
+    tuples = [ir_measures.Qrel(q, d, r) for q, docs in qrels.items() for d, r in docs.items()]
+    frame = pd.DataFrame(tuples)
+    run = pd.DataFrame(
+        {
+            "query_id": ["q1", "q1", "q1", "q2", "q2"],
+            "doc_id": ["d1", "d2", "d3", "d5", "d1"],
+            "score": [2.0, 1.0, 3.0, 2.0, 1.0],
+        }
+    )
+    path = tmp_path / "qrels.txt"
+    path.write_text("".join(f"{t.query_id} 0 {t.doc_id} {t.relevance}\n" for t in tuples))
+    from_file = {
+        (str(m.measure), m.query_id): m.value for m in BlockEvaluator("PRES@10 AP", path).calc_block(run)
+    }
+    standard = {
+        (str(m.measure), m.query_id): m.value
+        for m in ir_measures.iter_calc([ir_measures.AP, ir_measures.nDCG @ 10], qrels, run)
+    }
+    for given in (qrels, frame, tuples):
+        got = {
+            (str(m.measure), m.query_id): m.value
+            for m in BlockEvaluator("AP nDCG@10 PRES@10", given).calc_block(run)
+        }
+        assert {k: v for k, v in got.items() if not k[0].startswith("PRES")} == pytest.approx(standard)
+        assert {k: v for k, v in got.items() if k[0].startswith("PRES")} == {
+            k: v for k, v in from_file.items() if k[0].startswith("PRES")
+        }
+    assert standard[("AP", "q2")] == 0.5  # d1 at rank 2 of 2, the only relevant document
+    with pytest.raises(InputError, match="dict of dicts"):
+        BlockEvaluator("AP", {"q1": [("d1", 1)]})

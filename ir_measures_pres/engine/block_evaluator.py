@@ -18,7 +18,7 @@ from typing import Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from ..data.inputs import Columns
+from ..data.inputs import Columns, InputError
 from ..data.runblocks import RunBlocks, UngroupedRun
 from .streaming import block_metrics, stream_run
 
@@ -62,6 +62,8 @@ class BlockEvaluator:
         if isinstance(qrels, (str, os.PathLike)):
             self._recipe = (tuple(str(m) for m in measures), os.path.abspath(qrels), provider)
             qrels = read_qrels(qrels, doc_ids="bytes")
+        else:  # a dict, a DataFrame, Qrel tuples: checked columns, as the readers give
+            qrels = _qrels_columns(qrels)
         self.measures = measures
         self.evaluation = Evaluation(measures, qrels, provider, processes=1)
         self.evaluation.warm()  # made now, not by two threads at once
@@ -155,6 +157,22 @@ def _prepared(measures: Tuple[str, ...], qrels: str, provider: Optional[str]) ->
         if key not in _PREPARED:
             _PREPARED[key] = BlockEvaluator(list(measures), qrels, provider)
         return _PREPARED[key]
+
+
+def _qrels_columns(qrels: Any) -> Columns:
+    """In-memory qrels (any that ir_measures accepts) as the checked :class:`Columns` the engine
+    takes, through the package's validation boundary (:mod:`~ir_measures_pres.data.inputs`)."""
+    from ..data.inputs import as_columns, predict_kind
+
+    kind = predict_kind(qrels, "qrels")
+    if kind == "dict":
+        from ir_measures import Qrel
+
+        if not all(isinstance(docs, dict) for docs in qrels.values()):
+            raise InputError("qrels: expected a dict of dicts {query: {document: relevance}}")
+        qrels = [Qrel(q, d, r) for q, docs in qrels.items() for d, r in docs.items()]
+        kind = "tuples"
+    return as_columns(qrels, kind, "relevance", "qrels")
 
 
 def iter_calc_blocks(
