@@ -101,6 +101,16 @@ def lines(
     return "".join(_lines(values, run_tag, per_query, summary, zscores, num_rel_all))
 
 
+def _texts(values: Any, decimals: bool) -> List[str]:
+    """``"\t<value>\n"`` for each value: ``%6.4f`` (:func:`c_float`) or, for a count, ``%ld``."""
+    values = np.asarray(values, dtype=np.float64)
+    if not decimals:
+        return [f"\t{int(v)}\n" for v in values.tolist()]
+    if np.isfinite(values).all():  # the usual case: Python's formatting is printf's
+        return [f"\t{v:6.4f}\n" for v in values.tolist()]
+    return [f"\t{c_float(v)}\n" for v in values.tolist()]
+
+
 def _lines(
     values: Tally,
     run_tag: str,
@@ -123,12 +133,16 @@ def _lines(
         return "Z" + f"{col.name:<22}" if z else col.name
 
     if per_query:
+        # each column's texts made at once, then the lines query by query (trec_eval's order)
+        shown = []
+        for col in columns:
+            if col.kind == STRING and col.texts is not None:
+                shown.append((f"{col.name:<22}\t", [f"\t'{text}'\n" for text in col.texts]))
+            elif col.values is not None and col.kind != GEOMETRIC:
+                shown.append((f"{label(col):<22}\t", _texts(col.values, z or not col.integer)))
         for i, qid in enumerate(values.query_ids):
-            for col in columns:
-                if col.kind == STRING and col.texts is not None:
-                    yield _line(col.name, qid, f"'{col.texts[i]}'")
-                elif col.values is not None and col.kind != GEOMETRIC:
-                    yield _line(label(col), qid, numeric(col, float(col.values[i])))
+            for head, texts in shown:
+                yield head + qid + texts[i]
     if not summary:
         return
     n = len(values.query_ids)
