@@ -227,3 +227,20 @@ def test_what_pays(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(byteranges, "usable_cpus", lambda: 1)
     plain.write_bytes(b"q1 Q0 D1 1 1 t\n" * 300)
     assert not pays(plain)
+
+
+def test_gzipped_edge_files_go_to_the_one_core_reading(tmp_path: Path) -> None:
+    """An empty or comments-only text and a file with garbage after its gzip data: the ranges
+    hand them over (the one-core reading reports them); two gzip members are one text."""
+    path = tmp_path / "run.gz"
+    data = random_run(15)
+    for bad in (gzip.compress(b""), gzip.compress(b"# only a comment\n" * 50), gzip.compress(data) + b"junk"):
+        path.write_bytes(bad)
+        with pytest.raises(RangesFailed):
+            list(ScoredRanges(path, len, "bytes", 50))
+        with pytest.raises(TrecFormatError):
+            list(RunBlocks(path, "bytes", 50))
+    half = len(data) // 2
+    cut = data.rfind(b"\n", 0, half) + 1
+    path.write_bytes(gzip.compress(data[:cut]) + gzip.compress(data[cut:]))
+    assert read(ScoredRanges(path, lines_of, "bytes", 50)) == read(RunBlocks(path, "bytes", 50))
