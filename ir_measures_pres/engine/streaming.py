@@ -18,8 +18,10 @@ package's kernels, other providers with the block's qrels), and its per-query va
   whole queries; the reader notices the first line that breaks the grouping, and the run is read
   whole and scored as one block (:func:`stream_run` warns once, through the package's warning
   path). A run read from standard input is copied to a temporary file as it is read, for that.
-* **Forked workers** (``jobs`` > 1): blocks are scored by forked processes, which inherit the
-  prepared qrels and evaluators; at most ``2 * jobs`` blocks are on the way at a time.
+* **Forked workers** (``jobs`` > 1): a large run file is read *and* scored by forked processes
+  in ranges of whole queries (:mod:`~ir_measures_pres.data.topic_ranges`; the values come back,
+  in file order); a smaller or piped run is read here and its blocks are scored by them. They
+  inherit the prepared qrels and evaluators; at most ``2 * jobs`` ranges or blocks are on the way.
 
 The same engine from Python (:class:`~.block_evaluator.BlockEvaluator`, ``iter_calc_blocks``) is
 in :mod:`.block_evaluator`.
