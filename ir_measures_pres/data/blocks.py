@@ -26,7 +26,15 @@ from ..runtime.pool import in_worker
 from ..runtime.stops import stop_point
 from ._trec_parse import Block, Reader, TrecFormatError
 from .arrays import usable_cpus
-from .byteranges import PARALLEL_MIN_BYTES, Buffer, file_buffer, parse_in_ranges, range_processes, read_whole
+from .byteranges import (
+    BOM,
+    PARALLEL_MIN_BYTES,
+    Buffer,
+    file_buffer,
+    parse_in_ranges,
+    range_processes,
+    read_whole,
+)
 from .inputs import input_file_error
 
 __all__ = ["BLOCK_SIZE", "PARSE_THREADS", "line_blocks", "open_source", "parsed_blocks", "parsed_in_order"]
@@ -35,8 +43,6 @@ __all__ = ["BLOCK_SIZE", "PARSE_THREADS", "line_blocks", "open_source", "parsed_
 BLOCK_SIZE = 1 << 20
 #: Threads parsing blocks side by side (one per CPU this process may use, at most 4).
 PARSE_THREADS = usable_cpus()
-
-_BOM = b"\xef\xbb\xbf"
 
 
 def open_source(source: Any) -> Tuple[IO[bytes], str, List[IO[bytes]]]:
@@ -87,11 +93,11 @@ def line_blocks(stream: IO[bytes], name: str) -> Iterator[bytes]:
             raise TypeError(f"{name}: expected a binary stream (open the file with 'rb')")
         if first:  # a UTF-8 byte order mark is not part of the first query id
             first = False
-            if block.startswith(_BOM):
-                block = block[len(_BOM) :]
-            elif len(block) < len(_BOM) and _BOM.startswith(block):  # a read shorter than the mark
-                block += stream.read(len(_BOM))
-                block = block[len(_BOM) :] if block.startswith(_BOM) else block
+            if block.startswith(BOM):
+                block = block[len(BOM) :]
+            elif len(block) < len(BOM) and BOM.startswith(block):  # a read shorter than the mark
+                block += stream.read(len(BOM))
+                block = block[len(BOM) :] if block.startswith(BOM) else block
         cut = block.rfind(b"\n")
         if cut < 0:
             carry += block

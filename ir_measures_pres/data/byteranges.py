@@ -46,12 +46,13 @@ from .arrays import ids_as_str, usable_cpus
 __all__ = [
     "PARALLEL_MIN_BYTES",
     "RANGE_BYTES",
+    "BOM",
     "Buffer",
     "file_buffer",
     "line_ranges",
+    "pread_all",
     "parse_in_ranges",
     "range_processes",
-    "ranges_pay",
     "read_whole",
 ]
 
@@ -61,7 +62,8 @@ PARALLEL_MIN_BYTES = 16 << 20
 #: bytes per range handed to a worker (about; a range ends at a cut of the reader's blocks)
 RANGE_BYTES = 8 << 20
 
-_BOM = b"\xef\xbb\xbf"
+#: the UTF-8 byte order mark: not part of a file's first query id
+BOM = b"\xef\xbb\xbf"
 
 
 class Buffer:
@@ -73,7 +75,7 @@ class Buffer:
         self.size = size
         self.data = data
         self.fd = fd
-        self.start = len(_BOM) if self.read(0, len(_BOM)) == _BOM else 0
+        self.start = len(BOM) if self.read(0, len(BOM)) == BOM else 0
 
     def has(self, pos: int) -> bool:
         """Whether the file has a byte at offset ``pos``."""
@@ -91,14 +93,19 @@ class Buffer:
         if self.data is not None:
             return self.data[a:b]
         assert self.fd is not None
-        parts: List[bytes] = []
-        while a < b:  # pread may return less than asked (a signal, a very large read)
-            part = os.pread(self.fd, b - a, a)
-            if not part:  # the file shrank meanwhile: what is there is all there is
-                break
-            parts.append(part)
-            a += len(part)
-        return parts[0] if len(parts) == 1 else b"".join(parts)
+        return pread_all(self.fd, a, b)
+
+
+def pread_all(fd: int, a: int, b: int) -> bytes:
+    """The bytes ``[a, b)`` of the file ``fd`` (fewer where it ends), by ``os.pread``."""
+    parts: List[bytes] = []
+    while a < b:  # pread may return less than asked (a signal, a very large read)
+        part = os.pread(fd, b - a, a)
+        if not part:  # the file shrank meanwhile: what is there is all there is
+            break
+        parts.append(part)
+        a += len(part)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
 def file_buffer(stream: IO[bytes]) -> Optional[Buffer]:
@@ -141,23 +148,6 @@ def range_processes(size: int) -> int:
     if size < PARALLEL_MIN_BYTES or not can_fork() or pools_running():
         return 1
     return usable_cpus()
-
-
-def ranges_pay(source: object) -> bool:
-    """Whether a run given as ``source`` would be parsed in ranges by more than one worker: a
-    path to a regular file, not gzipped (its bytes are the text), of at least
-    :data:`PARALLEL_MIN_BYTES`, with more than one CPU and no pool running (:func:`range_processes`)."""
-    if not isinstance(source, (str, os.PathLike)) or os.fspath(source) == "-":
-        return False
-    try:
-        with open(source, "rb") as stream:
-            if stream.read(2) == b"\x1f\x8b":  # gzip's magic bytes, the readers' rule
-                return False
-            stream.seek(0)
-            buffer = file_buffer(stream)
-    except OSError:
-        return False
-    return buffer is not None and range_processes(buffer.size - buffer.start) > 1
 
 
 def _cut_before(buffer: Buffer, window_start: int, window_end: int, floor: int) -> Optional[int]:

@@ -50,7 +50,7 @@ from ..runtime.pool import forked_map
 from ..runtime.stops import stop_point
 from . import byteranges
 from .blocks import open_source
-from .byteranges import file_buffer, range_processes
+from .byteranges import BOM, file_buffer, pread_all, range_processes
 from .inputs import Columns, InputError
 from .readers import RUN_KIND, TrecFormatWarning, duplicates_message
 from .runblocks import BLOCK_LINES, RunBlocks
@@ -61,7 +61,6 @@ R = TypeVar("R")
 
 #: bytes read at a time around a cut to find the next query boundary
 _LOOK = 1 << 16
-_BOM = b"\xef\xbb\xbf"
 
 
 class RangesFailed(PicklesByParts, InputError):
@@ -340,7 +339,7 @@ class _Unpacking:
     @property
     def start(self) -> int:
         if self._start is None:
-            self._start = len(_BOM) if self.read(0, len(_BOM)) == _BOM else 0
+            self._start = len(BOM) if self.read(0, len(BOM)) == BOM else 0
         return self._start
 
     @property
@@ -357,14 +356,7 @@ class _Unpacking:
         return self.read_span(a, min(b, self.written))
 
     def read_span(self, a: int, b: int) -> bytes:
-        parts: List[bytes] = []
-        while a < b:
-            part = os.pread(self.fd, b - a, a)
-            if not part:
-                break
-            parts.append(part)
-            a += len(part)
-        return b"".join(parts)
+        return pread_all(self.fd, a, b)
 
     def _wait_for(self, end: Optional[int]) -> None:
         """Wait until ``end`` bytes are written (None: all of them), or the text ends before."""
@@ -454,11 +446,9 @@ def _read_range(
 
 
 class _Named(io.BytesIO):
-    """A range's bytes, under the file's name (what the reader's messages call it)."""
+    """A range's bytes, under the file's name (what the reader's messages call it); it has no
+    file descriptor, so the reader reads it in order, on this core."""
 
     def __init__(self, data: bytes, name: str) -> None:
         super().__init__(data)
         self.name = name
-
-    def fileno(self) -> int:  # not a file: the reader reads it in order, on this core
-        raise io.UnsupportedOperation("fileno")
