@@ -129,10 +129,14 @@ def check_judgements(
     check_topics(measures, [(where, topics)])
     i = first_bad_grade(grades)
     if i is not None:
-        raise InputError(
-            f"{where}: {_needs(measures)} integer relevance grades of at most {MAX_GRADE}, found "
-            f"{np.asarray(grades).tolist()[i]!r} at {at(i)}"
-        )
+        raise _bad_grade(measures, where, np.asarray(grades).tolist()[i], at(i))
+
+
+def _bad_grade(measures: Sequence[Any], where: str, grade: Any, at: str) -> InputError:
+    return InputError(
+        f"{where}: {_needs(measures)} integer relevance grades of at most {MAX_GRADE}, "
+        f"found {grade!r} at {at}"
+    )
 
 
 def check_columns(measures: Sequence[Any], provider: Optional[str], qrels: Columns) -> None:
@@ -183,8 +187,5 @@ def checked_objects(
     i = first_bad_grade(np.asarray([j.relevance for j in judgements], dtype=object))
     if i is not None:
         j = judgements[i]
-        raise InputError(
-            f"{names[0]}: {_needs(chosen)} integer relevance grades of at most {MAX_GRADE}, found "
-            f"{j.relevance!r} at {place('qrels', j.query_id, j.doc_id)}"
-        )
+        raise _bad_grade(chosen, names[0], j.relevance, place("qrels", j.query_id, j.doc_id))
     return qrels, run
