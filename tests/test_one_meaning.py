@@ -178,6 +178,30 @@ def families(tmp_path_factory: pytest.TempPathFactory) -> List[Family]:
         sr = d / "sampled.run"
         sr.write_text("".join(line for line in text if line.split()[0] != first))
         out.append(Family("sampled", sampled, sr, _rows("sampled"), lambda: read_run(sr)))
+    else:  # without the shared data (its licence keeps it out of the repository): a small set
+        # written here, two strata per topic, judged and unjudged samples, a topic the run lacks
+        sq, sr = d / "sampled.qrels", d / "sampled.run"
+        sq.write_text(
+            "".join(
+                f"{t} 0 {t}{doc} {stratum} {rel}\n"
+                for t in ("t1", "t2", "t3")
+                for doc, stratum, rel in (
+                    ("a1", 1, 1),
+                    ("a2", 1, 0),
+                    ("a3", 1, -1),
+                    ("b1", 2, 1),
+                    ("b2", 2, -1),
+                )
+            )
+        )
+        sr.write_text(
+            "".join(
+                f"{t} Q0 {t}{doc} {k + 1} {10 - k} r\n"
+                for t in ("t1", "t2")
+                for k, doc in enumerate(("b1", "x1", "a1", "a3", "a2", "b2"))
+            )
+        )
+        out.append(Family("sampled", sq, sr, _rows("sampled"), lambda: read_run(sr)))
     # diversity: a generated collection (test_diversity_measures.py), the run lacking a topic
     prob, dqrels, qrels, run, topics = _random_files(5, d)
     gone = sorted(topics)[-1]
